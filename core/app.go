@@ -1,0 +1,49 @@
+package core
+
+import (
+	"log/slog"
+	"strings"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+)
+
+// Config is what the services need to know about where they run.
+type Config struct {
+	// SiteURL is the service's web address, without a trailing slash
+	// (e.g. http://127.0.0.1:8080). Review, queue and top-up URLs start with it.
+	SiteURL string
+}
+
+// BaseURL is {site_url}/api/v1.
+func (c Config) BaseURL() string { return c.SiteURL + "/api/v1" }
+
+// MCPURL is {site_url}/mcp.
+func (c Config) MCPURL() string { return c.SiteURL + "/mcp" }
+
+// ChatGPTMCPURL is {site_url}/chatgpt/mcp.
+func (c Config) ChatGPTMCPURL() string { return c.SiteURL + "/chatgpt/mcp" }
+
+// App is the domain at the centre: every rule and every transaction of
+// Giftwell is a method on App or on one of its services. Faces (MCP, REST,
+// web) hold an *App and call it; App never imports them.
+type App struct {
+	DB     *pgxpool.Pool
+	Clock  Clock
+	Config Config
+	Log    *slog.Logger
+	// Catalog serves the gift catalog from memory; see CatalogStore.
+	Catalog *CatalogStore
+}
+
+// NewApp builds an App over a migrated database. It loads the catalog into
+// memory. A nil clock is the system clock; a nil logger discards.
+func NewApp(db *pgxpool.Pool, cfg Config, clock Clock, log *slog.Logger) *App {
+	if clock == nil {
+		clock = SystemClock{}
+	}
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	cfg.SiteURL = strings.TrimRight(cfg.SiteURL, "/")
+	return &App{DB: db, Clock: clock, Config: cfg, Log: log, Catalog: NewCatalogStore(db).WithClock(clock)}
+}

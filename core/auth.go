@@ -1,0 +1,63 @@
+package core
+
+import (
+	"context"
+	"strings"
+
+	"github.com/giftwell/giftwell/sql/db"
+)
+
+// OAuthAccessTokenPrefix starts OAuth access tokens of sign-in connections.
+const OAuthAccessTokenPrefix = "mco_access_"
+
+// Authenticate resolves a bearer token (the text after "Bearer ") to the
+// Principal it acts as. A workspace key acts as its creator with the
+// creator's current role, in the workspace's current mode.
+//
+// It returns AUTH_REQUIRED for an empty or malformed token (without touching
+// the database), an unknown or revoked key, a key whose creator has left the
+// workspace, and, until sign-in connections arrive, any OAuth token; or
+// INTERNAL_ERROR.
+func (a *App) Authenticate(ctx context.Context, bearer string) (Principal, error) {
+	if strings.HasPrefix(bearer, OAuthAccessTokenPrefix) {
+		return Principal{}, a.authRequired("sign-in connections are not available yet; use a workspace key")
+	}
+	if !IsAPIKeyFormat(bearer) {
+		return Principal{}, a.authRequired("a workspace key is gwk_ followed by 64 lowercase hex characters")
+	}
+	row, err := db.New(a.DB).APIKeyAuthenticate(ctx, db.APIKeyAuthenticateParams{Hash: hashAPIKey(bearer), Now: a.Clock.Now()})
+	if isNoRows(err) {
+		return Principal{}, a.authRequired("the key is unknown or revoked")
+	}
+	if err != nil {
+		return Principal{}, Internal(err)
+	}
+	return Principal{
+		WorkspaceID:  row.WorkspaceID,
+		UserID:       row.UserID,
+		Role:         Role(row.Role),
+		Via:          ViaKey,
+		Mode:         Mode(row.Mode),
+		IsDemo:       row.IsDemo,
+		CredentialID: row.ID,
+	}, nil
+}
+
+// authRequired is AUTH_REQUIRED pointing a person at the sign-in page, where
+// they can create a new key.
+func (a *App) authRequired(message string) *Error {
+	e := &Error{Code: CodeAuthRequired, Message: message}
+	if a.Config.SiteURL != "" {
+		e.URL = a.Config.SiteURL + "/login"
+	}
+	return e
+}
+
+// Ready reports whether the database answers, for /readyz. It returns
+// SERVICE_UNAVAILABLE when it does not.
+func (a *App) Ready(ctx context.Context) error {
+	if err := a.DB.Ping(ctx); err != nil {
+		return &Error{Code: CodeUnavailableRead, Message: "the database is unavailable", Cause: err}
+	}
+	return nil
+}

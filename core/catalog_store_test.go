@@ -1,0 +1,235 @@
+package core_test
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/internal/testdb"
+	"github.com/giftwell/giftwell/sql/db"
+)
+
+func productIDs(products []core.Product) []string {
+	out := make([]string, len(products))
+	for i, p := range products {
+		out[i] = p.ID
+	}
+	return out
+}
+
+func catalogVersion(t *testing.T, ctx context.Context, q *db.Queries) int64 {
+	t.Helper()
+	st, err := q.CatalogStateGet(ctx)
+	require.NoError(t, err)
+	return st.Version
+}
+
+const twoGiftCatalog = `[
+  {"id": "desk-lamp", "name": "Desk Lamp", "priceCents": 4500, "shippingCents": 900, "verified": true},
+  {"id": "tea-set", "name": "Tea Set", "priceCents": 3900, "shippingCents": 800, "fulfillmentKind": "food", "dietaryNote": "Contains tea."}
+]`
+
+func TestCatalogStoreServesTheSeededCatalogFromMemory(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	pool := testdb.New(t)
+	store := core.NewCatalogStore(pool)
+
+	products, err := store.Products(ctx)
+	require.NoError(t, err)
+	embedded := embeddedCatalog(t)
+	require.Equal(t, embedded, products, "the stored catalog round-trips every field")
+	v, err := store.Version(ctx)
+	require.NoError(t, err)
+	require.EqualValues(t, 1, v)
+
+	// From here on the store must not touch the database.
+	pool.Close()
+
+	got, err := store.Get(ctx, embedded[3].ID)
+	require.NoError(t, err)
+	require.Equal(t, embedded[3], got)
+
+	_, err = store.Get(ctx, "invented-gift")
+	e := requireCode(t, err, core.CodeNotFound)
+	require.Equal(t, []string{"productId"}, e.Fields)
+	require.Contains(t, e.Message, "never invent a product ID")
+
+	_, err = store.Get(ctx, "")
+	e = requireCode(t, err, core.CodeValidation)
+	require.Equal(t, []string{"productId"}, e.Fields)
+	_, err = store.Get(ctx, strings.Repeat("x", 201))
+	requireCode(t, err, core.CodeValidation)
+
+	res, err := store.Search(ctx, core.SearchParams{Query: "bourbon"})
+	require.NoError(t, err)
+	require.Equal(t, "bourbon-tasting-flight", res.Items[0].ID)
+	page, err := store.Browse(ctx, core.BrowseParams{Limit: valuePtr(3)})
+	require.NoError(t, err)
+	require.Len(t, page.Items, 3)
+
+	// A caller changing its copy does not change the store's.
+	products[0].Name = "changed"
+	again, err := store.Products(ctx)
+	require.NoError(t, err)
+	require.Equal(t, embedded[0].Name, again[0].Name)
+}
+
+func TestImportCatalogReplacesItAndStoresReload(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	pool := testdb.New(t)
+	q := db.New(pool)
+	clock := core.NewFakeClock(time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC))
+	store := core.NewCatalogStore(pool).WithClock(clock)
+	before, err := store.Products(ctx)
+	require.NoError(t, err)
+	require.Equal(t, productIDs(embeddedCatalog(t)), productIDs(before))
+
+	// A catalog that fails validation changes nothing.
+	_, err = core.ImportCatalog(ctx, pool, strings.NewReader(`[{"id":"a","name":"A","priceCents":-1}]`))
+	e := requireCode(t, err, core.CodeValidation)
+	require.Contains(t, e.Message, `product "a" (#0): priceCents`)
+	require.EqualValues(t, 1, catalogVersion(t, ctx, q))
+
+	n, err := core.ImportCatalog(ctx, pool, strings.NewReader(twoGiftCatalog))
+	require.NoError(t, err)
+	require.Equal(t, 2, n)
+	require.EqualValues(t, 2, catalogVersion(t, ctx, q))
+
+	// Within CatalogMaxAge the store keeps serving its copy.
+	clock.Advance(core.CatalogMaxAge - time.Second)
+	got, err := store.Products(ctx)
+	require.NoError(t, err)
+	require.Equal(t, productIDs(before), productIDs(got))
+
+	// Past it, a read still gets the current copy and starts a reload.
+	clock.Advance(time.Second)
+	got, err = store.Products(ctx)
+	require.NoError(t, err)
+	require.Equal(t, productIDs(before), productIDs(got))
+	store.WaitBackground()
+
+	got, err = store.Products(ctx)
+	require.NoError(t, err)
+	require.Equal(t, []string{"desk-lamp", "tea-set"}, productIDs(got))
+	require.Equal(t, core.FulfillmentStandard, got[0].FulfillmentKind)
+	v, err := store.Version(ctx)
+	require.NoError(t, err)
+	require.EqualValues(t, 2, v)
+	_, err = store.Get(ctx, before[0].ID)
+	requireCode(t, err, core.CodeNotFound)
+
+	// Seeding never replaces an imported catalog.
+	require.NoError(t, core.SeedCatalog(ctx, pool))
+	require.EqualValues(t, 2, catalogVersion(t, ctx, q))
+
+	// Another process's store loads the imported catalog directly.
+	other, err := core.NewCatalogStore(pool).Products(ctx)
+	require.NoError(t, err)
+	require.Equal(t, []string{"desk-lamp", "tea-set"}, productIDs(other))
+
+	// Refresh reloads at once, without waiting for the age.
+	_, err = core.ImportCatalog(ctx, pool, strings.NewReader(`[{"id":"only","name":"Only","priceCents":100}]`))
+	require.NoError(t, err)
+	require.NoError(t, store.Refresh(ctx))
+	got, err = store.Products(ctx)
+	require.NoError(t, err)
+	require.Equal(t, []string{"only"}, productIDs(got))
+}
+
+func TestSeedCatalogConcurrentlyOnAnEmptyDatabase(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	pool := testdb.New(t)
+	q := db.New(pool)
+	require.NoError(t, q.CatalogDeleteAll(ctx))
+
+	var wg sync.WaitGroup
+	errs := make(chan error, 8)
+	for range 8 {
+		wg.Go(func() { errs <- core.SeedCatalog(ctx, pool) })
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		require.NoError(t, err)
+	}
+	require.EqualValues(t, 1, catalogVersion(t, ctx, q), "one seed stored the catalog, the others found it")
+	products, err := core.NewCatalogStore(pool).Products(ctx)
+	require.NoError(t, err)
+	require.Equal(t, productIDs(embeddedCatalog(t)), productIDs(products))
+
+	require.NoError(t, core.SeedCatalog(ctx, pool))
+	require.EqualValues(t, 1, catalogVersion(t, ctx, q), "seeding is idempotent")
+
+	// A release with a different embedded catalog replaces a seeded one.
+	next := embeddedCatalog(t)[:5]
+	require.NoError(t, core.SeedCatalogWith(ctx, pool, next, "another-release"))
+	require.EqualValues(t, 2, catalogVersion(t, ctx, q))
+	products, err = core.NewCatalogStore(pool).Products(ctx)
+	require.NoError(t, err)
+	require.Equal(t, productIDs(next), productIDs(products))
+}
+
+func TestCatalogStoreSeedsAnEmptyDatabaseOnFirstUse(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	pool := testdb.New(t)
+	require.NoError(t, db.New(pool).CatalogDeleteAll(ctx))
+
+	store := core.NewCatalogStore(pool)
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() {
+			p, err := store.Get(ctx, "engraved-walnut-desk-organizer")
+			assert.NoError(t, err)
+			assert.Equal(t, "Engraved Walnut Desk Organizer", p.Name)
+		})
+	}
+	wg.Wait()
+	require.EqualValues(t, 1, catalogVersion(t, ctx, db.New(pool)))
+}
+
+func TestCatalogStoreReadsRaceWithReloads(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	pool := testdb.New(t)
+	clock := core.NewFakeClock(time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC))
+	store := core.NewCatalogStore(pool).WithClock(clock)
+	_, err := store.Products(ctx)
+	require.NoError(t, err)
+
+	var wg sync.WaitGroup
+	for i := range 8 {
+		wg.Go(func() {
+			for range 50 {
+				if i == 0 {
+					clock.Advance(core.CatalogMaxAge)
+				}
+				_, err := store.Search(ctx, core.SearchParams{Query: "gift"})
+				assert.NoError(t, err)
+				_, err = store.Browse(ctx, core.BrowseParams{IncludeRetired: true})
+				assert.NoError(t, err)
+			}
+		})
+	}
+	wg.Go(func() {
+		for range 3 {
+			_, err := core.ImportCatalog(ctx, pool, strings.NewReader(twoGiftCatalog))
+			assert.NoError(t, err)
+		}
+	})
+	wg.Wait()
+	store.WaitBackground()
+	require.NoError(t, store.Refresh(ctx))
+	v, err := store.Version(ctx)
+	require.NoError(t, err)
+	require.EqualValues(t, 4, v)
+}

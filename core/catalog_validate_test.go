@@ -1,0 +1,122 @@
+package core_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/giftwell/giftwell/core"
+)
+
+func TestValidateCatalogNamesProductAndField(t *testing.T) {
+	t.Parallel()
+	good := func() core.Product {
+		return core.Product{ID: "mug", Name: "Mug", PriceCents: 100, FulfillmentKind: core.FulfillmentStandard}
+	}
+	cases := []struct {
+		name    string
+		edit    func(p *core.Product)
+		field   string
+		problem string
+	}{
+		{"empty id", func(p *core.Product) { p.ID = "" }, "[0].id", "is required"},
+		{"long id", func(p *core.Product) { p.ID = strings.Repeat("a", 201) }, "[0].id", "at most 200"},
+		{"id with a slash", func(p *core.Product) { p.ID = "a/b" }, "[0].id", "may use only"},
+		{"no name", func(p *core.Product) { p.Name = " " }, "[0].name", "is required"},
+		{"negative price", func(p *core.Product) { p.PriceCents = -1 }, "[0].priceCents", "negative"},
+		{"negative shipping", func(p *core.Product) { p.ShippingCents = -5 }, "[0].shippingCents", "negative"},
+		{"unknown fulfillmentKind", func(p *core.Product) { p.FulfillmentKind = "frozen" }, "[0].fulfillmentKind", `"frozen"`},
+		{"lettering without maxLines", func(p *core.Product) {
+			p.PersonalizationText = &core.PersonalizationText{Label: "Engraving", MaxLength: 10, LineMaxLength: 10}
+		}, "[0].personalizationText.maxLines", "at least 1"},
+		{"lettering line longer than total", func(p *core.Product) {
+			p.PersonalizationText = &core.PersonalizationText{Label: "Engraving", MaxLength: 10, MaxLines: 2, LineMaxLength: 11}
+		}, "[0].personalizationText.lineMaxLength", "between 1 and maxLength"},
+		{"unknown detail kind", func(p *core.Product) {
+			p.RecipientDetails = []core.DetailField{{Key: "city", Label: "City", Kind: "email", MaxLength: 10}}
+		}, "[0].recipientDetails[0].kind", `"email"`},
+		{"duplicate detail key", func(p *core.Product) {
+			d := core.DetailField{Key: "city", Label: "City", Kind: core.DetailText, MaxLength: 10}
+			p.RecipientDetails = []core.DetailField{d, d}
+		}, "[0].recipientDetails[1].key", "duplicates"},
+		{"detail maxLength 0", func(p *core.Product) {
+			p.RecipientDetails = []core.DetailField{{Key: "city", Label: "City", Kind: core.DetailText}}
+		}, "[0].recipientDetails[0].maxLength", "between 1 and 2000"},
+		{"prepaid state", func(p *core.Product) {
+			p.PrepaidOffer = &core.PrepaidOffer{UnitCents: 100, ShippingStates: []string{"California"}}
+		}, "[0].prepaidOffer.shippingStates[0]", "two-letter"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			p := good()
+			c.edit(&p)
+			e := requireCode(t, core.ValidateCatalog([]core.Product{p}), core.CodeValidation)
+			require.Contains(t, e.Fields, c.field)
+			require.Contains(t, e.Message, "(#0)")
+			require.Contains(t, e.Message, c.problem)
+		})
+	}
+
+	dup := []core.Product{good(), good()}
+	e := requireCode(t, core.ValidateCatalog(dup), core.CodeValidation)
+	require.Equal(t, []string{"[1].id"}, e.Fields)
+	require.Contains(t, e.Message, `product "mug" (#1): id: duplicates product #0`)
+
+	requireCode(t, core.ValidateCatalog(nil), core.CodeValidation)
+	require.NoError(t, core.ValidateCatalog([]core.Product{good()}))
+}
+
+func TestDecodeCatalog(t *testing.T) {
+	t.Parallel()
+	products, err := core.DecodeCatalog(strings.NewReader(`[{"id":"mug","name":"Mug","priceCents":1200,"shippingCents":300,"verified":true}]`))
+	require.NoError(t, err)
+	require.Len(t, products, 1)
+	require.Equal(t, core.FulfillmentStandard, products[0].FulfillmentKind, "absent fulfillmentKind is standard")
+	require.NotNil(t, products[0].Personalization)
+	require.EqualValues(t, 1500, products[0].UnitCents())
+	require.True(t, products[0].IsAvailable(), "absent available is not false")
+
+	_, err = core.DecodeCatalog(strings.NewReader(`[{"id":"mug","name":"Mug","pryce":1}]`))
+	e := requireCode(t, err, core.CodeValidation)
+	require.Contains(t, e.Message, "pryce")
+
+	_, err = core.DecodeCatalog(strings.NewReader(`[{"id":"mug","name":"Mug","priceCents":"12"}]`))
+	e = requireCode(t, err, core.CodeValidation)
+	require.Contains(t, e.Message, "priceCents")
+
+	_, err = core.DecodeCatalog(strings.NewReader(`[{"id":"mug",`))
+	requireCode(t, err, core.CodeInvalidJSON)
+
+	_, err = core.DecodeCatalog(strings.NewReader(`[{"id":"mug"}] x`))
+	requireCode(t, err, core.CodeInvalidJSON)
+
+	_, err = core.DecodeCatalog(strings.NewReader(`{"id":"mug"}`))
+	requireCode(t, err, core.CodeValidation)
+}
+
+func TestLetteringCheck(t *testing.T) {
+	t.Parallel()
+	engraving := core.PersonalizationText{Label: "Engraving", MaxLength: 12, MaxLines: 2, LineMaxLength: 8,
+		FirstLineRequired: true, AllowedCharacters: "ABCDEFGHIJKLMNOPQRSTUVWXYZ &"}
+	ok := []string{"", "ACME", "ACME & B", "ACME\nCO", "ACME\r\nCO", "ABCDEFGH\nABCD"}
+	for _, text := range ok {
+		require.NoError(t, engraving.Check("customization.displayText", text), "%q", text)
+	}
+	bad := map[string]string{
+		"A\nB\nC":          "at most 2 lines",
+		"ABCDEFGHI":        "line 1 has 9 characters",
+		"ABCDEFGH\nABCDEF": "at most 12 characters",
+		" \nACME":          "first line",
+		"acme":             "allows only",
+		"AC\tME":           "control character",
+	}
+	for text, want := range bad {
+		e := requireCode(t, engraving.Check("customization.displayText", text), core.CodeValidation)
+		require.Equal(t, []string{"customization.displayText"}, e.Fields)
+		require.Contains(t, e.Message, want, "%q", text)
+	}
+	free := core.PersonalizationText{Label: "Caption", MaxLength: 40, MaxLines: 1, LineMaxLength: 40}
+	require.NoError(t, free.Check("customization.displayText", "Partner of the Year — 2026"))
+}

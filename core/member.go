@@ -1,0 +1,140 @@
+package core
+
+import (
+	"context"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/giftwell/giftwell/sql/db"
+)
+
+// AddMemberParams describes a person joining a workspace.
+type AddMemberParams struct {
+	WorkspaceID string
+	// Email is the person's sign-in email; stored trimmed and lowercased. An
+	// existing account is reused when Password is its password.
+	Email string
+	// Password is the person's password, at least 8 characters.
+	Password string
+	// Name is the person's display name; empty means the email's local part.
+	Name string
+	// Role is admin or member; a workspace has exactly one owner.
+	Role Role
+	// WithKey also creates an API key acting as the person.
+	WithKey bool
+}
+
+// AddedMember is what AddMember made.
+type AddedMember struct {
+	UserID string
+	// APIKey is the person's new key, shown only now; empty unless WithKey.
+	APIKey string
+}
+
+// AddMember adds a person to a workspace with a role, creating their account
+// when the email is new, and with WithKey an API key acting as them. It
+// returns VALIDATION_ERROR naming email (bad shape, already a member, or an
+// existing account whose password differs), password, name or role;
+// NOT_FOUND when the workspace does not exist; or INTERNAL_ERROR.
+func (a *App) AddMember(ctx context.Context, p AddMemberParams) (AddedMember, error) {
+	var out AddedMember
+	err := pgx.BeginFunc(ctx, a.DB, func(tx pgx.Tx) error {
+		var err error
+		out, err = a.addMember(ctx, tx, p)
+		return err
+	})
+	if err != nil {
+		return AddedMember{}, asCoreError(err)
+	}
+	return out, nil
+}
+
+func (a *App) addMember(ctx context.Context, tx pgx.Tx, p AddMemberParams) (AddedMember, error) {
+	person, err := checkPerson("email", p.Email, "password", p.Password, "name", p.Name)
+	if err != nil {
+		return AddedMember{}, err
+	}
+	if p.Role != RoleAdmin && p.Role != RoleMember {
+		return AddedMember{}, Invalid("role", "must be admin or member, not %q", p.Role)
+	}
+	q := db.New(tx)
+	if _, err := q.WorkspaceGetByID(ctx, p.WorkspaceID); isNoRows(err) {
+		return AddedMember{}, Errorf(CodeNotFound, "workspace %s does not exist", p.WorkspaceID)
+	} else if err != nil {
+		return AddedMember{}, Internal(err)
+	}
+	var out AddedMember
+	if out.UserID, err = a.findOrCreateUser(ctx, tx, person); err != nil {
+		return AddedMember{}, err
+	}
+	err = q.MembershipInsert(ctx, db.MembershipInsertParams{
+		WorkspaceID: p.WorkspaceID, UserID: out.UserID, Role: string(p.Role), CreatedAt: a.Clock.Now(),
+	})
+	if _, dup := violatedUnique(err); dup {
+		return AddedMember{}, Invalid("email", "%s is already a member of this workspace", person.email)
+	} else if err != nil {
+		return AddedMember{}, Internal(err)
+	}
+	if p.WithKey {
+		if out.APIKey, _, err = a.createAPIKey(ctx, tx, p.WorkspaceID, out.UserID, DefaultKeyName); err != nil {
+			return AddedMember{}, err
+		}
+	}
+	return out, nil
+}
+
+// ChangeMemberRole sets a member's role to admin or member. Their keys follow
+// the new role at once. The caller has already authorised the change. It
+// returns VALIDATION_ERROR naming role, NOT_FOUND when the person is not in
+// the workspace, INVALID_REQUEST (409) for the owner, or INTERNAL_ERROR.
+func (a *App) ChangeMemberRole(ctx context.Context, workspaceID, userID string, role Role) error {
+	if role != RoleAdmin && role != RoleMember {
+		return Invalid("role", "must be admin or member, not %q", role)
+	}
+	return asCoreError(pgx.BeginFunc(ctx, a.DB, func(tx pgx.Tx) error {
+		q := db.New(tx)
+		if err := notOwner(ctx, q, workspaceID, userID, "the owner's role cannot change"); err != nil {
+			return err
+		}
+		if _, err := q.MembershipUpdateRole(ctx, db.MembershipUpdateRoleParams{WorkspaceID: workspaceID, UserID: userID, Role: string(role)}); err != nil {
+			return Internal(err)
+		}
+		return nil
+	}))
+}
+
+// RemoveMember takes a person out of a workspace and revokes the API keys
+// they created there, in one transaction. The caller has already authorised
+// the removal. It returns NOT_FOUND when the person is not in the workspace,
+// INVALID_REQUEST (409) for the owner, or INTERNAL_ERROR.
+func (a *App) RemoveMember(ctx context.Context, workspaceID, userID string) error {
+	return asCoreError(pgx.BeginFunc(ctx, a.DB, func(tx pgx.Tx) error {
+		q := db.New(tx)
+		if err := notOwner(ctx, q, workspaceID, userID, "the owner cannot be removed"); err != nil {
+			return err
+		}
+		if _, err := q.MembershipDelete(ctx, db.MembershipDeleteParams{WorkspaceID: workspaceID, UserID: userID}); err != nil {
+			return Internal(err)
+		}
+		if err := q.APIKeyRevokeByUser(ctx, db.APIKeyRevokeByUserParams{Now: a.Clock.Now(), WorkspaceID: workspaceID, UserID: userID}); err != nil {
+			return Internal(err)
+		}
+		return nil
+	}))
+}
+
+// notOwner fails with NOT_FOUND when the person is not a member and with
+// INVALID_REQUEST (409) when they are the owner.
+func notOwner(ctx context.Context, q *db.Queries, workspaceID, userID, ownerMessage string) error {
+	role, err := q.MembershipGetRole(ctx, db.MembershipGetRoleParams{WorkspaceID: workspaceID, UserID: userID})
+	if isNoRows(err) {
+		return Errorf(CodeNotFound, "user %s is not a member of this workspace", userID)
+	}
+	if err != nil {
+		return Internal(err)
+	}
+	if Role(role) == RoleOwner {
+		return Errorf(CodeInvalidRequestState, "%s", ownerMessage)
+	}
+	return nil
+}

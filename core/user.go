@@ -1,0 +1,129 @@
+package core
+
+import (
+	"context"
+	"net/mail"
+	"strings"
+	"sync/atomic"
+	"unicode/utf8"
+
+	"github.com/jackc/pgx/v5"
+	"golang.org/x/crypto/bcrypt"
+
+	"github.com/giftwell/giftwell/sql/db"
+)
+
+// Bounds on people's credentials and on names.
+const (
+	MinPasswordLength = 8   // characters
+	MaxPasswordBytes  = 72  // bcrypt's limit
+	MaxEmailLength    = 254 // characters
+	MaxNameLength     = 200 // characters, for workspace, user and key names
+)
+
+// passwordCost is the bcrypt cost; tests lower it (see UseFastPasswordHashing).
+var passwordCost atomic.Int32
+
+func init() { passwordCost.Store(int32(bcrypt.DefaultCost)) }
+
+// UseFastPasswordHashing lowers the bcrypt cost to its minimum so that tests
+// creating many people stay fast. Never call it in a server.
+func UseFastPasswordHashing() { passwordCost.Store(int32(bcrypt.MinCost)) }
+
+// NormalizeEmail trims and lowercases an email address, as Giftwell stores it.
+func NormalizeEmail(email string) string { return strings.ToLower(strings.TrimSpace(email)) }
+
+// checkEmail validates an already normalised email; field names it in the error.
+func checkEmail(field, email string) error {
+	if email == "" {
+		return Invalid(field, "is required")
+	}
+	if utf8.RuneCountInString(email) > MaxEmailLength {
+		return Invalid(field, "must be at most %d characters", MaxEmailLength)
+	}
+	addr, err := mail.ParseAddress(email)
+	if err != nil || addr.Address != email || addr.Name != "" {
+		return Invalid(field, "must be a plain email address like name@example.com")
+	}
+	return nil
+}
+
+// checkPassword enforces the password's length; field names it in the error.
+func checkPassword(field, password string) error {
+	if utf8.RuneCountInString(password) < MinPasswordLength {
+		return Invalid(field, "must be at least %d characters", MinPasswordLength)
+	}
+	if len(password) > MaxPasswordBytes {
+		return Invalid(field, "must be at most %d bytes", MaxPasswordBytes)
+	}
+	return nil
+}
+
+// checkName validates a trimmed name of 1-200 characters.
+func checkName(field, name string) error {
+	if name == "" {
+		return Invalid(field, "is required")
+	}
+	if utf8.RuneCountInString(name) > MaxNameLength {
+		return Invalid(field, "must be at most %d characters", MaxNameLength)
+	}
+	return nil
+}
+
+// personInput is a person to find or create, already validated.
+type personInput struct {
+	email, password, name string
+	emailField            string // the request field the email came from
+}
+
+// findOrCreateUser returns the user with the email, creating them when there
+// is none. An existing user is reused only when the password is theirs, so
+// that an operator cannot take over someone else's account by naming it.
+func (a *App) findOrCreateUser(ctx context.Context, tx pgx.Tx, in personInput) (string, error) {
+	q := db.New(tx)
+	u, err := q.UserGetByEmail(ctx, in.email)
+	switch {
+	case err == nil:
+		if bcrypt.CompareHashAndPassword([]byte(u.PasswordHash), []byte(in.password)) != nil {
+			return "", Invalid(in.emailField, "already belongs to an account; give that account's password to add it")
+		}
+		return u.ID, nil
+	case !isNoRows(err):
+		return "", Internal(err)
+	}
+	hash, err := bcrypt.GenerateFromPassword([]byte(in.password), int(passwordCost.Load()))
+	if err != nil {
+		return "", Internal(err)
+	}
+	name := in.name
+	if name == "" {
+		name, _, _ = strings.Cut(in.email, "@")
+	}
+	id := NewID(PrefixUser)
+	err = q.UserInsert(ctx, db.UserInsertParams{ID: id, Email: in.email, Name: name, PasswordHash: string(hash), CreatedAt: a.Clock.Now()})
+	if _, dup := violatedUnique(err); dup {
+		// Someone registered the same email a moment ago.
+		return "", Invalid(in.emailField, "was registered by another request at the same time; try again")
+	}
+	if err != nil {
+		return "", Internal(err)
+	}
+	return id, nil
+}
+
+// checkPerson validates and normalises a person's email, password and name.
+func checkPerson(emailField, email, passwordField, password, nameField, name string) (personInput, error) {
+	in := personInput{email: NormalizeEmail(email), password: password, name: strings.TrimSpace(name), emailField: emailField}
+	if err := checkEmail(emailField, in.email); err != nil {
+		return in, err
+	}
+	if err := checkPassword(passwordField, password); err != nil {
+		return in, err
+	}
+	if in.name != "" {
+		if err := checkName(nameField, in.name); err != nil {
+			return in, err
+		}
+	}
+	return in, nil
+}

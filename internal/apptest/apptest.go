@@ -1,0 +1,131 @@
+// Package apptest builds a core.App on a fresh test database with one
+// workspace, its owner and the owner's key: the starting point for tests of
+// core and of the faces.
+//
+//	func TestSomething(t *testing.T) {
+//		t.Parallel()
+//		env := apptest.New(t)
+//		p, err := env.App.Authenticate(ctx, env.OwnerKey)
+//		...
+//	}
+package apptest
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/internal/testdb"
+)
+
+// Epoch is the time every test's FakeClock starts at.
+var Epoch = time.Date(2026, time.March, 2, 9, 0, 0, 0, time.UTC)
+
+// Password is the password of every person apptest creates.
+const Password = "correct horse battery staple"
+
+// Env is an App with one ready workspace.
+type Env struct {
+	App   *core.App
+	Clock *core.FakeClock
+	// WorkspaceID is the workspace's ID; OwnerID, OwnerEmail and OwnerKey
+	// are its owner's.
+	WorkspaceID string
+	OwnerID     string
+	OwnerEmail  string
+	OwnerKey    string
+	// SiteURL is the App's configured site URL.
+	SiteURL string
+}
+
+// Option changes how New builds the Env.
+type Option func(*options)
+
+type options struct {
+	siteURL string
+	demo    bool
+}
+
+// WithSiteURL sets the App's site URL (default "http://127.0.0.1:0"), for
+// tests that serve the faces on a real listener.
+func WithSiteURL(u string) Option { return func(o *options) { o.siteURL = u } }
+
+// Demo makes the Env's workspace a demo (preview-only) workspace.
+func Demo() Option { return func(o *options) { o.demo = true } }
+
+// New returns an Env on its own database: an App with a FakeClock at Epoch
+// and a workspace with an owner and the owner's key.
+func New(t testing.TB, opts ...Option) *Env {
+	t.Helper()
+	o := options{siteURL: "http://127.0.0.1:0"}
+	for _, opt := range opts {
+		opt(&o)
+	}
+	core.UseFastPasswordHashing()
+	clock := core.NewFakeClock(Epoch)
+	app := core.NewApp(testdb.New(t), core.Config{SiteURL: o.siteURL}, clock, nil)
+	ws := NewWorkspace(t, app, WorkspaceOptions{Demo: o.demo})
+	return &Env{
+		App: app, Clock: clock, SiteURL: app.Config.SiteURL,
+		WorkspaceID: ws.WorkspaceID, OwnerID: ws.OwnerID, OwnerEmail: ws.OwnerEmail, OwnerKey: ws.OwnerKey,
+	}
+}
+
+// AddMember adds a new person with role to the Env's workspace and returns
+// their user ID and a key acting as them.
+func (e *Env) AddMember(t testing.TB, role core.Role) (userID, key string) {
+	t.Helper()
+	m, err := e.App.AddMember(context.Background(), core.AddMemberParams{
+		WorkspaceID: e.WorkspaceID, Email: UniqueEmail(string(role)), Password: Password, Role: role, WithKey: true,
+	})
+	if err != nil {
+		t.Fatalf("apptest: add %s: %v", role, err)
+	}
+	return m.UserID, m.APIKey
+}
+
+// WorkspaceOptions shapes NewWorkspace; the zero value is a test-mode
+// workspace with a generated name and owner.
+type WorkspaceOptions struct {
+	// Name defaults to "Workspace <n>".
+	Name string
+	// OwnerEmail defaults to a unique address.
+	OwnerEmail string
+	// Demo makes a demo (preview-only) workspace.
+	Demo bool
+}
+
+// Workspace is a workspace made by NewWorkspace.
+type Workspace struct {
+	WorkspaceID string
+	OwnerID     string
+	OwnerEmail  string
+	OwnerKey    string
+}
+
+// NewWorkspace creates another workspace with an owner and the owner's key
+// in app's database: for tenant-boundary tests and demo workspaces.
+func NewWorkspace(t testing.TB, app *core.App, o WorkspaceOptions) Workspace {
+	t.Helper()
+	if o.OwnerEmail == "" {
+		o.OwnerEmail = UniqueEmail("owner")
+	}
+	if o.Name == "" {
+		o.Name = "Workspace " + core.RandomHex(3)
+	}
+	core.UseFastPasswordHashing()
+	ws, err := app.CreateWorkspace(context.Background(), core.CreateWorkspaceParams{
+		Name: o.Name, OwnerEmail: o.OwnerEmail, OwnerPassword: Password, Demo: o.Demo, WithKey: true,
+	})
+	if err != nil {
+		t.Fatalf("apptest: create workspace: %v", err)
+	}
+	return Workspace{WorkspaceID: ws.WorkspaceID, OwnerID: ws.UserID, OwnerEmail: core.NormalizeEmail(o.OwnerEmail), OwnerKey: ws.APIKey}
+}
+
+// UniqueEmail returns a fresh address at example.com starting with who.
+func UniqueEmail(who string) string {
+	return fmt.Sprintf("%s-%s@example.com", who, core.RandomHex(4))
+}

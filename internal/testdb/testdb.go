@@ -1,0 +1,220 @@
+// Package testdb gives each test its own PostgreSQL database, cloned from a
+// template that is migrated (and seeded with the catalog) once per test
+// binary. The server is a throwaway private cluster started from the
+// machine's PostgreSQL binaries, or the server at TEST_DATABASE_URL.
+//
+//	func TestMain(m *testing.M) { os.Exit(testdb.Main(m)) }
+//
+//	func TestSomething(t *testing.T) {
+//		t.Parallel()
+//		pool := testdb.New(t)
+//		...
+//	}
+package testdb
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/internal/pgcluster"
+	"github.com/giftwell/giftwell/sql/migrations"
+)
+
+// EnvURL names the variable that points the tests at an existing server
+// instead of a private cluster. Its role must be able to create databases.
+const EnvURL = "TEST_DATABASE_URL"
+
+// server is the per-binary state: a maintenance connection and the template.
+type server struct {
+	baseDSN  string
+	admin    *pgxpool.Pool
+	template string
+	cluster  *pgcluster.Cluster // nil with TEST_DATABASE_URL
+	dir      string             // the private cluster's directory
+}
+
+var (
+	once    sync.Once
+	srv     *server
+	initErr error
+)
+
+// Main runs the tests and then stops the private cluster (or drops the
+// template from the TEST_DATABASE_URL server). Call it from TestMain:
+//
+//	func TestMain(m *testing.M) { os.Exit(testdb.Main(m)) }
+//
+// Without Main, New still works; the private cluster is then stopped and
+// removed by a watchdog after the test binary exits.
+func Main(m *testing.M) int {
+	code := m.Run()
+	if srv != nil {
+		if err := srv.close(); err != nil {
+			fmt.Fprintln(os.Stderr, "testdb:", err)
+		}
+	}
+	return code
+}
+
+// New creates a database for this test from the migrated template and
+// returns a pool on it. The pool is closed and the database dropped when the
+// test ends. Safe for parallel tests.
+func New(t testing.TB) *pgxpool.Pool {
+	t.Helper()
+	dsn := NewDSN(t)
+	pool, err := pgxpool.New(context.Background(), dsn)
+	if err != nil {
+		t.Fatalf("testdb: connect: %v", err)
+	}
+	// Cleanups run last-in first-out: the pool closes before the drop.
+	t.Cleanup(pool.Close)
+	return pool
+}
+
+// NewDSN is New for callers that connect by themselves (a subprocess, say):
+// it creates the test's database and returns its connection string. The
+// database is dropped when the test ends.
+func NewDSN(t testing.TB) string {
+	t.Helper()
+	once.Do(func() { srv, initErr = start() })
+	if initErr != nil {
+		t.Fatalf("testdb: %v", initErr)
+	}
+	ctx := context.Background()
+	name := "gw_test_" + core.RandomHex(8)
+	if _, err := srv.admin.Exec(ctx, "CREATE DATABASE "+name+" TEMPLATE "+srv.template); err != nil {
+		t.Fatalf("testdb: create database: %v", err)
+	}
+	t.Cleanup(func() {
+		if _, err := srv.admin.Exec(context.Background(), "DROP DATABASE IF EXISTS "+name+" WITH (FORCE)"); err != nil {
+			t.Errorf("testdb: drop database %s: %v", name, err)
+		}
+	})
+	dsn, err := withDatabase(srv.baseDSN, name)
+	if err != nil {
+		t.Fatalf("testdb: %v", err)
+	}
+	return dsn
+}
+
+// start brings up the server and the template.
+func start() (*server, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	s := &server{baseDSN: os.Getenv(EnvURL), template: "gw_template_" + core.RandomHex(6)}
+	if s.baseDSN == "" {
+		if err := s.startCluster(ctx); err != nil {
+			return nil, err
+		}
+	}
+	cfg, err := pgxpool.ParseConfig(s.baseDSN)
+	if err != nil {
+		return nil, fmt.Errorf("parse %s: %w", EnvURL, err)
+	}
+	cfg.MaxConns = 4
+	if s.admin, err = pgxpool.NewWithConfig(ctx, cfg); err != nil {
+		return nil, err
+	}
+	if err := s.makeTemplate(ctx); err != nil {
+		_ = s.close()
+		return nil, err
+	}
+	return s, nil
+}
+
+func (s *server) startCluster(ctx context.Context) error {
+	dir, err := pgcluster.TempDir("gwtestpg")
+	if err != nil {
+		return err
+	}
+	c, err := pgcluster.Start(ctx, pgcluster.Options{
+		DataDir: filepath.Join(dir, "data"), SocketDir: dir, LogFile: filepath.Join(dir, "server.log"), Ephemeral: true,
+	})
+	if err != nil {
+		_ = os.RemoveAll(dir)
+		return err
+	}
+	s.cluster, s.dir, s.baseDSN = c, dir, c.DSN("postgres")
+	// Should the binary die before Main's clean-up, the cluster still goes.
+	return c.StopAfterExit(dir)
+}
+
+// makeTemplate creates, migrates and seeds the template database, then
+// closes it to connections so that CREATE DATABASE ... TEMPLATE never finds
+// it busy.
+func (s *server) makeTemplate(ctx context.Context) error {
+	if _, err := s.admin.Exec(ctx, "CREATE DATABASE "+s.template); err != nil {
+		return fmt.Errorf("create template: %w", err)
+	}
+	dsn, err := withDatabase(s.baseDSN, s.template)
+	if err != nil {
+		return err
+	}
+	if err := migrations.Up(ctx, dsn); err != nil {
+		return err
+	}
+	pool, err := pgxpool.New(ctx, dsn)
+	if err != nil {
+		return err
+	}
+	err = seed(ctx, pool)
+	pool.Close()
+	if err != nil {
+		return fmt.Errorf("seed catalog: %w", err)
+	}
+	_, err = s.admin.Exec(ctx, "ALTER DATABASE "+s.template+" WITH IS_TEMPLATE true ALLOW_CONNECTIONS false")
+	return err
+}
+
+// seed loads the embedded catalog into the template.
+func seed(ctx context.Context, pool *pgxpool.Pool) error {
+	return core.SeedCatalog(ctx, pool)
+}
+
+// close drops the template (on a shared server) or stops the private cluster.
+func (s *server) close() error {
+	ctx := context.Background()
+	if s.cluster != nil {
+		if s.admin != nil {
+			s.admin.Close()
+		}
+		err := s.cluster.Stop(ctx)
+		_ = os.RemoveAll(s.dir)
+		return err
+	}
+	if s.admin == nil {
+		return nil
+	}
+	defer s.admin.Close()
+	_, _ = s.admin.Exec(ctx, "ALTER DATABASE "+s.template+" WITH IS_TEMPLATE false")
+	_, err := s.admin.Exec(ctx, "DROP DATABASE IF EXISTS "+s.template+" WITH (FORCE)")
+	return err
+}
+
+// withDatabase returns dsn (a URL or keyword/value string) pointing at database.
+func withDatabase(dsn, database string) (string, error) {
+	if strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://") {
+		u, err := url.Parse(dsn)
+		if err != nil {
+			return "", fmt.Errorf("parse database url: %w", err)
+		}
+		u.Path = "/" + database
+		u.RawPath = ""
+		return u.String(), nil
+	}
+	if _, err := pgx.ParseConfig(dsn); err != nil {
+		return "", fmt.Errorf("parse database url: %w", err)
+	}
+	return dsn + " dbname=" + database, nil
+}

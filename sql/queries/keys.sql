@@ -1,0 +1,36 @@
+-- name: APIKeyInsert :execrows
+-- Inserts the key only when its creator is a member of the workspace.
+INSERT INTO api_keys (id, workspace_id, user_id, name, prefix, hash, created_at)
+SELECT @id, m.workspace_id, m.user_id, @name, @prefix, @hash, @created_at
+FROM memberships m
+WHERE m.workspace_id = @workspace_id AND m.user_id = @user_id;
+
+-- name: APIKeyAuthenticate :one
+-- One round trip: finds a live key by hash, joins its creator's current
+-- membership and the workspace, and stamps last_used_at at most once a minute.
+WITH k AS (
+    SELECT live.id, live.workspace_id, live.user_id
+    FROM api_keys live
+    WHERE live.hash = @hash AND live.revoked_at IS NULL
+), touch AS (
+    UPDATE api_keys a
+    SET last_used_at = sqlc.arg(now)::timestamptz
+    FROM k
+    WHERE a.id = k.id
+      AND (a.last_used_at IS NULL OR a.last_used_at < sqlc.arg(now)::timestamptz - interval '1 minute')
+)
+SELECT k.id, k.workspace_id, k.user_id, m.role, w.mode, w.is_demo
+FROM k
+JOIN memberships m ON m.workspace_id = k.workspace_id AND m.user_id = k.user_id
+JOIN workspaces w ON w.id = k.workspace_id;
+
+-- name: APIKeyRevoke :execrows
+-- Revoking an already revoked key keeps its first revocation time.
+UPDATE api_keys
+SET revoked_at = coalesce(revoked_at, sqlc.arg(now)::timestamptz)
+WHERE id = @id AND workspace_id = @workspace_id;
+
+-- name: APIKeyRevokeByUser :exec
+UPDATE api_keys
+SET revoked_at = sqlc.arg(now)::timestamptz
+WHERE workspace_id = @workspace_id AND user_id = @user_id AND revoked_at IS NULL;

@@ -1,0 +1,67 @@
+package tools
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// WriteReference writes the tool reference (docs/tools.md) for list: one
+// section per tool with its scope, profiles, REST route, annotations and
+// input schema. It is generated; `make generate` rewrites it.
+func WriteReference(w io.Writer, list []Tool) error {
+	var b strings.Builder
+	b.WriteString("# Tool reference\n\n")
+	b.WriteString("Generated from the registry by `make generate`; do not edit by hand.\n\n")
+	fmt.Fprintf(&b, "| profile | tools |\n|---|---|\n")
+	for _, p := range Profiles {
+		fmt.Fprintf(&b, "| %s | %d |\n", p, len(ForProfile(list, p)))
+	}
+	b.WriteString("\n| tool | scope | profiles | REST |\n|---|---|---|---|\n")
+	for _, t := range list {
+		fmt.Fprintf(&b, "| [%s](#%s) | %s | %s | %s |\n", t.Name, t.Name, t.Scope, strings.Join(profileNames(t), ", "), routeText(t))
+	}
+	for _, t := range list {
+		fmt.Fprintf(&b, "\n## %s\n\n", t.Name)
+		if t.Title != "" {
+			fmt.Fprintf(&b, "**%s**\n\n", t.Title)
+		}
+		fmt.Fprintf(&b, "%s\n\n", t.Description)
+		fmt.Fprintf(&b, "- Scope: `%s`; role-matrix row: `%s`\n", t.Scope, t.Action)
+		fmt.Fprintf(&b, "- Profiles: %s\n", orNone(strings.Join(profileNames(t), ", ")))
+		fmt.Fprintf(&b, "- REST: %s\n", routeText(t))
+		fmt.Fprintf(&b, "- Annotations: readOnly=%t destructive=%t idempotent=%t openWorld=%t\n\n", t.Hints.ReadOnly, t.Hints.Destructive, t.Hints.Idempotent, t.Hints.OpenWorld)
+		in, err := json.MarshalIndent(t.InputSchema, "", "  ")
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(&b, "Input schema:\n\n```json\n%s\n```\n", in)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func profileNames(t Tool) []string {
+	var names []string
+	for _, p := range Profiles {
+		if t.InProfile(p) {
+			names = append(names, string(p))
+		}
+	}
+	return names
+}
+
+func routeText(t Tool) string {
+	if t.Route == nil {
+		return "MCP only"
+	}
+	return fmt.Sprintf("`%s /api/v1%s` (%d)", t.Route.Method, t.Route.Path, t.Route.Status)
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "none (REST and the web app only)"
+	}
+	return s
+}

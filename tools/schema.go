@@ -1,0 +1,181 @@
+package tools
+
+import (
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"strconv"
+	"strings"
+
+	"github.com/google/jsonschema-go/jsonschema"
+)
+
+// schemaFor infers the JSON schema of T with jsonschema-go (the library
+// go-sdk uses), then applies the `schema` struct tags that carry the spec's
+// bounds, so that the documented schema and the enforced one are the same
+// value. A tag is a comma-separated list of key=value:
+//
+//	minimum=1, maximum=100        numbers
+//	minLength=1, maxLength=200    strings, counted in characters
+//	minItems=1, maxItems=500      arrays
+//	maxProperties=10              maps
+//	enum=compact|full             allowed values (strings)
+//	pattern=^[a-z]+$              a regular expression (no commas)
+//	format=uri                    an informational format
+//	default=50                    the default, as JSON
+//	items.maxLength=400           the same keys applied to array items or map values
+//
+// Fields whose json tag lacks omitempty/omitzero are required.
+func schemaFor[T any]() (*jsonschema.Schema, error) {
+	s, err := jsonschema.For[T](nil)
+	if err != nil {
+		return nil, err
+	}
+	if err := applyTags(reflect.TypeFor[T](), s); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// applyTags walks t and s together and applies `schema` tags.
+func applyTags(t reflect.Type, s *jsonschema.Schema) error {
+	if s == nil {
+		return nil
+	}
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch t.Kind() {
+	case reflect.Slice, reflect.Array:
+		return applyTags(t.Elem(), s.Items)
+	case reflect.Map:
+		return applyTags(t.Elem(), s.AdditionalProperties)
+	case reflect.Struct:
+		for _, f := range reflect.VisibleFields(t) {
+			if !f.IsExported() || f.Anonymous {
+				continue
+			}
+			name := jsonName(f)
+			if name == "" {
+				continue
+			}
+			fs := s.Properties[name]
+			if fs == nil {
+				continue
+			}
+			if err := applyTags(f.Type, fs); err != nil {
+				return err
+			}
+			if tag, ok := f.Tag.Lookup("schema"); ok {
+				if err := applyTag(fs, tag); err != nil {
+					return fmt.Errorf("%s.%s: %w", t.Name(), f.Name, err)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+func jsonName(f reflect.StructField) string {
+	tag := f.Tag.Get("json")
+	if tag == "-" {
+		return ""
+	}
+	name, _, _ := strings.Cut(tag, ",")
+	if name == "" {
+		return f.Name
+	}
+	return name
+}
+
+func applyTag(s *jsonschema.Schema, tag string) error {
+	for part := range strings.SplitSeq(tag, ",") {
+		key, val, ok := strings.Cut(strings.TrimSpace(part), "=")
+		if !ok {
+			return fmt.Errorf("schema tag %q: want key=value", part)
+		}
+		target := s
+		if rest, found := strings.CutPrefix(key, "items."); found {
+			target = s.Items
+			if target == nil {
+				target = s.AdditionalProperties
+			}
+			if target == nil {
+				return fmt.Errorf("schema tag %q: no items", part)
+			}
+			key = rest
+		}
+		if err := setKey(target, key, val); err != nil {
+			return fmt.Errorf("schema tag %q: %w", part, err)
+		}
+	}
+	return nil
+}
+
+func setKey(s *jsonschema.Schema, key, val string) error {
+	num := func() (float64, error) { return strconv.ParseFloat(val, 64) }
+	count := func() (int, error) { return strconv.Atoi(val) }
+	switch key {
+	case "minimum", "maximum":
+		f, err := num()
+		if err != nil {
+			return err
+		}
+		if key == "minimum" {
+			s.Minimum = &f
+		} else {
+			s.Maximum = &f
+		}
+	case "minLength", "maxLength", "minItems", "maxItems", "maxProperties":
+		n, err := count()
+		if err != nil {
+			return err
+		}
+		switch key {
+		case "minLength":
+			s.MinLength = &n
+		case "maxLength":
+			s.MaxLength = &n
+		case "minItems":
+			s.MinItems = &n
+		case "maxItems":
+			s.MaxItems = &n
+		case "maxProperties":
+			s.MaxProperties = &n
+		}
+	case "enum":
+		s.Enum = nil
+		for v := range strings.SplitSeq(val, "|") {
+			s.Enum = append(s.Enum, v)
+		}
+	case "pattern":
+		s.Pattern = val
+	case "format":
+		s.Format = val
+	case "default":
+		if !json.Valid([]byte(val)) {
+			val = strconv.Quote(val)
+		}
+		s.Default = json.RawMessage(val)
+	default:
+		return fmt.Errorf("unknown key %q", key)
+	}
+	return nil
+}
+
+// envelopeSchema is the schema of {data: Out}.
+func envelopeSchema(data *jsonschema.Schema) *jsonschema.Schema {
+	return &jsonschema.Schema{
+		Type:                 "object",
+		Properties:           map[string]*jsonschema.Schema{"data": data},
+		Required:             []string{"data"},
+		AdditionalProperties: &jsonschema.Schema{Not: &jsonschema.Schema{}},
+	}
+}
+
+func mustResolve(name string, s *jsonschema.Schema) *jsonschema.Schema {
+	if _, err := s.Resolve(nil); err != nil {
+		panic("tools: " + name + ": schema does not resolve: " + err.Error())
+	}
+	return s
+}

@@ -1,0 +1,119 @@
+package tools
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/giftwell/giftwell/core"
+)
+
+type item struct {
+	Key  string `json:"key" schema:"minLength=1,maxLength=5"`
+	Note string `json:"note,omitempty"`
+}
+
+type sample struct {
+	Limit  int               `json:"limit,omitempty" schema:"minimum=1,maximum=100,default=50"`
+	Detail string            `json:"detail,omitempty" schema:"enum=compact|full"`
+	Name   string            `json:"name" schema:"minLength=1,maxLength=3"`
+	Items  []item            `json:"items,omitempty" schema:"maxItems=2"`
+	Meta   map[string]string `json:"meta,omitempty" schema:"maxProperties=2,items.maxLength=4"`
+	Flag   *bool             `json:"flag,omitempty"`
+	Code   string            `json:"code,omitempty" schema:"pattern=^[a-z]+$"`
+}
+
+func decodeSample(t *testing.T, raw string) (sample, error) {
+	t.Helper()
+	s, err := schemaFor[sample]()
+	require.NoError(t, err)
+	var v sample
+	err = decodeArgs(s, json.RawMessage(raw), &v)
+	return v, err
+}
+
+func TestDecodeArgsNamesFields(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		raw, code, message string
+	}{
+		{`{"name":"ab","limit":0}`, "VALIDATION_ERROR", "limit: must be at least 1"},
+		{`{"name":"ab","limit":101}`, "VALIDATION_ERROR", "limit: must be at most 100"},
+		{`{"name":"ab","limit":1.5}`, "VALIDATION_ERROR", "limit: must be an integer"},
+		{`{"name":"ab","limit":"5"}`, "VALIDATION_ERROR", "limit: must be an integer"},
+		{`{"name":"ab","limit":99999999999999999999999}`, "VALIDATION_ERROR", "limit: must be at most 100"},
+		{`{"name":"ab","detail":"huge"}`, "VALIDATION_ERROR", "detail: must be one of compact, full"},
+		{`{}`, "VALIDATION_ERROR", "name: is required"},
+		{`{"name":""}`, "VALIDATION_ERROR", "name: must not be empty"},
+		{`{"name":"abcd"}`, "VALIDATION_ERROR", "name: must be at most 3 characters"},
+		{`{"name":"ab","extra":1}`, "VALIDATION_ERROR", "extra: is not a known field"},
+		{`{"name":"ab","items":[{"key":"k"},{"key":"toolong"}]}`, "VALIDATION_ERROR", "items[1].key: must be at most 5 characters"},
+		{`{"name":"ab","items":[{"key":"k","bogus":true}]}`, "VALIDATION_ERROR", "items[0].bogus: is not a known field"},
+		{`{"name":"ab","items":[{}]}`, "VALIDATION_ERROR", "items[0].key: is required"},
+		{`{"name":"ab","items":[{"key":"a"},{"key":"b"},{"key":"c"}]}`, "VALIDATION_ERROR", "items: must have at most 2 items"},
+		{`{"name":"ab","meta":{"a":"12345"}}`, "VALIDATION_ERROR", "meta.a: must be at most 4 characters"},
+		{`{"name":"ab","meta":{"a":"1","b":"2","c":"3"}}`, "VALIDATION_ERROR", "meta: must have at most 2 entries"},
+		{`{"name":"ab","meta":{"a":1}}`, "VALIDATION_ERROR", "meta.a: must be a string"},
+		{`{"name":"ab","flag":"yes"}`, "VALIDATION_ERROR", "flag: must be a boolean"},
+		{`{"name":"ab","code":"ABC"}`, "VALIDATION_ERROR", "code: has an invalid format"},
+		{`[1,2]`, "VALIDATION_ERROR", "arguments: must be a JSON object"},
+		{`{"name":`, "INVALID_JSON", ""},
+		{`{"name":"a"} {"name":"b"}`, "INVALID_JSON", ""},
+	}
+	for _, c := range cases {
+		_, err := decodeSample(t, c.raw)
+		require.Error(t, err, c.raw)
+		e := core.AsError(err)
+		require.Equal(t, c.code, string(e.Code), "%s: %s", c.raw, e.Message)
+		if c.message != "" {
+			require.Equal(t, c.message, e.Message, c.raw)
+		}
+	}
+}
+
+func TestDecodeArgsAccepts(t *testing.T) {
+	t.Parallel()
+	v, err := decodeSample(t, `{"name":"äöü","limit":100,"detail":"full","items":[{"key":"k","note":"n"}],"meta":{"a":"1"},"flag":null}`)
+	require.NoError(t, err)
+	require.Equal(t, sample{Name: "äöü", Limit: 100, Detail: "full", Items: []item{{Key: "k", Note: "n"}}, Meta: map[string]string{"a": "1"}}, v)
+
+	_, err = decodeSample(t, ``)
+	require.Equal(t, "name: is required", core.AsError(err).Message, "absent arguments are an empty object")
+}
+
+func TestDecodeArgsListsSeveralProblems(t *testing.T) {
+	t.Parallel()
+	_, err := decodeSample(t, `{"limit":0,"detail":"x"}`)
+	e := core.AsError(err)
+	require.Equal(t, []string{"name", "detail", "limit"}, e.Fields)
+	require.Equal(t, "name: is required; detail: must be one of compact, full; limit: must be at least 1", e.Message)
+}
+
+func TestSchemaTagsAppear(t *testing.T) {
+	t.Parallel()
+	s, err := schemaFor[sample]()
+	require.NoError(t, err)
+	b, err := json.Marshal(s.Properties["limit"])
+	require.NoError(t, err)
+	require.JSONEq(t, `{"type":"integer","minimum":1,"maximum":100,"default":50}`, string(b))
+	require.Equal(t, []string{"name"}, s.Required)
+}
+
+func FuzzDecodeArgs(f *testing.F) {
+	for _, seed := range []string{`{}`, `{"name":"ab","limit":5}`, `{"items":[{"key":1}]}`, `[`, `null`, `{"meta":{"a":{"b":[]}}}`, `{"limit":1e400}`} {
+		f.Add(seed)
+	}
+	s, err := schemaFor[sample]()
+	require.NoError(f, err)
+	f.Fuzz(func(t *testing.T, raw string) {
+		var v sample
+		err := decodeArgs(s, json.RawMessage(raw), &v)
+		if err != nil {
+			e := core.AsError(err)
+			if e.Code != core.CodeValidation && e.Code != core.CodeInvalidJSON {
+				t.Fatalf("unexpected code %s for %q", e.Code, raw)
+			}
+		}
+	})
+}
