@@ -87,13 +87,31 @@ func New(t testing.TB) *pgxpool.Pool {
 // database is dropped when the test ends.
 func NewDSN(t testing.TB) string {
 	t.Helper()
+	return create(t, true)
+}
+
+// NewEmptyDSN creates a database with no migrations applied (for testing the
+// migrations themselves) and returns its connection string. It is dropped
+// when the test ends.
+func NewEmptyDSN(t testing.TB) string {
+	t.Helper()
+	return create(t, false)
+}
+
+// create makes a database, from the template or empty, dropped at clean-up.
+func create(t testing.TB, fromTemplate bool) string {
+	t.Helper()
 	once.Do(func() { srv, initErr = start() })
 	if initErr != nil {
 		t.Fatalf("testdb: %v", initErr)
 	}
 	ctx := context.Background()
 	name := "gw_test_" + core.RandomHex(8)
-	if _, err := srv.admin.Exec(ctx, "CREATE DATABASE "+name+" TEMPLATE "+srv.template); err != nil {
+	stmt := "CREATE DATABASE " + name
+	if fromTemplate {
+		stmt += " TEMPLATE " + srv.template
+	}
+	if _, err := srv.admin.Exec(ctx, stmt); err != nil {
 		t.Fatalf("testdb: create database: %v", err)
 	}
 	t.Cleanup(func() {

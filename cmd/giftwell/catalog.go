@@ -1,0 +1,42 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/giftwell/giftwell/core"
+)
+
+// catalogImport replaces the gift catalog with the JSON array of products in
+// FILE ("-" reads standard input) and prints {"products": N}.
+func catalogImport(ctx context.Context, args []string, stdout io.Writer) error {
+	fs := newFlags("catalog import")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() != 1 {
+		return fmt.Errorf("catalog import takes one FILE")
+	}
+	var r io.Reader = os.Stdin
+	if name := fs.Arg(0); name != "-" {
+		f, err := os.Open(name)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		r = f
+	}
+	d, err := openDatabase(ctx, dataDir())
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	n, err := core.ImportCatalog(ctx, d.Pool, r)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "{\"products\":%d}\n", n)
+	return nil
+}

@@ -1,0 +1,66 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/giftwell/giftwell/internal/pgcluster"
+	"github.com/giftwell/giftwell/sql/migrations"
+)
+
+// database is a migrated PostgreSQL database, from DATABASE_URL or the
+// private cluster under the data directory.
+type database struct {
+	DSN  string
+	Pool *pgxpool.Pool
+	// Cluster is the private cluster; nil with DATABASE_URL.
+	Cluster *pgcluster.Cluster
+}
+
+// dataDir is GIFTWELL_DATA_DIR, default ./.giftwell.
+func dataDir() string { return env("GIFTWELL_DATA_DIR", ".giftwell") }
+
+// openDatabase connects to DATABASE_URL, or starts the private cluster under
+// dir (attaching to it when a `giftwell serve` already runs it), and applies
+// the migrations. Close undoes it.
+func openDatabase(ctx context.Context, dir string) (*database, error) {
+	d := &database{DSN: os.Getenv("DATABASE_URL")}
+	if d.DSN == "" {
+		c, err := pgcluster.Start(ctx, pgcluster.Options{
+			DataDir: filepath.Join(dir, "pg"),
+			LogFile: filepath.Join(dir, "postgres.log"),
+		})
+		if err != nil {
+			return nil, fmt.Errorf("private PostgreSQL under %s: %w", dir, err)
+		}
+		d.Cluster, d.DSN = c, c.DSN("postgres")
+	}
+	if err := migrations.Up(ctx, d.DSN); err != nil {
+		d.Close()
+		return nil, err
+	}
+	pool, err := pgxpool.New(ctx, d.DSN)
+	if err != nil {
+		d.Close()
+		return nil, fmt.Errorf("connect: %w", err)
+	}
+	d.Pool = pool
+	return d, nil
+}
+
+// Close closes the pool and stops the private cluster if this process
+// started it.
+func (d *database) Close() {
+	if d.Pool != nil {
+		d.Pool.Close()
+	}
+	if d.Cluster != nil {
+		if err := d.Cluster.Stop(context.Background()); err != nil {
+			fmt.Fprintln(os.Stderr, "giftwell:", err)
+		}
+	}
+}

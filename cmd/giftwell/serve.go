@@ -1,0 +1,119 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/giftwell/giftwell/core"
+)
+
+// serveConfig is serve's flags after environment fallbacks.
+type serveConfig struct {
+	addr, siteURL, dataDir string
+}
+
+// serve runs the service until SIGINT or SIGTERM: HTTP, River, and the
+// private PostgreSQL cluster when DATABASE_URL is unset.
+func serve(ctx context.Context, args []string, stdout io.Writer) error {
+	fs := newFlags("serve")
+	var cfg serveConfig
+	fs.StringVar(&cfg.addr, "addr", env("GIFTWELL_ADDR", "127.0.0.1:8080"), "listen address HOST:PORT (env GIFTWELL_ADDR)")
+	fs.StringVar(&cfg.siteURL, "site-url", env("GIFTWELL_SITE_URL", ""), "public base URL; default derived from --addr (env GIFTWELL_SITE_URL)")
+	fs.StringVar(&cfg.dataDir, "data-dir", dataDir(), "directory of the private PostgreSQL cluster, used without DATABASE_URL (env GIFTWELL_DATA_DIR)")
+	if err := parseNoArgs(fs, args); err != nil {
+		return err
+	}
+	log := newLogger()
+
+	lock, err := lockServe(cfg.dataDir)
+	if err != nil {
+		return err
+	}
+	defer lock.release()
+
+	d, err := openDatabase(ctx, cfg.dataDir)
+	if err != nil {
+		return err
+	}
+	if d.Cluster != nil && d.Cluster.Attached() {
+		// No other serve runs (we hold the lock): a crashed one left it behind.
+		d.Cluster.TakeOver()
+	}
+	defer func() {
+		d.Close()
+		log.Info("stopped", "private_cluster_stopped", d.Cluster != nil)
+	}()
+	if err := core.SeedCatalog(ctx, d.Pool); err != nil {
+		return err
+	}
+
+	ln, err := net.Listen("tcp", cfg.addr)
+	if err != nil {
+		return err
+	}
+	defer ln.Close()
+	if cfg.siteURL == "" {
+		cfg.siteURL = siteURLFor(ln.Addr().String())
+	}
+	if _, err := url.ParseRequestURI(cfg.siteURL); err != nil {
+		return fmt.Errorf("--site-url %q: %w", cfg.siteURL, err)
+	}
+	app := core.NewApp(d.Pool, core.Config{SiteURL: cfg.siteURL}, nil, log)
+
+	if d.Cluster != nil {
+		if err := firstRun(ctx, app, cfg.dataDir, stdout); err != nil {
+			return err
+		}
+	}
+
+	jobs, err := newJobs(d.Pool, log)
+	if err != nil {
+		return err
+	}
+	if err := jobs.Start(ctx); err != nil {
+		return err
+	}
+
+	srv := &http.Server{Handler: routes(app, log), ReadHeaderTimeout: 10 * time.Second}
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+	log.Info("listening", "addr", ln.Addr().String(), "site_url", cfg.siteURL, "private_cluster", d.Cluster != nil)
+
+	select {
+	case err = <-served:
+	case <-ctx.Done():
+		log.Info("shutting down")
+	}
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	if serr := srv.Shutdown(shutdownCtx); serr != nil {
+		log.Error("http shutdown", "err", serr)
+	}
+	if jerr := jobs.Stop(shutdownCtx); jerr != nil {
+		log.Error("river shutdown", "err", jerr)
+	}
+	if errors.Is(err, http.ErrServerClosed) {
+		err = nil
+	}
+	return err
+}
+
+// siteURLFor derives the site URL from the address the server listens on; a
+// wildcard host becomes 127.0.0.1.
+func siteURLFor(addr string) string {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return "http://" + addr
+	}
+	if ip := net.ParseIP(host); host == "" || (ip != nil && ip.IsUnspecified()) {
+		host = "127.0.0.1"
+	}
+	return "http://" + strings.TrimSuffix(net.JoinHostPort(host, port), "/")
+}
