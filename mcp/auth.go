@@ -1,0 +1,65 @@
+package mcp
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/giftwell/giftwell/core"
+)
+
+// principal authenticates the request's bearer token before the SDK sees
+// anything. A missing, malformed, unknown or revoked token is 401
+// AUTH_REQUIRED with a WWW-Authenticate challenge naming the endpoint's
+// protected-resource metadata. The assistant endpoint refuses workspace keys
+// the same way, and a connection without gifts:read gets 403
+// INSUFFICIENT_SCOPE. It writes the refusal and returns false, or returns the
+// principal.
+func (h *handler) principal(w http.ResponseWriter, r *http.Request, m mount) (core.Principal, bool) {
+	p, err := h.authenticate(r.Context(), bearerToken(r.Header.Get("Authorization")))
+	if err != nil {
+		h.refuse(w, r, err, h.challenge(m, err))
+		return core.Principal{}, false
+	}
+	if m.chatgpt && p.Via != core.ViaConnection {
+		err := &core.Error{
+			Code:    core.CodeAuthRequired,
+			Message: "workspace keys do not work on the assistant endpoint; connect with sign-in (OAuth) instead",
+			URL:     h.app.Config.SiteURL + "/login",
+		}
+		h.refuse(w, r, err, h.challenge(m, err))
+		return core.Principal{}, false
+	}
+	if m.chatgpt && !p.HasScope(core.ScopeRead) {
+		h.refuseScope(w, r, m, core.ScopeRead)
+		return core.Principal{}, false
+	}
+	return p, true
+}
+
+// bearerToken returns the token of an "Authorization: Bearer <token>"
+// header, or "" when there is none (which authenticates as nobody).
+func bearerToken(header string) string {
+	scheme, token, ok := strings.Cut(strings.TrimSpace(header), " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") {
+		return ""
+	}
+	return strings.TrimSpace(token)
+}
+
+// challenge is the WWW-Authenticate value for a 401 (RFC 6750, RFC 9728
+// §5.1), or "" for any other refusal.
+func (h *handler) challenge(m mount, err error) string {
+	if core.ErrorCode(err) != core.CodeAuthRequired {
+		return ""
+	}
+	return fmt.Sprintf("Bearer resource_metadata=%q", m.resourceMetadataURL(h.app.Config.SiteURL))
+}
+
+// refuseScope writes 403 INSUFFICIENT_SCOPE with the RFC 6750 challenge
+// naming the scope the connection lacks.
+func (h *handler) refuseScope(w http.ResponseWriter, r *http.Request, m mount, s core.Scope) {
+	err := core.Errorf(core.CodeInsufficientScope, "this connection lacks the %s scope; reconnect and grant it", s)
+	h.refuse(w, r, err, fmt.Sprintf("Bearer error=\"insufficient_scope\", scope=%q, resource_metadata=%q",
+		string(s), m.resourceMetadataURL(h.app.Config.SiteURL)))
+}

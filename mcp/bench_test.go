@@ -1,0 +1,74 @@
+package mcp_test
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/giftwell/giftwell/internal/apptest"
+)
+
+// BenchmarkBareSDKSelect1 is the floor: a bare go-sdk stateless JSON server
+// whose one tool runs SELECT 1 on the pool, called over HTTP by a go-sdk
+// client. Compare BenchmarkReadToolGetGift with it to see what Giftwell's
+// wrapper (auth query, checks, envelope) adds.
+func BenchmarkBareSDKSelect1(b *testing.B) {
+	env := apptest.New(b)
+	server := sdk.NewServer(&sdk.Implementation{Name: "bare", Version: "1"}, nil)
+	type out struct {
+		One int `json:"one"`
+	}
+	sdk.AddTool(server, &sdk.Tool{Name: "select_one", Description: "SELECT 1"},
+		func(ctx context.Context, _ *sdk.CallToolRequest, _ struct{}) (*sdk.CallToolResult, out, error) {
+			var o out
+			err := env.App.DB.QueryRow(ctx, "SELECT 1").Scan(&o.One)
+			return nil, o, err
+		})
+	srv := httptest.NewServer(sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return server },
+		&sdk.StreamableHTTPOptions{Stateless: true, JSONResponse: true}))
+	b.Cleanup(srv.Close)
+	cs := connectBench(b, srv.URL, "")
+	benchCall(b, cs, "select_one", map[string]any{})
+}
+
+// BenchmarkReadToolGetGift calls get_gift through the full MCP handler with
+// a workspace key: authentication (one database round trip), the wrapper's
+// checks, the cached server, Tool.Call and the result envelope.
+func BenchmarkReadToolGetGift(b *testing.B) {
+	bd := setup(b)
+	products, err := bd.env.App.Catalog.Products(context.Background())
+	if err != nil || len(products) == 0 {
+		b.Fatalf("catalog: %v", err)
+	}
+	cs := connectBench(b, bd.srv.URL+"/mcp", bd.env.OwnerKey)
+	benchCall(b, cs, "get_gift", map[string]any{"productId": products[0].ID})
+}
+
+func connectBench(b *testing.B, endpoint, token string) *sdk.ClientSession {
+	client := sdk.NewClient(&sdk.Implementation{Name: "bench", Version: "1"}, nil)
+	hc := http.DefaultClient
+	if token != "" {
+		hc = &http.Client{Transport: bearer{token}}
+	}
+	cs, err := client.Connect(context.Background(),
+		&sdk.StreamableClientTransport{Endpoint: endpoint, HTTPClient: hc, DisableStandaloneSSE: true}, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { _ = cs.Close() })
+	return cs
+}
+
+func benchCall(b *testing.B, cs *sdk.ClientSession, name string, args map[string]any) {
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: name, Arguments: args})
+		if err != nil || res.IsError {
+			b.Fatalf("call %s: %v %v", name, err, res)
+		}
+	}
+}

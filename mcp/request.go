@@ -1,0 +1,164 @@
+package mcp
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"mime"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+
+	"github.com/giftwell/giftwell/core"
+)
+
+// message is what the wrapper needs to know of one JSON-RPC message of the
+// body: its id, its method and the name it addresses (the tool of
+// tools/call, the prompt of prompts/get, the URI of resources/read).
+type message struct {
+	id     jsonrpc.ID
+	method string
+	name   string
+}
+
+// originOf returns the origin (scheme://host[:port], lower case) of a URL.
+func originOf(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || u.Scheme == "" || u.Host == "" {
+		return ""
+	}
+	return strings.ToLower(u.Scheme + "://" + u.Host)
+}
+
+// originAllowed reports whether the request has no Origin header (not a
+// browser) or the site's own origin.
+func (h *handler) originAllowed(r *http.Request) bool {
+	o := r.Header.Values("Origin")
+	if len(o) == 0 {
+		return true
+	}
+	return len(o) == 1 && h.origin != "" && strings.ToLower(strings.TrimSpace(o[0])) == h.origin
+}
+
+// readMessages checks the Content-Type, reads the body (at most
+// MaxBodyBytes) and decodes its JSON-RPC framing with the SDK's own decoder.
+// It writes the refusal (415, 413 envelope; -32700 or -32600 JSON-RPC error)
+// and returns false, or returns the messages and leaves the body readable
+// again for the SDK.
+func (h *handler) readMessages(w *responseWriter, r *http.Request) ([]message, bool) {
+	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
+		h.refuse(w, r, core.Errorf(core.CodeUnsupportedMediaType, "send the JSON-RPC body with Content-Type: application/json"), "")
+		return nil, false
+	}
+	tooLarge := core.Errorf(core.CodeRequestTooLarge, "the body is over %d bytes (1 MiB)", MaxBodyBytes)
+	if r.ContentLength > MaxBodyBytes {
+		h.refuse(w, r, tooLarge, "")
+		return nil, false
+	}
+	body, err := io.ReadAll(io.LimitReader(r.Body, MaxBodyBytes+1))
+	if err != nil {
+		h.refuse(w, r, core.Errorf(core.CodeInvalidRequest, "the body could not be read"), "")
+		return nil, false
+	}
+	if len(body) > MaxBodyBytes {
+		h.refuse(w, r, tooLarge, "")
+		return nil, false
+	}
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	msgs, rpcErr := decodeMessages(body)
+	if rpcErr != nil {
+		writeRPCError(w, http.StatusBadRequest, jsonrpc.ID{}, rpcErr)
+		return nil, false
+	}
+	for _, m := range msgs {
+		if m.method == "subscriptions/listen" {
+			// The SDK would answer it as an event stream; this endpoint is
+			// JSON only and has no notifications to stream.
+			status := http.StatusBadRequest
+			if r.Header.Get(protocolVersionHeader) >= "2026-07-28" {
+				status = http.StatusNotFound // SEP-2575: method not found is 404
+			}
+			writeRPCError(w, status, m.id, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound,
+				Message: "subscriptions/listen is not supported: this endpoint answers JSON only and sends no notifications"})
+			return nil, false
+		}
+	}
+	return msgs, true
+}
+
+// decodeMessages decodes one JSON-RPC message or a non-empty batch. Invalid
+// JSON is -32700; valid JSON that is not JSON-RPC is -32600.
+func decodeMessages(body []byte) ([]message, *jsonrpc.Error) {
+	body = bytes.TrimSpace(body)
+	if !json.Valid(body) {
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeParseError, Message: "parse error: the body is not valid JSON"}
+	}
+	raws := []json.RawMessage{body}
+	if len(body) > 0 && body[0] == '[' {
+		raws = nil
+		if err := json.Unmarshal(body, &raws); err != nil || len(raws) == 0 {
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: "invalid request: a batch must be a non-empty array of messages"}
+		}
+	}
+	msgs := make([]message, 0, len(raws))
+	for _, raw := range raws {
+		m, err := decodeMessage(raw)
+		if err != nil {
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: "invalid request: " + err.Error()}
+		}
+		msgs = append(msgs, m)
+	}
+	return msgs, nil
+}
+
+func decodeMessage(raw json.RawMessage) (message, error) {
+	msg, err := jsonrpc.DecodeMessage(raw)
+	if err != nil {
+		return message{}, err
+	}
+	req, ok := msg.(*jsonrpc.Request)
+	if !ok {
+		return message{}, errors.New("a client sends requests and notifications only")
+	}
+	m := message{id: req.ID, method: req.Method}
+	key := map[string]string{"tools/call": "name", "prompts/get": "name", "resources/read": "uri"}[req.Method]
+	if key != "" && len(req.Params) > 0 {
+		var params map[string]json.RawMessage
+		if json.Unmarshal(req.Params, &params) == nil {
+			_ = json.Unmarshal(params[key], &m.name)
+		}
+	}
+	return m, nil
+}
+
+// singleID is the id of a lone request, for errors written outside the SDK.
+func singleID(msgs []message) jsonrpc.ID {
+	if len(msgs) == 1 {
+		return msgs[0].id
+	}
+	return jsonrpc.ID{}
+}
+
+// acceptJSON lets a client that accepts JSON but does not list
+// text/event-stream through: the handler only ever answers JSON, so the
+// SDK's demand for both media types protects nothing here.
+func acceptJSON(r *http.Request) {
+	accepts := r.Header.Values("Accept")
+	if strings.TrimSpace(strings.Join(accepts, "")) == "" {
+		r.Header.Set("Accept", "application/json, text/event-stream")
+		return
+	}
+	for _, v := range accepts {
+		for part := range strings.SplitSeq(v, ",") {
+			mt, _, _ := strings.Cut(part, ";")
+			switch strings.ToLower(strings.TrimSpace(mt)) {
+			case "application/json", "application/*", "*/*":
+				r.Header.Set("Accept", "application/json, text/event-stream")
+				return
+			}
+		}
+	}
+}

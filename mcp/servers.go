@@ -1,0 +1,102 @@
+package mcp
+
+import (
+	"context"
+	"net/http"
+	"runtime/debug"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/tools"
+)
+
+// instructions is what every server tells a client on initialize and
+// server/discover.
+const instructions = "Giftwell prepares, approves, pays for and ships personalized physical gifts to people in " +
+	"the United States. Agents prepare and track; signed-in people approve, pay and top up. Start with " +
+	"get_workflow_guide (or the giftwell://guide resource), choose gifts only with search_gifts, browse_gifts or " +
+	"get_gift, hand every url an error or result gives to a person, and follow each error's nextAction."
+
+// implementation is the server's identity, with the module version when
+// the binary carries one.
+func implementation() *sdk.Implementation {
+	v := "dev"
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		v = bi.Main.Version
+	}
+	return &sdk.Implementation{Name: "giftwell", Title: "Giftwell", Version: v}
+}
+
+// buildServer builds the server for one serverKey: the tools the principal
+// may call in the profile, every prompt and every resource. Capabilities
+// advertise no list-change notifications (nothing changes within a
+// stateless request) and no logging.
+func (h *handler) buildServer(pr tools.Profile, p core.Principal) *sdk.Server {
+	s := sdk.NewServer(h.impl, &sdk.ServerOptions{
+		Instructions: instructions,
+		Logger:       sdkLogger(h.log),
+		Capabilities: &sdk.ServerCapabilities{
+			Tools:     &sdk.ToolCapabilities{},
+			Prompts:   &sdk.PromptCapabilities{},
+			Resources: &sdk.ResourceCapabilities{},
+		},
+		SupportedProtocolVersions: supportedVersions,
+		SetCacheable:              privateCache,
+	})
+	h.addTools(s, pr, p)
+	h.addPrompts(s)
+	h.addResources(s)
+	return s
+}
+
+// privateCache marks every cacheable result (lists, server/discover,
+// resources/read) private and immediately stale: what a caller sees depends
+// on its credential, and the SDK's default scope is public.
+func privateCache(_ context.Context, _ sdk.Request, c *sdk.Cacheable) {
+	c.TTLMs = 0
+	c.CacheScope = "private"
+}
+
+// serverKey identifies one cached *sdk.Server: what it lists and what it lets
+// be called depend only on these.
+type serverKey struct {
+	profile    tools.Profile
+	connection bool
+	scopes     uint8 // bit i set: core.AllScopes[i] granted (connections only)
+}
+
+func keyFor(pr tools.Profile, p core.Principal) serverKey {
+	k := serverKey{profile: pr, connection: p.Via == core.ViaConnection}
+	if k.connection {
+		for i, s := range core.AllScopes {
+			if p.HasScope(s) {
+				k.scopes |= 1 << i
+			}
+		}
+	}
+	return k
+}
+
+// server returns the cached server for the profile and principal, building
+// it on first use. Servers are immutable once built.
+func (h *handler) server(pr tools.Profile, p core.Principal) *sdk.Server {
+	k := keyFor(pr, p)
+	if s, ok := h.servers.Load(k); ok {
+		return s.(*sdk.Server)
+	}
+	s, _ := h.servers.LoadOrStore(k, h.buildServer(pr, p))
+	return s.(*sdk.Server)
+}
+
+type serverContextKey struct{}
+
+func withServer(ctx context.Context, s *sdk.Server) context.Context {
+	return context.WithValue(ctx, serverContextKey{}, s)
+}
+
+// serverFromContext is the SDK's getServer: the wrapper has already chosen.
+func serverFromContext(r *http.Request) *sdk.Server {
+	s, _ := r.Context().Value(serverContextKey{}).(*sdk.Server)
+	return s
+}

@@ -1,0 +1,87 @@
+package resources
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/giftwell/giftwell/core"
+)
+
+func TestDollars(t *testing.T) {
+	t.Parallel()
+	for cents, want := range map[int64]string{0: "$0.00", 5: "$0.05", 1999: "$19.99", 123456789: "$1,234,567.89", -250: "-$2.50"} {
+		require.Equal(t, want, dollars(cents))
+	}
+}
+
+func TestCellEscapesTables(t *testing.T) {
+	t.Parallel()
+	require.Equal(t, `a \| b c`, cell("a | b\n  c"))
+}
+
+func TestCatalogSummaryListsOnlySelectableGifts(t *testing.T) {
+	t.Parallel()
+	no := false
+	products := []core.Product{
+		{ID: "ok", Name: "Desk Plant", Category: "Office", PriceCents: 4500, ShippingCents: 900, Verified: true,
+			ShippingQuoteRequired: true, FulfillmentKind: core.FulfillmentFood, PersonalizationText: &core.PersonalizationText{}},
+		{ID: "retired", Name: "Old", PriceCents: 100, Retired: true},
+		{ID: "unavailable", Name: "Gone", PriceCents: 100, Available: &no},
+		{ID: "quote", Name: "Quoted", PriceCents: 100, PriceQuoteRequired: true},
+		{ID: "zero", Name: "Placeholder"},
+	}
+	md := renderCatalogSummary(products)
+	require.Contains(t, md, "1 of the catalog's 5 gifts")
+	require.Contains(t, md, "| `ok` | Desk Plant | Office | $45.00 | $9.00 | $54.00 | yes | shippingQuoteRequired, food, personalizationText |")
+	for _, id := range []string{"retired", "unavailable", "quote", "zero"} {
+		require.NotContains(t, md, "`"+id+"`")
+	}
+	require.Contains(t, md, "## Selection rules")
+}
+
+func TestGuideRendersEveryPart(t *testing.T) {
+	t.Parallel()
+	app := core.NewApp(nil, core.Config{SiteURL: "https://gifts.example.com"}, nil, nil)
+	p := core.Principal{WorkspaceID: "ws_1", UserID: "usr_1", Role: core.RoleOwner, Via: core.ViaKey, Mode: core.ModeTest}
+	r := All(app)[0]
+	require.Equal(t, GuideURI, r.URI)
+	md, err := r.Read(context.Background(), p)
+	require.NoError(t, err)
+	g, err := app.WorkflowGuide(context.Background(), p)
+	require.NoError(t, err)
+	for _, s := range append(append([]string{g.Instructions, g.ReviewURLTemplate, g.Tracking}, g.Steps...), g.BatchSteps...) {
+		require.Contains(t, md, s)
+	}
+	for code := range g.Recovery {
+		require.Contains(t, md, "| `"+code+"` |")
+	}
+	for reason := range g.ApprovalReasons {
+		require.Contains(t, md, "| `"+reason+"` |")
+	}
+	for _, limit := range []string{"recipientsPerCampaign", "requestBytes", "sourceUploadExpiryHours"} {
+		require.Contains(t, md, "| `"+limit+"` |")
+	}
+	require.Contains(t, md, "| `prepareCampaigns` | yes |")
+	require.True(t, strings.HasPrefix(md, "# Giftwell workflow guide\n"))
+}
+
+func TestReadIsAuthorized(t *testing.T) {
+	t.Parallel()
+	app := core.NewApp(nil, core.Config{SiteURL: "https://gifts.example.com"}, nil, nil)
+	for _, tc := range []struct {
+		p    core.Principal
+		code core.Code
+	}{
+		{core.Principal{}, core.CodeAuthRequired},
+		{core.Principal{WorkspaceID: "ws_1", Via: core.ViaConnection}, core.CodeInsufficientScope},
+		{core.Principal{WorkspaceID: "ws_1", Via: core.ViaKey, Role: core.RoleOwner, IsDemo: true}, core.CodeDemoLimited},
+	} {
+		for _, r := range All(app) {
+			_, err := r.Read(context.Background(), tc.p)
+			require.Equal(t, tc.code, core.ErrorCode(err), r.URI)
+		}
+	}
+}
