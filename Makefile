@@ -5,7 +5,7 @@ GO       ?= go
 BIN      := bin/giftwell
 FUZZTIME ?= 10s
 # Fuzz targets as package:FuzzName; each runs for FUZZTIME in `make fuzz`.
-FUZZ_TARGETS := ./core:FuzzIsAPIKeyFormat
+FUZZ_TARGETS := ./core:FuzzIsAPIKeyFormat ./tools:FuzzDecodeArgs
 
 .PHONY: run build test generate verify bench fuzz
 
@@ -22,6 +22,7 @@ test:
 generate:
 	$(GO) tool sqlc generate
 	$(GO) generate ./...
+	$(GO) test ./tools ./rest -count=1 -run '^(TestToolSnapshots|TestToolDocs|TestOpenAPIDocs)$$' -update
 
 # verify fails when `make generate` changes anything (stale generated code)
 # or when a Go file is not gofmt-formatted.

@@ -44,7 +44,7 @@ func (a *App) Session(ctx context.Context, p Principal) (*Session, error) {
 	}
 	row, err := db.New(a.DB).SessionGet(ctx, db.SessionGetParams{WorkspaceID: p.WorkspaceID, UserID: p.UserID})
 	if errors.Is(err, pgx.ErrNoRows) {
-		return nil, &Error{Code: CodeAuthRequired, Message: "the credential's user is no longer a member of the workspace", URL: a.Config.SiteURL + "/"}
+		return nil, a.authRequired("the credential's user is no longer a member of the workspace")
 	}
 	if err != nil {
 		return nil, Internal(err)

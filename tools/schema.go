@@ -163,12 +163,32 @@ func setKey(s *jsonschema.Schema, key, val string) error {
 	return nil
 }
 
-// envelopeSchema is the schema of {data: Out}.
+// SchemaFor is the schema the registry infers for T, with its schema tags
+// applied; faces use it for payloads that are not a tool's (GET /catalog).
+func SchemaFor[T any]() (*jsonschema.Schema, error) { return schemaFor[T]() }
+
+// envelopeSchema is the schema of a tool result's structuredContent: either
+// the success envelope {data: Out} or the spec's error envelope, which
+// failures carry with isError. Clients that validate every result against
+// the output schema accept both.
 func envelopeSchema(data *jsonschema.Schema) *jsonschema.Schema {
+	str := func(desc string) *jsonschema.Schema { return &jsonschema.Schema{Type: "string", Description: desc} }
 	return &jsonschema.Schema{
-		Type:                 "object",
-		Properties:           map[string]*jsonschema.Schema{"data": data},
-		Required:             []string{"data"},
+		Type: "object",
+		Properties: map[string]*jsonschema.Schema{
+			"data":  data,
+			"error": str("what went wrong, naming the field"),
+			"code":  str("the error code"),
+			"nextAction": {Type: "string", Description: "what to do next",
+				Enum: []any{"open_url", "reread_and_retry", "ask_user", "retry_later", "stop"}},
+			"url":          str("a page to hand to a person"),
+			"retryable":    {Type: "boolean", Description: "whether retrying can succeed without a person"},
+			"retryAfterMs": {Type: "integer", Description: "how long to wait before retrying"},
+		},
+		AnyOf: []*jsonschema.Schema{
+			{Required: []string{"data"}},
+			{Required: []string{"error", "code", "nextAction", "retryable"}},
+		},
 		AdditionalProperties: &jsonschema.Schema{Not: &jsonschema.Schema{}},
 	}
 }

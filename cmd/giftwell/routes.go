@@ -10,12 +10,33 @@ import (
 	"github.com/go-chi/chi/v5/middleware"
 
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/mcp"
+	"github.com/giftwell/giftwell/oauth"
+	"github.com/giftwell/giftwell/rest"
+	"github.com/giftwell/giftwell/tools"
 )
 
-// routes is the whole HTTP surface: health checks, then the faces.
+// routes is the whole HTTP surface: the faces (REST under /api/v1, MCP at
+// /mcp and /chatgpt/mcp, the OAuth metadata under /.well-known) and the
+// site's own routes (health checks; the web app in later issues). The faces
+// sit on a plain ServeMux so that each answers every method itself, with the
+// spec's envelope.
 func routes(app *core.App, log *slog.Logger) http.Handler {
+	registry := tools.All(app)
+	mux := http.NewServeMux()
+	mux.Handle("/api/v1/", http.StripPrefix("/api/v1", rest.NewHandler(rest.Config{App: app, Tools: registry, Log: log})))
+	mcpHandler := mcp.NewHandler(mcp.Config{App: app, Tools: registry, Log: log})
+	for _, path := range []string{"/mcp", "/chatgpt/mcp"} {
+		mux.Handle(path, mcpHandler)
+		mux.Handle(oauth.WellKnownPrefix+path, oauth.ProtectedResourceHandler(app.Config, path))
+	}
+	mux.Handle("/", site(app, log))
+	return middleware.RequestID(requestLog(log)(mux))
+}
+
+// site serves the routes that are neither API nor MCP.
+func site(app *core.App, log *slog.Logger) http.Handler {
 	r := chi.NewRouter()
-	r.Use(middleware.RequestID, requestLog(log))
 
 	r.Get("/healthz", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
@@ -33,8 +54,6 @@ func routes(app *core.App, log *slog.Logger) http.Handler {
 		}
 		_, _ = w.Write([]byte("ready\n"))
 	})
-
-	// Faces are mounted here.
 
 	return r
 }

@@ -1,0 +1,104 @@
+package rest
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"mime"
+	"net/http"
+
+	"github.com/giftwell/giftwell/core"
+)
+
+// MaxBodyBytes is the largest request body the API reads (1 MiB).
+const MaxBodyBytes = 1 << 20
+
+type bodyKey struct{}
+
+// bodyFrom returns the decoded JSON body the readBody middleware stored, or
+// nil when the request had none.
+func bodyFrom(ctx context.Context) map[string]any {
+	m, _ := ctx.Value(bodyKey{}).(map[string]any)
+	return m
+}
+
+// readBody is the request rules for an operation that has a request body:
+// a body needs Content-Type application/json (415 UNSUPPORTED_MEDIA_TYPE),
+// is at most MaxBodyBytes whether or not Content-Length says so (413
+// REQUEST_TOO_LARGE), is valid JSON (400 INVALID_JSON) and is an object
+// (400 VALIDATION_ERROR). An empty body stands for {}.
+func (s *server) readBody(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, err := decodeBody(w, r)
+		if err != nil {
+			s.fail(w, r, err)
+			return
+		}
+		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), bodyKey{}, body)))
+	})
+}
+
+// decodeBody applies the body rules to r and returns the decoded object.
+func decodeBody(w http.ResponseWriter, r *http.Request) (map[string]any, error) {
+	if r.ContentLength == 0 {
+		return nil, nil
+	}
+	if !isJSON(r.Header.Get("Content-Type")) {
+		return nil, core.Errorf(core.CodeUnsupportedMediaType, "the body must be sent with Content-Type: application/json")
+	}
+	tooLarge := core.Errorf(core.CodeRequestTooLarge, "the body is larger than %d bytes (1 MiB)", MaxBodyBytes)
+	if r.ContentLength > MaxBodyBytes {
+		return nil, tooLarge
+	}
+	raw, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBodyBytes))
+	if mbe := (*http.MaxBytesError)(nil); errors.As(err, &mbe) {
+		return nil, tooLarge
+	}
+	if err != nil {
+		return nil, core.Errorf(core.CodeInvalidJSON, "body: could not be read in full")
+	}
+	return parseObject(raw)
+}
+
+// isJSON reports whether a Content-Type header is application/json (with
+// any parameters).
+func isJSON(contentType string) bool {
+	mt, _, err := mime.ParseMediaType(contentType)
+	return err == nil && mt == "application/json"
+}
+
+// parseObject decodes a body that must be one JSON object. Zero bytes are no
+// body (nil); anything else that is not a single JSON value is INVALID_JSON,
+// and a value that is not an object is a VALIDATION_ERROR naming the body.
+func parseObject(raw []byte) (map[string]any, error) {
+	if len(raw) == 0 {
+		return nil, nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, invalidJSON(err)
+	}
+	if err := dec.Decode(&struct{}{}); !errors.Is(err, io.EOF) {
+		return nil, core.Errorf(core.CodeInvalidJSON, "body: invalid JSON: more than one value")
+	}
+	obj, ok := v.(map[string]any)
+	if !ok {
+		return nil, core.Invalid("body", "must be a JSON object")
+	}
+	return obj, nil
+}
+
+func invalidJSON(err error) error {
+	var se *json.SyntaxError
+	if errors.As(err, &se) {
+		return core.Errorf(core.CodeInvalidJSON, "body: invalid JSON at byte %d: %s", se.Offset, se.Error())
+	}
+	if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
+		return core.Errorf(core.CodeInvalidJSON, "body: invalid JSON: unexpected end of input")
+	}
+	return core.Errorf(core.CodeInvalidJSON, "body: invalid JSON: %s", err.Error())
+}

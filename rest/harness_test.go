@@ -1,0 +1,277 @@
+package rest_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/getkin/kin-openapi/openapi3filter"
+	"github.com/getkin/kin-openapi/routers"
+	"github.com/getkin/kin-openapi/routers/legacy"
+	"github.com/go-chi/chi/v5"
+	"github.com/stretchr/testify/require"
+
+	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/internal/apptest"
+	"github.com/giftwell/giftwell/rest"
+	"github.com/giftwell/giftwell/tools"
+)
+
+// connectionToken is a bearer the test authenticator resolves to a sign-in
+// connection with every scope (real connections arrive with OAuth).
+const connectionToken = "mco_access_test-connection"
+
+// harness is the REST face on a real listener over a real database, mounted
+// at /api/v1 as cmd/giftwell mounts it, with every response validated
+// against the OpenAPI documents the server itself serves.
+type harness struct {
+	t    *testing.T
+	env  *apptest.Env
+	srv  *httptest.Server
+	site string
+	base string
+	logs *syncBuffer
+	docs []*docValidator
+}
+
+// harnessOption changes how newHarness mounts the handler.
+type harnessOption int
+
+// stripPrefix mounts the handler on a net/http ServeMux behind
+// http.StripPrefix instead of as a chi sub-router. (A chi root router
+// answers methods chi does not know, such as PURGE, itself.)
+const stripPrefix harnessOption = 1
+
+func newHarness(t *testing.T, opts ...harnessOption) *harness {
+	t.Helper()
+	srv := httptest.NewUnstartedServer(nil)
+	site := "http://" + srv.Listener.Addr().String()
+	env := apptest.New(t, apptest.WithSiteURL(site))
+	logs := &syncBuffer{}
+	h := rest.NewHandler(rest.Config{
+		App:          env.App,
+		Tools:        append(tools.All(env.App), testTools()...),
+		Log:          slog.New(slog.NewTextHandler(logs, nil)),
+		Authenticate: connectionAware(env),
+	})
+	if slices.Contains(opts, stripPrefix) {
+		mux := http.NewServeMux()
+		mux.Handle("/api/v1/", http.StripPrefix("/api/v1", h))
+		srv.Config.Handler = mux
+	} else {
+		root := chi.NewRouter()
+		root.Mount("/api/v1", h)
+		srv.Config.Handler = root
+	}
+	srv.Start()
+	t.Cleanup(srv.Close)
+	hs := &harness{t: t, env: env, srv: srv, site: site, base: site + "/api/v1", logs: logs}
+	hs.docs = []*docValidator{hs.loadDocument("openapi-3.0.json"), hs.loadDocument("openapi.json")}
+	return hs
+}
+
+// connectionAware resolves connectionToken to a connection principal of the
+// env's owner and every other bearer through App.Authenticate.
+func connectionAware(env *apptest.Env) func(context.Context, string) (core.Principal, error) {
+	return func(ctx context.Context, bearer string) (core.Principal, error) {
+		if bearer == connectionToken {
+			return core.Principal{
+				WorkspaceID: env.WorkspaceID, UserID: env.OwnerID, Role: core.RoleOwner,
+				Via: core.ViaConnection, Scopes: core.AllScopes, Mode: core.ModeTest,
+			}, nil
+		}
+		return env.App.Authenticate(ctx, bearer)
+	}
+}
+
+// reqOpt adjusts a request.
+type reqOpt func(*http.Request)
+
+func withKey(key string) reqOpt {
+	return func(r *http.Request) { r.Header.Set("Authorization", "Bearer "+key) }
+}
+
+func withHeader(k, v string) reqOpt { return func(r *http.Request) { r.Header.Set(k, v) } }
+
+func withJSON() reqOpt { return withHeader("Content-Type", "application/json") }
+
+// chunked sends the body without a Content-Length.
+func chunked() reqOpt {
+	return func(r *http.Request) {
+		r.ContentLength = -1
+		r.Header.Del("Content-Length")
+	}
+}
+
+// response is what a request got, its JSON decoded.
+type response struct {
+	Status int
+	Header http.Header
+	Body   []byte
+	JSON   map[string]any
+}
+
+// code is the error envelope's code.
+func (r response) code() string { s, _ := r.JSON["code"].(string); return s }
+
+// message is the error envelope's text.
+func (r response) message() string { s, _ := r.JSON["error"].(string); return s }
+
+// data is the success body's payload.
+func (r response) data() any { return r.JSON["data"] }
+
+// do sends a request to path (relative to /api/v1) and validates the
+// response: JSON, the success or error envelope, and the OpenAPI documents.
+func (h *harness) do(method, path string, body io.Reader, opts ...reqOpt) response {
+	h.t.Helper()
+	req, err := http.NewRequest(method, h.base+path, body)
+	require.NoError(h.t, err)
+	for _, o := range opts {
+		o(req)
+	}
+	res, err := h.srv.Client().Do(req)
+	require.NoError(h.t, err)
+	defer res.Body.Close()
+	raw, err := io.ReadAll(res.Body)
+	require.NoError(h.t, err)
+	out := response{Status: res.StatusCode, Header: res.Header, Body: raw}
+	require.Equal(h.t, "application/json", res.Header.Get("Content-Type"), "body: %s", raw)
+	require.NoError(h.t, json.Unmarshal(raw, &out.JSON), "body: %s", raw)
+	checkEnvelope(h.t, out.Status, raw)
+	for _, d := range h.docs {
+		d.check(h.t, req, out)
+	}
+	return out
+}
+
+func (h *harness) get(path string, opts ...reqOpt) response {
+	h.t.Helper()
+	return h.do(http.MethodGet, path, nil, opts...)
+}
+
+// checkEnvelope checks that a body is {data} on success and the complete
+// error envelope otherwise.
+func checkEnvelope(t testing.TB, status int, raw []byte) {
+	t.Helper()
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if status < 300 {
+		var ok struct {
+			Data json.RawMessage `json:"data"`
+		}
+		require.NoError(t, dec.Decode(&ok), "success body: %s", raw)
+		require.NotEmpty(t, ok.Data, "success body without data: %s", raw)
+		return
+	}
+	var env struct {
+		Error        *string `json:"error"`
+		Code         *string `json:"code"`
+		NextAction   *string `json:"nextAction"`
+		URL          string  `json:"url"`
+		Retryable    *bool   `json:"retryable"`
+		RetryAfterMs int64   `json:"retryAfterMs"`
+	}
+	require.NoError(t, dec.Decode(&env), "error body: %s", raw)
+	require.NotNil(t, env.Error, "error body: %s", raw)
+	require.NotEmpty(t, *env.Error, "error body: %s", raw)
+	require.NotNil(t, env.Code, "error body: %s", raw)
+	require.NotNil(t, env.NextAction, "error body: %s", raw)
+	require.NotNil(t, env.Retryable, "error body: %s", raw)
+	var info core.CodeInfo
+	found := false
+	for _, c := range core.Codes() {
+		if c.Wire() == *env.Code && c.Info().Status == status {
+			info, found = c.Info(), true
+		}
+	}
+	require.True(t, found, "code %s with status %d is not a row of the table", *env.Code, status)
+	require.Equal(t, string(info.NextAction), *env.NextAction)
+	require.Equal(t, info.Retryable, *env.Retryable)
+	if info.NextAction == core.OpenURL {
+		require.NotEmpty(t, env.URL, "open_url without url: %s", raw)
+	}
+}
+
+// docValidator validates responses against one served OpenAPI document.
+type docValidator struct {
+	name   string
+	doc    *openapi3.T
+	router routers.Router
+}
+
+// loadDocument fetches a served document, loads and validates it with
+// kin-openapi, and builds its router.
+func (h *harness) loadDocument(name string) *docValidator {
+	h.t.Helper()
+	res, err := h.srv.Client().Get(h.base + "/" + name)
+	require.NoError(h.t, err)
+	defer res.Body.Close()
+	require.Equal(h.t, http.StatusOK, res.StatusCode)
+	raw, err := io.ReadAll(res.Body)
+	require.NoError(h.t, err)
+	loader := openapi3.NewLoader()
+	doc, err := loader.LoadFromData(raw)
+	require.NoError(h.t, err, name)
+	require.NoError(h.t, doc.Validate(loader.Context), name)
+	router, err := legacy.NewRouter(doc)
+	require.NoError(h.t, err, name)
+	return &docValidator{name: name, doc: doc, router: router}
+}
+
+// check validates a response: against its operation when the document has
+// one for the request, against the Error schema otherwise (404 and 405 for
+// routes that do not exist, 403 for a refused Origin).
+func (d *docValidator) check(t *testing.T, req *http.Request, res response) {
+	t.Helper()
+	route, params, err := d.router.FindRoute(req)
+	if err != nil {
+		require.GreaterOrEqual(t, res.Status, 400, "%s: %s %s has no operation", d.name, req.Method, req.URL)
+		var body any
+		require.NoError(t, json.Unmarshal(res.Body, &body))
+		var opts []openapi3.SchemaValidationOption
+		if d.doc.IsOpenAPI31OrLater() {
+			opts = append(opts, openapi3.EnableJSONSchema2020())
+		}
+		require.NoError(t, d.doc.Components.Schemas["Error"].Value.VisitJSON(body, opts...), "%s: %s", d.name, res.Body)
+		return
+	}
+	options := &openapi3filter.Options{IncludeResponseStatus: true}
+	in := &openapi3filter.ResponseValidationInput{
+		RequestValidationInput: &openapi3filter.RequestValidationInput{
+			Request: req, PathParams: params, Route: route, Options: options,
+		},
+		Status:  res.Status,
+		Header:  res.Header,
+		Options: options,
+	}
+	in.SetBodyBytes(res.Body)
+	require.NoError(t, openapi3filter.ValidateResponse(context.Background(), in),
+		"%s: %s %s -> %d %s", d.name, req.Method, req.URL.Path, res.Status, res.Body)
+}
+
+// syncBuffer is a log sink safe for the server's goroutines.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}

@@ -1,0 +1,178 @@
+package rest
+
+import (
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/giftwell/giftwell/core"
+)
+
+// bearerScheme is the name of the security scheme in the documents.
+const bearerScheme = "bearerAuth"
+
+// buildDocument is the OpenAPI 3.1 document of ops.
+func buildDocument(ops []operation, cfg core.Config) (*object, error) {
+	c := newComponents()
+	if err := c.addError(); err != nil {
+		return nil, err
+	}
+	paths := obj()
+	for i := range ops {
+		op := &ops[i]
+		o, err := c.operation(op)
+		if err != nil {
+			return nil, err
+		}
+		item, ok := paths.get(op.Path)
+		if !ok {
+			item = obj()
+			paths.set(op.Path, item)
+		}
+		item.(*object).set(strings.ToLower(op.Method), o)
+	}
+	return obj(
+		"openapi", "3.1.0",
+		"info", obj(
+			"title", "Giftwell API",
+			"version", "1.0.0",
+			"description", "The REST API of Giftwell, the B2B gifting service. Every operation is also an MCP tool of the same name. "+
+				"Success bodies are {data: ...}; every error is the envelope {error, code, nextAction, url?, retryable, retryAfterMs?}. "+
+				"Authenticate with a workspace key: Authorization: Bearer <key>.",
+		),
+		"servers", []any{obj("url", cfg.BaseURL(), "description", "Giftwell API v1")},
+		"security", []any{obj(bearerScheme, []any{})},
+		"paths", paths,
+		"webhooks", obj(),
+		"components", obj(
+			"schemas", c.schemas,
+			"responses", c.responses,
+			"securitySchemes", obj(bearerScheme, obj(
+				"type", "http",
+				"scheme", "bearer",
+				"description", "A workspace key (gwk_ followed by 64 hex characters). It acts as the member who created it, with that member's current role.",
+			)),
+		),
+	), nil
+}
+
+// operation is the Operation Object of op.
+func (c *components) operation(op *operation) (*object, error) {
+	o := obj("operationId", op.ID, "summary", op.Summary)
+	if op.Description != "" {
+		o.set("description", op.Description)
+	}
+	o.set("tags", []any{tag(op.Path)})
+	switch op.Access {
+	case accessPublic:
+		o.set("security", []any{})
+	case accessOptional:
+		o.set("security", []any{obj(), obj(bearerScheme, []any{})})
+	}
+	params, err := parameters(op)
+	if err != nil {
+		return nil, err
+	}
+	if len(params) > 0 {
+		o.set("parameters", params)
+	}
+	if op.bind.body {
+		body, err := c.requestBody(op)
+		if err != nil {
+			return nil, err
+		}
+		o.set("requestBody", body)
+	}
+	resp, err := c.response(op)
+	if err != nil {
+		return nil, err
+	}
+	responses := obj(strconv.Itoa(op.Status), obj(
+		"description", "Success: {data: ...}.",
+		"content", obj("application/json", obj("schema", ref(resp))),
+	))
+	for _, status := range errorStatuses(op) {
+		responses.set(strconv.Itoa(status), ref(errorResponses[status].name, "responses"))
+	}
+	responses.set("default", ref("Error", "responses"))
+	o.set("responses", responses)
+	return o, nil
+}
+
+// tag groups an operation by its path's first segment.
+func tag(path string) string {
+	first, _, _ := strings.Cut(strings.TrimPrefix(path, "/"), "/")
+	return first
+}
+
+// parameters are op's path parameters, then its query parameters.
+func parameters(op *operation) ([]any, error) {
+	var out []any
+	add := func(name, in string, required bool) error {
+		s := op.bind.props[name]
+		schema, err := ordered(s)
+		if err != nil {
+			return err
+		}
+		p := obj("name", name, "in", in)
+		if s != nil && s.Description != "" {
+			p.set("description", s.Description)
+		}
+		p.set("required", required)
+		kinds := nonNullTypes(s)
+		switch {
+		case slices.Contains(kinds, "object"):
+			p.set("content", obj("application/json", obj("schema", schema)))
+		case slices.Contains(kinds, "array"):
+			p.set("style", "form")
+			p.set("explode", false)
+			p.set("schema", schema)
+		default:
+			p.set("schema", schema)
+		}
+		out = append(out, p)
+		return nil
+	}
+	for _, name := range op.bind.path {
+		if err := add(name, "path", true); err != nil {
+			return nil, err
+		}
+	}
+	if op.bind.query && op.Input != nil {
+		for _, name := range op.bind.fields(op.Input) {
+			if err := add(name, "query", slices.Contains(op.Input.Required, name)); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return out, nil
+}
+
+// errorStatuses are the error statuses op documents besides default.
+func errorStatuses(op *operation) []int {
+	out := []int{http.StatusBadRequest}
+	if op.Access != accessPublic {
+		out = append(out, http.StatusUnauthorized)
+	}
+	out = append(out, http.StatusForbidden)
+	if op.Access == accessRequired {
+		out = append(out, http.StatusNotFound, http.StatusConflict)
+	}
+	if op.bind.body {
+		out = append(out, http.StatusRequestEntityTooLarge, http.StatusUnsupportedMediaType)
+	}
+	if op.Access == accessRequired {
+		out = append(out, http.StatusTooManyRequests)
+	}
+	return append(out, http.StatusInternalServerError)
+}
+
+// ref is a Reference Object to a component (schemas unless kind says otherwise).
+func ref(name string, kind ...string) *object {
+	k := "schemas"
+	if len(kind) > 0 {
+		k = kind[0]
+	}
+	return obj("$ref", "#/components/"+k+"/"+name)
+}

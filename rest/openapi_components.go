@@ -1,0 +1,267 @@
+package rest
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"reflect"
+	"slices"
+	"strings"
+
+	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/giftwell/giftwell/core"
+)
+
+// components collects the documents' named schemas and responses. Success
+// bodies are named as the spec names its envelopes: {data: Campaign} is
+// CampaignResponse, {data: [Campaign]} CampaignListResponse; a payload with
+// no Go type name is named after the operation (SearchGiftsResponse).
+type components struct {
+	schemas   *object
+	responses *object
+	// content holds each schema's JSON, to reuse identical schemas and to
+	// rename a different one that wants a taken name.
+	content map[string]string
+}
+
+func newComponents() *components {
+	return &components{schemas: obj(), responses: obj(), content: map[string]string{}}
+}
+
+// add registers schema as name and returns the name used: name itself when
+// it is free or holds an identical schema, otherwise fallback (numbered if
+// that is taken too).
+func (c *components) add(name string, schema any, fallback string) (string, error) {
+	raw, err := json.Marshal(schema)
+	if err != nil {
+		return "", err
+	}
+	for i, candidate := 0, name; ; i++ {
+		switch have, ok := c.content[candidate]; {
+		case !ok:
+			c.content[candidate] = string(raw)
+			c.schemas.set(candidate, schema)
+			return candidate, nil
+		case have == string(raw):
+			return candidate, nil
+		}
+		candidate = fallback
+		if i > 0 {
+			candidate = fmt.Sprintf("%s%d", fallback, i+1)
+		}
+	}
+}
+
+// response registers op's success body {data: payload} and returns its name.
+func (c *components) response(op *operation) (string, error) {
+	data, err := c.payload(op)
+	if err != nil {
+		return "", err
+	}
+	body := obj(
+		"type", "object",
+		"required", []any{"data"},
+		"properties", obj("data", data),
+		"additionalProperties", false,
+	)
+	fallback := camel(op.ID) + "Response"
+	name := fallback
+	if base := typeName(op.Out); base != "" {
+		name = base + "Response"
+	}
+	return c.add(name, body, fallback)
+}
+
+// payload is the schema of op's data: a reference to a component named
+// after the Go type where there is one (a named struct, or a list of them),
+// the inline schema otherwise.
+func (c *components) payload(op *operation) (any, error) {
+	if op.Data == nil {
+		return obj(), nil
+	}
+	t := deref(op.Out)
+	switch {
+	case t != nil && t.Kind() == reflect.Struct && t.Name() != "":
+		name, err := c.addSchema(t.Name(), withoutNull(op.Data), camel(op.ID)+"Data")
+		if err != nil {
+			return nil, err
+		}
+		if nullable(op.Data) {
+			return obj("anyOf", []any{ref(name), obj("type", "null")}), nil
+		}
+		return ref(name), nil
+	case t != nil && t.Kind() == reflect.Slice && op.Data.Items != nil:
+		elem := deref(t.Elem())
+		if elem.Kind() != reflect.Struct || elem.Name() == "" {
+			break
+		}
+		name, err := c.addSchema(elem.Name(), withoutNull(op.Data.Items), camel(op.ID)+"Item")
+		if err != nil {
+			return nil, err
+		}
+		list := *op.Data
+		list.Items = nil
+		node, err := ordered(&list)
+		if err != nil {
+			return nil, err
+		}
+		node.(*object).set("items", ref(name))
+		return node, nil
+	}
+	return ordered(op.Data)
+}
+
+// addSchema registers a jsonschema.Schema.
+func (c *components) addSchema(name string, s *jsonschema.Schema, fallback string) (string, error) {
+	node, err := ordered(s)
+	if err != nil {
+		return "", err
+	}
+	return c.add(name, node, fallback)
+}
+
+// requestBody registers op's body schema (its input without the path
+// parameters) and returns the Request Body Object.
+func (c *components) requestBody(op *operation) (*object, error) {
+	s := op.Input.CloneSchemas()
+	for _, p := range op.bind.path {
+		delete(s.Properties, p)
+		s.Required = slices.DeleteFunc(slices.Clone(s.Required), func(r string) bool { return r == p })
+		s.PropertyOrder = slices.DeleteFunc(slices.Clone(s.PropertyOrder), func(r string) bool { return r == p })
+	}
+	name := camel(op.ID) + "Request"
+	name, err := c.addSchema(name, s, name)
+	if err != nil {
+		return nil, err
+	}
+	return obj(
+		"required", len(s.Required) > 0,
+		"content", obj("application/json", obj("schema", ref(name))),
+	), nil
+}
+
+// errorResponse is a named error response of the documents.
+type errorResponse struct {
+	name, description string
+	// header, when set, is a response header the error carries.
+	header, headerDescription, headerType string
+}
+
+// errorResponses are the documented error statuses, by status.
+var errorResponses = map[int]errorResponse{
+	http.StatusBadRequest:            {name: "BadRequest", description: "The request is not valid; error names each offending field or parameter."},
+	http.StatusUnauthorized:          {name: "Unauthorized", description: "The key or connection is missing, revoked or expired, or not accepted on this route.", header: "WWW-Authenticate", headerDescription: "Bearer", headerType: "string"},
+	http.StatusForbidden:             {name: "Forbidden", description: "The caller may not do this, or a browser Origin is not the site's."},
+	http.StatusNotFound:              {name: "NotFound", description: "The ID is not in this workspace, or there is no such route."},
+	http.StatusConflict:              {name: "Conflict", description: "The request conflicts with the current state."},
+	http.StatusRequestEntityTooLarge: {name: "RequestTooLarge", description: "The body is over 1 MiB (1,048,576 bytes)."},
+	http.StatusUnsupportedMediaType:  {name: "UnsupportedMediaType", description: "The body must be sent as application/json."},
+	http.StatusTooManyRequests:       {name: "TooManyRequests", description: "Over the limit; wait retryAfterMs, then send the same request.", header: "Retry-After", headerDescription: "Seconds to wait, rounded up.", headerType: "integer"},
+	http.StatusInternalServerError:   {name: "InternalError", description: "Unexpected. After a write, read current state before anything else."},
+}
+
+// addError registers the Error schema (the envelope) and the error responses.
+func (c *components) addError() error {
+	s, err := jsonschema.For[ErrorEnvelope](nil)
+	if err != nil {
+		return err
+	}
+	var codes []any
+	for _, code := range core.Codes() {
+		if w := code.Wire(); !slices.Contains(codes, any(w)) {
+			codes = append(codes, w)
+		}
+	}
+	s.Properties["code"].Enum = codes
+	s.Properties["nextAction"].Enum = []any{string(core.OpenURL), string(core.RereadAndRetry), string(core.AskUser), string(core.RetryLater), string(core.Stop)}
+	s.Description = "The error envelope of every non-2xx response."
+	if _, err := c.addSchema("Error", s, "Error"); err != nil {
+		return err
+	}
+	statuses := make([]int, 0, len(errorResponses))
+	for status := range errorResponses {
+		statuses = append(statuses, status)
+	}
+	slices.Sort(statuses)
+	for _, status := range statuses {
+		e := errorResponses[status]
+		r := obj("description", e.description+codesWith(status))
+		if e.header != "" {
+			r.set("headers", obj(e.header, obj("description", e.headerDescription, "schema", obj("type", e.headerType))))
+		}
+		r.set("content", obj("application/json", obj("schema", ref("Error"))))
+		c.responses.set(e.name, r)
+	}
+	c.responses.set("Error", obj(
+		"description", "Any error: the envelope.",
+		"content", obj("application/json", obj("schema", ref("Error"))),
+	))
+	return nil
+}
+
+// codesWith lists the wire codes of the table that have status.
+func codesWith(status int) string {
+	var codes []string
+	for _, code := range core.Codes() {
+		if code.Info().Status == status && !slices.Contains(codes, code.Wire()) {
+			codes = append(codes, code.Wire())
+		}
+	}
+	if len(codes) == 0 {
+		return ""
+	}
+	return " Codes: " + strings.Join(codes, ", ") + "."
+}
+
+// typeName names a payload type for its response component: Campaign for
+// Campaign or *Campaign, CampaignList for []Campaign; "" for anything else.
+func typeName(t reflect.Type) string {
+	t = deref(t)
+	switch {
+	case t == nil:
+		return ""
+	case t.Kind() == reflect.Struct && t.Name() != "":
+		return t.Name()
+	case t.Kind() == reflect.Slice:
+		if e := deref(t.Elem()); e.Kind() == reflect.Struct && e.Name() != "" {
+			return e.Name() + "List"
+		}
+	}
+	return ""
+}
+
+func deref(t reflect.Type) reflect.Type {
+	for t != nil && t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	return t
+}
+
+// nullable reports whether the schema admits null.
+func nullable(s *jsonschema.Schema) bool { return slices.Contains(s.Types, "null") }
+
+// withoutNull is s without null among its types.
+func withoutNull(s *jsonschema.Schema) *jsonschema.Schema {
+	if !nullable(s) {
+		return s
+	}
+	c := *s
+	c.Types = nonNullTypes(s)
+	if len(c.Types) == 1 {
+		c.Type, c.Types = c.Types[0], nil
+	}
+	return &c
+}
+
+// camel turns a snake_case operation ID into CamelCase.
+func camel(id string) string {
+	var b strings.Builder
+	for part := range strings.SplitSeq(id, "_") {
+		if part == "" {
+			continue
+		}
+		b.WriteString(strings.ToUpper(part[:1]) + part[1:])
+	}
+	return b.String()
+}

@@ -1,0 +1,93 @@
+package rest
+
+import (
+	"fmt"
+	"net/http"
+	"reflect"
+
+	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/tools"
+)
+
+// publicOperations are the routes of "Workflow and public" that have no
+// tool: the public catalog and the session.
+func publicOperations() ([]operation, error) {
+	catalog, err := payloadSchema[[]core.Product]()
+	if err != nil {
+		return nil, fmt.Errorf("rest: catalog schema: %w", err)
+	}
+	session, err := payloadSchema[*core.Session]()
+	if err != nil {
+		return nil, fmt.Errorf("rest: session schema: %w", err)
+	}
+	return []operation{
+		{
+			ID:      "get_catalog",
+			Method:  http.MethodGet,
+			Path:    "/catalog",
+			Summary: "The public gift catalog",
+			Description: "Every product of the catalog, retired ones included (retired: true; never choose one for a new campaign). " +
+				"Public: no credentials, not rate limited. It proves nothing about a key; to choose a gift, use search_gifts (GET /catalog/search).",
+			Status: http.StatusOK,
+			Access: accessPublic,
+			Data:   catalog,
+			Out:    reflect.TypeFor[[]core.Product](),
+			handle: (*server).catalogHandler,
+		},
+		{
+			ID:      "get_session",
+			Method:  http.MethodGet,
+			Path:    "/session",
+			Summary: "Who the credentials belong to",
+			Description: "The session of the caller: the user, their current role and the workspace. " +
+				"Credentials are optional: without them data is null. Not rate limited.",
+			Status: http.StatusOK,
+			Access: accessOptional,
+			Data:   session,
+			Out:    reflect.TypeFor[*core.Session](),
+			handle: (*server).sessionHandler,
+		},
+	}, nil
+}
+
+// payloadSchema infers T's schema exactly as the registry infers a tool's
+// output, so that a type shared with a tool (core.Product) has one schema in
+// the documents.
+func payloadSchema[T any]() (*jsonschema.Schema, error) { return tools.SchemaFor[T]() }
+
+// catalogHandler serves GET /catalog.
+func (s *server) catalogHandler(op *operation) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if _, err := op.bind.args(r, nil); err != nil {
+			s.fail(w, r, err)
+			return
+		}
+		products, err := s.app.PublicCatalog(r.Context())
+		if err != nil {
+			s.fail(w, r, err)
+			return
+		}
+		if products == nil {
+			products = []core.Product{}
+		}
+		s.respond(w, r, op.Status, products)
+	}
+}
+
+// sessionHandler serves GET /session: {data: null} without credentials.
+func (s *server) sessionHandler(op *operation) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if _, err := op.bind.args(r, nil); err != nil {
+			s.fail(w, r, err)
+			return
+		}
+		session, err := s.app.Session(r.Context(), principalFrom(r))
+		if err != nil {
+			s.fail(w, r, err)
+			return
+		}
+		s.respond(w, r, op.Status, session)
+	}
+}

@@ -1,0 +1,157 @@
+package rest
+
+import (
+	"errors"
+	"net/http"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/giftwell/giftwell/core"
+)
+
+func TestConnectionRoute(t *testing.T) {
+	t.Parallel()
+	cases := map[string]bool{
+		"/campaigns/{id}/distribution":                    true,
+		"/campaigns/{id}/distribution/exports":            true,
+		"/campaigns/{id}/distribution/imports":            true,
+		"/campaigns/cmp_1/distribution/source-columns":    true,
+		"/distribution/exports/{id}":                      true,
+		"/distribution/exports":                           true,
+		"/campaigns":                                      false,
+		"/campaigns/{id}":                                 false,
+		"/campaigns//distribution":                        false,
+		"/campaigns/{id}/gift-links":                      false,
+		"/campaigns/{id}/distributions":                   false,
+		"/distribution":                                   false,
+		"/distribution/imports":                           false,
+		"/workflow":                                       false,
+		"/session":                                        false,
+		"/sends/{id}/distribution":                        false,
+		"/campaigns/{id}/recipients/distribution/exports": false,
+	}
+	for path, want := range cases {
+		require.Equal(t, want, connectionRoute(path), path)
+	}
+}
+
+func TestBearerToken(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		header, token string
+		ok            bool
+	}{
+		{"Bearer gwk_abc", "gwk_abc", true},
+		{"bearer gwk_abc", "gwk_abc", true},
+		{"BEARER   gwk_abc  ", "gwk_abc", true},
+		{"Bearer", "", false},
+		{"Bearer ", "", false},
+		{"Basic dXNlcjpwYXNz", "", false},
+		{"Bearer a b", "", false},
+		{"gwk_abc", "", false},
+	}
+	for _, c := range cases {
+		token, ok := bearerToken(c.header)
+		require.Equal(t, c.ok, ok, c.header)
+		require.Equal(t, c.token, token, c.header)
+	}
+}
+
+func TestNormalizeOrigin(t *testing.T) {
+	t.Parallel()
+	cases := map[string]string{
+		"http://127.0.0.1:8080":        "http://127.0.0.1:8080",
+		"HTTP://Giftwell.Example":      "http://giftwell.example",
+		"https://giftwell.example:443": "https://giftwell.example",
+		"http://giftwell.example:80/":  "http://giftwell.example",
+		"https://giftwell.example/app": "https://giftwell.example",
+		"http://[::1]:8080":            "http://[::1]:8080",
+		"http://[::1]":                 "http://[::1]",
+		"null":                         "",
+		"":                             "",
+		"giftwell.example":             "",
+		"http://user@giftwell.example": "",
+	}
+	for in, want := range cases {
+		require.Equal(t, want, normalizeOrigin(in), in)
+	}
+}
+
+func TestEnvelope(t *testing.T) {
+	t.Parallel()
+	const site = "https://giftwell.example"
+
+	status, env := envelope(errors.New("db password is hunter2"), site)
+	require.Equal(t, http.StatusInternalServerError, status)
+	require.Equal(t, ErrorEnvelope{Error: genericInternal, Code: "INTERNAL_ERROR", NextAction: core.Stop}, env)
+
+	status, env = envelope(&core.Error{Code: "MADE_UP", Message: "secret"}, site)
+	require.Equal(t, http.StatusInternalServerError, status)
+	require.Equal(t, "INTERNAL_ERROR", env.Code)
+	require.Equal(t, genericInternal, env.Error)
+
+	status, env = envelope(core.Errorf(core.CodeInternal, "detail that must not show"), site)
+	require.Equal(t, http.StatusInternalServerError, status)
+	require.Equal(t, genericInternal, env.Error)
+
+	status, env = envelope(&core.Error{Code: core.CodePlaybookBusy, Message: "busy", RetryAfterMs: 400}, site)
+	require.Equal(t, http.StatusConflict, status)
+	require.Equal(t, ErrorEnvelope{Error: "busy", Code: "PLAYBOOK_BUSY", NextAction: core.RetryLater, Retryable: true, RetryAfterMs: 400}, env)
+
+	status, env = envelope(&core.Error{Code: core.CodeInvalidRequestState, Message: "state"}, site)
+	require.Equal(t, http.StatusConflict, status)
+	require.Equal(t, "INVALID_REQUEST", env.Code, "the wire code")
+
+	_, env = envelope(&core.Error{Code: core.CodePlaybookOff, Message: "off", URL: site + "/campaigns/c?review=1"}, site)
+	require.Equal(t, site+"/campaigns/c?review=1", env.URL)
+	_, env = envelope(&core.Error{Code: core.CodeAuthRequired, Message: "key"}, site)
+	require.Equal(t, site+"/", env.URL, "open_url always carries a url")
+	_, env = envelope(core.Invalid("limit", "must be an integer"), site)
+	require.Empty(t, env.URL)
+}
+
+func TestRetryAfterSeconds(t *testing.T) {
+	t.Parallel()
+	for ms, want := range map[int64]int64{0: 1, 1: 1, 999: 1, 1000: 1, 1001: 2, 1500: 2, 59_999: 60, 60_000: 60} {
+		require.Equal(t, want, retryAfterSeconds(ms), ms)
+	}
+}
+
+func TestParseObject(t *testing.T) {
+	t.Parallel()
+	m, err := parseObject(nil)
+	require.NoError(t, err)
+	require.Nil(t, m)
+
+	m, err = parseObject([]byte(` {"a": 1, "b": [true]} `))
+	require.NoError(t, err)
+	require.Len(t, m, 2)
+
+	for body, code := range map[string]core.Code{
+		`{"a":`:     core.CodeInvalidJSON,
+		` `:         core.CodeInvalidJSON,
+		`{"a":1}{}`: core.CodeInvalidJSON,
+		`{"a":1} x`: core.CodeInvalidJSON,
+		`nul`:       core.CodeInvalidJSON,
+		`[]`:        core.CodeValidation,
+		`"text"`:    core.CodeValidation,
+		`null`:      core.CodeValidation,
+		`42`:        core.CodeValidation,
+	} {
+		_, err := parseObject([]byte(body))
+		require.Equal(t, code, core.ErrorCode(err), body)
+		require.Contains(t, err.Error(), "body", body)
+	}
+}
+
+func TestIsJSON(t *testing.T) {
+	t.Parallel()
+	require.True(t, isJSON("application/json"))
+	require.True(t, isJSON("Application/JSON; charset=utf-8"))
+	require.False(t, isJSON("text/plain"))
+	require.False(t, isJSON("application/jsonx"))
+	require.False(t, isJSON("application/merge-patch+json"))
+	require.False(t, isJSON(""))
+	require.False(t, isJSON(";;;"))
+}
