@@ -45,13 +45,7 @@ func (a *App) Authenticate(ctx context.Context, bearer string) (Principal, error
 
 // authRequired is AUTH_REQUIRED pointing a person at the sign-in page, where
 // they can create a new key.
-func (a *App) authRequired(message string) *Error {
-	e := &Error{Code: CodeAuthRequired, Message: message}
-	if a.Config.SiteURL != "" {
-		e.URL = a.Config.SiteURL + "/login"
-	}
-	return e
-}
+func (a *App) authRequired(message string) *Error { return a.Config.AuthRequired(message) }
 
 // Ready reports whether the database answers, for /readyz. It returns
 // SERVICE_UNAVAILABLE when it does not.

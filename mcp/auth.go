@@ -22,11 +22,7 @@ func (h *handler) principal(w http.ResponseWriter, r *http.Request, m mount) (co
 		return core.Principal{}, false
 	}
 	if m.chatgpt && p.Via != core.ViaConnection {
-		err := &core.Error{
-			Code:    core.CodeAuthRequired,
-			Message: "workspace keys do not work on the assistant endpoint; connect with sign-in (OAuth) instead",
-			URL:     h.app.Config.SiteURL + "/login",
-		}
+		err := h.app.Config.AuthRequired("workspace keys do not work on the assistant endpoint; connect with sign-in (OAuth) instead")
 		h.refuse(w, r, err, h.challenge(m, err))
 		return core.Principal{}, false
 	}

@@ -1,7 +1,6 @@
 package mcp_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"io"
@@ -10,7 +9,6 @@ import (
 	"net/http/httptest"
 	"os"
 	"strings"
-	"sync"
 	"testing"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -40,7 +38,7 @@ type bundle struct {
 	env   *apptest.Env
 	srv   *httptest.Server
 	tools []tools.Tool
-	log   *syncBuffer
+	log   *apptest.LogBuffer
 }
 
 type setupOptions struct {
@@ -61,7 +59,7 @@ func setup(t testing.TB, opts ...func(*setupOptions)) *bundle {
 	if o.extraTools != nil {
 		list = append(list, o.extraTools(env.App)...)
 	}
-	logs := &syncBuffer{}
+	logs := &apptest.LogBuffer{}
 	h := mcp.NewHandler(mcp.Config{
 		App:   env.App,
 		Tools: list,
@@ -227,24 +225,6 @@ func sameJSON(t testing.TB, res *sdk.CallToolResult) map[string]any {
 	require.NoError(t, json.Unmarshal(raw, &structured))
 	require.Equal(t, structured, fromText)
 	return structured
-}
-
-// syncBuffer is a concurrency-safe log sink.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.buf.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.buf.String()
 }
 
 // names lists the tools' names in order.

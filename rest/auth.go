@@ -31,30 +31,26 @@ func (s *server) principal(r *http.Request, op *operation) (core.Principal, erro
 		if op.Access == accessOptional {
 			return core.Principal{}, nil
 		}
-		return core.Principal{}, authRequired("send a workspace key as Authorization: Bearer <key>")
+		return core.Principal{}, s.app.Config.AuthRequired("send a workspace key as Authorization: Bearer <key>")
 	}
 	if len(headers) > 1 {
-		return core.Principal{}, authRequired("send one Authorization header")
+		return core.Principal{}, s.app.Config.AuthRequired("send one Authorization header")
 	}
 	token, ok := bearerToken(headers[0])
 	if !ok {
-		return core.Principal{}, authRequired("the Authorization header must be Bearer <key>")
+		return core.Principal{}, s.app.Config.AuthRequired("the Authorization header must be Bearer <key>")
 	}
 	p, err := s.auth(r.Context(), token)
 	if err != nil {
 		return core.Principal{}, err
 	}
 	if p.Anonymous() {
-		return core.Principal{}, authRequired("the key is not valid")
+		return core.Principal{}, s.app.Config.AuthRequired("the key is not valid")
 	}
 	if p.Via == core.ViaConnection && !connectionRoute(op.Path) {
-		return core.Principal{}, authRequired("sign-in connections work on MCP and the gift-link distribution routes only; use a workspace key here")
+		return core.Principal{}, s.app.Config.AuthRequired("sign-in connections work on MCP and the gift-link distribution routes only; use a workspace key here")
 	}
 	return p, nil
-}
-
-func authRequired(msg string) *core.Error {
-	return &core.Error{Code: core.CodeAuthRequired, Message: msg}
 }
 
 // bearerToken returns the token of an "Authorization: Bearer <token>"

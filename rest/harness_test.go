@@ -9,8 +9,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"slices"
-	"strings"
-	"sync"
 	"testing"
 
 	"github.com/getkin/kin-openapi/openapi3"
@@ -39,7 +37,7 @@ type harness struct {
 	srv  *httptest.Server
 	site string
 	base string
-	logs *syncBuffer
+	logs *apptest.LogBuffer
 	docs []*docValidator
 }
 
@@ -56,7 +54,7 @@ func newHarness(t *testing.T, opts ...harnessOption) *harness {
 	srv := httptest.NewUnstartedServer(nil)
 	site := "http://" + srv.Listener.Addr().String()
 	env := apptest.New(t, apptest.WithSiteURL(site))
-	logs := &syncBuffer{}
+	logs := &apptest.LogBuffer{}
 	h := rest.NewHandler(rest.Config{
 		App:          env.App,
 		Tools:        append(tools.All(env.App), testTools()...),
@@ -256,22 +254,4 @@ func (d *docValidator) check(t *testing.T, req *http.Request, res response) {
 	in.SetBodyBytes(res.Body)
 	require.NoError(t, openapi3filter.ValidateResponse(context.Background(), in),
 		"%s: %s %s -> %d %s", d.name, req.Method, req.URL.Path, res.Status, res.Body)
-}
-
-// syncBuffer is a log sink safe for the server's goroutines.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
