@@ -2,26 +2,39 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"io"
 	"net/http"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/giftwell/giftwell/internal/pgcluster"
 	"github.com/giftwell/giftwell/internal/testdb"
 )
 
-// serve starts on DATABASE_URL, answers /healthz and /readyz, and stops
-// cleanly on SIGTERM.
-func TestServeStartsAndStops(t *testing.T) {
-	t.Parallel()
-	cmd := exec.Command(giftwellBinary(t), "serve", "--addr", "127.0.0.1:0")
-	cmd.Env = append(os.Environ(), "DATABASE_URL="+testdb.NewDSN(t), "GIFTWELL_DATA_DIR="+t.TempDir())
+// serving is a `giftwell serve` process under test.
+type serving struct {
+	site   string
+	stdout *bytes.Buffer
+	stop   func() error
+}
+
+// startServe starts cmd (a `giftwell serve`), waits until it logs where it
+// listens, and returns how to reach and stop it.
+func startServe(t *testing.T, cmd *exec.Cmd) serving {
+	t.Helper()
+	stdout := &bytes.Buffer{}
+	cmd.Stdout = stdout
 	stderr, err := cmd.StderrPipe()
 	require.NoError(t, err)
 	require.NoError(t, cmd.Start())
@@ -43,23 +56,79 @@ func TestServeStartsAndStops(t *testing.T) {
 	drained := make(chan struct{})
 	go func() { _, _ = io.Copy(io.Discard, stderr); close(drained) }()
 
+	stop := func() error {
+		if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+			return err
+		}
+		done := make(chan error, 1)
+		go func() {
+			<-drained // Wait closes the pipe: read it to the end first.
+			done <- cmd.Wait()
+		}()
+		select {
+		case err := <-done:
+			return err
+		case <-time.After(30 * time.Second):
+			t.Fatal("serve did not stop within 30s of SIGTERM")
+			return nil
+		}
+	}
+	return serving{site: site, stdout: stdout, stop: stop}
+}
+
+// serve starts on DATABASE_URL, answers /healthz and /readyz, and stops
+// cleanly on SIGTERM.
+func TestServeStartsAndStops(t *testing.T) {
+	t.Parallel()
+	cmd := exec.Command(giftwellBinary(t), "serve", "--addr", "127.0.0.1:0")
+	cmd.Env = append(os.Environ(), "DATABASE_URL="+testdb.NewDSN(t), "GIFTWELL_DATA_DIR="+t.TempDir())
+	s := startServe(t, cmd)
+
 	for _, path := range []string{"/healthz", "/readyz"} {
-		res, err := http.Get(site + path)
+		res, err := http.Get(s.site + path)
 		require.NoError(t, err)
 		_ = res.Body.Close()
 		require.Equal(t, http.StatusOK, res.StatusCode, path)
 	}
+	require.NoError(t, s.stop(), "exit status 0 after SIGTERM")
+}
 
-	require.NoError(t, cmd.Process.Signal(syscall.SIGTERM))
-	done := make(chan error, 1)
-	go func() {
-		<-drained // Wait closes the pipe: read it to the end first.
-		done <- cmd.Wait()
-	}()
-	select {
-	case err := <-done:
-		require.NoError(t, err, "exit status 0 after SIGTERM")
-	case <-time.After(30 * time.Second):
-		t.Fatal("serve did not stop within 30s of SIGTERM")
-	}
+// The README's `make run` on a new machine: no DATABASE_URL, no data
+// directory setting, started from the project directory. serve makes its
+// private cluster under ./.giftwell, prints a sign-in and a key that works,
+// and stops the cluster on SIGTERM.
+func TestServeFirstRunOnPrivateCluster(t *testing.T) {
+	t.Parallel()
+	project, err := pgcluster.TempDir("giftwell-project-")
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = os.RemoveAll(project) })
+
+	cmd := exec.Command(giftwellBinary(t), "serve", "--addr", "127.0.0.1:0")
+	cmd.Dir = project
+	cmd.Env = slices.DeleteFunc(os.Environ(), func(kv string) bool {
+		return strings.HasPrefix(kv, "DATABASE_URL=") || strings.HasPrefix(kv, "GIFTWELL_")
+	})
+	s := startServe(t, cmd)
+
+	out := s.stdout.String()
+	require.Contains(t, out, "Sign in:   "+s.site+"/login")
+	require.Regexp(t, `Password:  \S{12,}`, out)
+	key := regexp.MustCompile(`gwk_[0-9a-f]{64}`).FindString(out)
+	require.NotEmpty(t, key, "the first start prints an API key:\n%s", out)
+
+	req, err := http.NewRequest(http.MethodGet, s.site+"/api/v1/workflow", nil)
+	require.NoError(t, err)
+	req.Header.Set("Authorization", "Bearer "+key)
+	res, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	_ = res.Body.Close()
+	require.Equal(t, http.StatusOK, res.StatusCode, "the printed key works")
+
+	saved, err := os.ReadFile(filepath.Join(project, ".giftwell", "first-run.txt"))
+	require.NoError(t, err)
+	require.Contains(t, string(saved), key)
+
+	require.NoError(t, s.stop())
+	_, err = os.Stat(filepath.Join(project, ".giftwell", "pg", "postmaster.pid"))
+	require.ErrorIs(t, err, os.ErrNotExist, "the private cluster stopped with serve")
 }

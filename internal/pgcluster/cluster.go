@@ -121,6 +121,10 @@ func newCluster(opts Options) (*Cluster, error) {
 	if c.logFile == "" {
 		c.logFile = dataDir + ".log"
 	}
+	// pg_ctl runs in another working directory: every path must be absolute.
+	if c.logFile, err = filepath.Abs(c.logFile); err != nil {
+		return nil, err
+	}
 	if err := account.checkReachable(dataDir); err != nil {
 		return nil, err
 	}
