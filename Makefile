@@ -5,7 +5,7 @@ GO       ?= go
 BIN      := bin/giftwell
 FUZZTIME ?= 10s
 # Fuzz targets as package:FuzzName; each runs for FUZZTIME in `make fuzz`.
-FUZZ_TARGETS := ./core:FuzzIsAPIKeyFormat ./tools:FuzzDecodeArgs
+FUZZ_TARGETS := ./core:FuzzIsAPIKeyFormat ./tools:FuzzDecodeArgs ./rest:FuzzMerge ./rest:FuzzHandler ./mcp:FuzzHandler ./mcp:FuzzDecodeMessages
 
 .PHONY: run build test generate verify bench fuzz
 
