@@ -5,9 +5,12 @@ GO       ?= go
 BIN      := bin/giftwell
 FUZZTIME ?= 10s
 # Fuzz targets as package:FuzzName; each runs for FUZZTIME in `make fuzz`.
-FUZZ_TARGETS := ./core:FuzzIsAPIKeyFormat ./tools:FuzzDecodeArgs ./rest:FuzzMerge ./rest:FuzzHandler ./mcp:FuzzHandler ./mcp:FuzzDecodeMessages
+FUZZ_TARGETS := ./core:FuzzIsAPIKeyFormat ./tools:FuzzDecodeArgs ./rest:FuzzMerge ./rest:FuzzHandler ./mcp:FuzzHandler ./mcp:FuzzDecodeMessages ./core:FuzzRecipientDecoder ./core:FuzzCampaignDecoder ./core:FuzzNormalizeLinkedInProfile ./tools:FuzzCreateCampaignArgs ./tools:FuzzAddRecipientsArgs
 
-.PHONY: run build test generate verify bench fuzz
+# The browser tests drive Debian's chromium headless (web/browser_test.go).
+CHROMIUM := /usr/bin/chromium
+
+.PHONY: run build deps test generate verify bench fuzz
 
 run: build
 	$(BIN) serve
@@ -15,7 +18,21 @@ run: build
 build:
 	$(GO) build -o $(BIN) ./cmd/giftwell
 
-test:
+# deps installs what the tests need beyond Go and PostgreSQL: Debian's
+# chromium, only when it is missing, as root with apt-get. Without root it
+# only warns: the browser tests then skip on a workstation and fail in CI.
+deps:
+	@if [ ! -x $(CHROMIUM) ]; then \
+		if [ "$$(id -u)" = 0 ]; then \
+			echo "$(CHROMIUM) not found; installing Debian's chromium package"; \
+			export DEBIAN_FRONTEND=noninteractive; \
+			apt-get update && apt-get install -y --no-install-recommends chromium; \
+		else \
+			echo "warning: $(CHROMIUM) not found and not root; run 'sudo make deps' (browser tests skip outside CI)" >&2; \
+		fi; \
+	fi
+
+test: deps
 	$(GO) vet ./...
 	$(GO) test -race -count=1 ./...
 

@@ -8,36 +8,31 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/riverdriver/riverpgxv5"
+
+	"github.com/giftwell/giftwell/core"
 )
 
-// jobs is the River client. River will not start a client without workers,
-// so until a later issue registers one the client is insert-only: it serves
-// InsertTx, and Start and Stop do nothing.
+// jobs is the River client that runs Giftwell's background work.
 type jobs struct {
 	Client  *river.Client[pgx.Tx]
 	working bool
 }
 
-// registerWorkers adds the background workers and returns how many it added.
-// Later issues register theirs here (river.AddWorker(w, &SomeWorker{...})).
-func registerWorkers(w *river.Workers) int {
-	return 0
-}
-
-// newJobs builds the River client on pool.
-func newJobs(pool *pgxpool.Pool, log *slog.Logger) (*jobs, error) {
+// newJobs builds the River client on pool with every worker and periodic
+// job: housekeeping today, webhook deliveries and expiries in later issues.
+func newJobs(pool *pgxpool.Pool, log *slog.Logger, app *core.App, sender core.EmailSender) (*jobs, error) {
 	workers := river.NewWorkers()
-	cfg := &river.Config{Logger: log}
-	working := registerWorkers(workers) > 0
-	if working {
-		cfg.Workers = workers
-		cfg.Queues = map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: 10}}
-	}
-	c, err := river.NewClient(riverpgxv5.New(pool), cfg)
+	periodic := housekeeping(workers, app, sender)
+	c, err := river.NewClient(riverpgxv5.New(pool), &river.Config{
+		Logger:       log,
+		Workers:      workers,
+		PeriodicJobs: periodic,
+		Queues:       map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: 10}},
+	})
 	if err != nil {
 		return nil, err
 	}
-	return &jobs{Client: c, working: working}, nil
+	return &jobs{Client: c, working: true}, nil
 }
 
 // Start starts working jobs, when there are workers.

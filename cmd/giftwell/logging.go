@@ -4,6 +4,7 @@ import (
 	"log/slog"
 	"net/http"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/go-chi/chi/v5/middleware"
@@ -35,10 +36,25 @@ func requestLog(log *slog.Logger) func(http.Handler) http.Handler {
 					}
 				}
 				log.InfoContext(r.Context(), "request",
-					"request_id", id, "method", r.Method, "path", r.URL.Path,
+					"request_id", id, "method", r.Method, "path", loggedPath(r.URL.Path),
 					"status", ww.Status(), "bytes", ww.BytesWritten(), "duration_ms", time.Since(start).Milliseconds())
 			}()
 			next.ServeHTTP(ww, r)
 		})
 	}
+}
+
+// secretPaths are path prefixes whose next segment is a secret (an
+// invitation token today; gift links later). Logs show the prefix only.
+var secretPaths = []string{"/invite/"}
+
+// loggedPath is the request path as logs show it: secrets in the path are
+// replaced, so a log reader cannot use them.
+func loggedPath(path string) string {
+	for _, prefix := range secretPaths {
+		if strings.HasPrefix(path, prefix) && len(path) > len(prefix) {
+			return prefix + "[redacted]"
+		}
+	}
+	return path
 }

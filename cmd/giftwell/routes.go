@@ -14,11 +14,12 @@ import (
 	"github.com/giftwell/giftwell/oauth"
 	"github.com/giftwell/giftwell/rest"
 	"github.com/giftwell/giftwell/tools"
+	"github.com/giftwell/giftwell/web"
 )
 
 // routes is the whole HTTP surface: the faces (REST under /api/v1, MCP at
 // /mcp and /chatgpt/mcp, the OAuth metadata under /.well-known) and the
-// site's own routes (health checks; the web app in later issues). The faces
+// site's own routes (health checks and the web app at the root). The faces
 // sit on a plain ServeMux so that each answers every method itself, with the
 // spec's envelope.
 func routes(app *core.App, log *slog.Logger) http.Handler {
@@ -34,9 +35,11 @@ func routes(app *core.App, log *slog.Logger) http.Handler {
 	return middleware.RequestID(requestLog(log)(mux))
 }
 
-// site serves the routes that are neither API nor MCP.
+// site serves the routes that are neither API nor MCP: the health checks,
+// and every other path is the web app's.
 func site(app *core.App, log *slog.Logger) http.Handler {
 	r := chi.NewRouter()
+	r.Handle("/*", web.NewHandler(web.Config{App: app, Log: log}))
 
 	r.Get("/healthz", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")

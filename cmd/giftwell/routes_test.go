@@ -105,3 +105,10 @@ func TestFacesAreMounted(t *testing.T) {
 	require.Equal(t, http.StatusMethodNotAllowed, res.StatusCode)
 	require.Contains(t, string(b), `"code":"METHOD_NOT_ALLOWED"`, "unknown methods get the envelope too")
 }
+
+func TestLoggedPathHidesSecrets(t *testing.T) {
+	t.Parallel()
+	require.Equal(t, "/invite/[redacted]", loggedPath("/invite/5f1c0ffee"))
+	require.Equal(t, "/invite/", loggedPath("/invite/"))
+	require.Equal(t, "/api/v1/catalog", loggedPath("/api/v1/catalog"))
+}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/url"
@@ -16,7 +17,7 @@ import (
 
 // serveConfig is serve's flags after environment fallbacks.
 type serveConfig struct {
-	addr, siteURL, dataDir string
+	addr, siteURL, dataDir, smtpURL string
 }
 
 // serve runs the service until SIGINT or SIGTERM: HTTP, River, and the
@@ -27,10 +28,15 @@ func serve(ctx context.Context, args []string, stdout io.Writer) error {
 	fs.StringVar(&cfg.addr, "addr", env("GIFTWELL_ADDR", "127.0.0.1:8080"), "listen address HOST:PORT (env GIFTWELL_ADDR)")
 	fs.StringVar(&cfg.siteURL, "site-url", env("GIFTWELL_SITE_URL", ""), "public base URL; default derived from --addr (env GIFTWELL_SITE_URL)")
 	fs.StringVar(&cfg.dataDir, "data-dir", dataDir(), "directory of the private PostgreSQL cluster, used without DATABASE_URL (env GIFTWELL_DATA_DIR)")
+	fs.StringVar(&cfg.smtpURL, "smtp-url", env("GIFTWELL_SMTP_URL", ""), "smtp://user:pass@host:587?from=... (or smtps://); without it emails are logged (env GIFTWELL_SMTP_URL)")
 	if err := parseNoArgs(fs, args); err != nil {
 		return err
 	}
 	log := newLogger()
+	sender, err := emailSender(cfg.smtpURL, log)
+	if err != nil {
+		return err
+	}
 
 	lock, err := lockServe(cfg.dataDir)
 	if err != nil {
@@ -73,7 +79,7 @@ func serve(ctx context.Context, args []string, stdout io.Writer) error {
 		}
 	}
 
-	jobs, err := newJobs(d.Pool, log)
+	jobs, err := newJobs(d.Pool, log, app, sender)
 	if err != nil {
 		return err
 	}
@@ -116,4 +122,17 @@ func siteURLFor(addr string) string {
 		host = "127.0.0.1"
 	}
 	return "http://" + strings.TrimSuffix(net.JoinHostPort(host, port), "/")
+}
+
+// emailSender is SMTP when smtpURL is set, else a sender that logs each email
+// (invitation links included: the log is the operator's own).
+func emailSender(smtpURL string, log *slog.Logger) (core.EmailSender, error) {
+	if smtpURL == "" {
+		return core.LogSender{Log: log}, nil
+	}
+	s, err := core.NewSMTPSender(smtpURL)
+	if err != nil {
+		return nil, fmt.Errorf("--smtp-url: %w", err)
+	}
+	return s, nil
 }

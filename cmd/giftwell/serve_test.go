@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -18,6 +17,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/giftwell/giftwell/internal/apptest"
 	"github.com/giftwell/giftwell/internal/pgcluster"
 	"github.com/giftwell/giftwell/internal/testdb"
 )
@@ -25,7 +25,7 @@ import (
 // serving is a `giftwell serve` process under test.
 type serving struct {
 	site   string
-	stdout *bytes.Buffer
+	stdout *apptest.LogBuffer
 	stop   func() error
 }
 
@@ -33,7 +33,7 @@ type serving struct {
 // listens, and returns how to reach and stop it.
 func startServe(t *testing.T, cmd *exec.Cmd) serving {
 	t.Helper()
-	stdout := &bytes.Buffer{}
+	stdout := &apptest.LogBuffer{}
 	cmd.Stdout = stdout
 	stderr, err := cmd.StderrPipe()
 	require.NoError(t, err)
@@ -110,6 +110,10 @@ func TestServeFirstRunOnPrivateCluster(t *testing.T) {
 	})
 	s := startServe(t, cmd)
 
+	// The first-run text is written beside the "listening" log line; wait
+	// for its last line rather than racing the child's writes.
+	require.Eventually(t, func() bool { return strings.Contains(s.stdout.String(), "Saved to ") },
+		10*time.Second, 20*time.Millisecond, "serve printed its first-run text")
 	out := s.stdout.String()
 	require.Contains(t, out, "Sign in:   "+s.site+"/login")
 	require.Regexp(t, `Password:  \S{12,}`, out)

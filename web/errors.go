@@ -1,0 +1,95 @@
+package web
+
+import (
+	"fmt"
+	"log/slog"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/go-chi/chi/v5/middleware"
+
+	"github.com/giftwell/giftwell/core"
+)
+
+// problem is an error as a page shows it.
+type problem struct {
+	// Status is the response's HTTP status.
+	Status int
+	// Field is the form field the message belongs next to; "" puts it at
+	// the top of the page.
+	Field string
+	// Message is the sentence shown to the person.
+	Message string
+	// RetryAfterSeconds is set for a throttled request.
+	RetryAfterSeconds int64
+}
+
+// genericProblem is all a person sees of an unexpected error.
+const genericProblem = "Something went wrong on our side. Please try again in a moment."
+
+// problemFor is the web app's one translation of errors. A *core.Error keeps
+// its status and its message, placed next to its first field when that
+// field is one of the form's fields; anything else (and INTERNAL_ERROR) is
+// logged with its cause and shown only as a generic message.
+func (h *handler) problemFor(r *http.Request, err error, formFields ...string) *problem {
+	e := core.AsError(err)
+	if e.Code == core.CodeInternal || e.Status() >= http.StatusInternalServerError {
+		h.log.ErrorContext(r.Context(), "web: request failed",
+			slog.String("request_id", middleware.GetReqID(r.Context())),
+			slog.String("method", r.Method), slog.String("path", r.URL.Path),
+			slog.String("code", string(e.Code)), slog.Any("err", err))
+		return &problem{Status: e.Status(), Message: genericProblem}
+	}
+	p := &problem{Status: e.Status(), Message: e.Message}
+	if len(e.Fields) > 0 && slices.Contains(formFields, e.Fields[0]) {
+		p.Field = e.Fields[0]
+		p.Message = strings.TrimPrefix(p.Message, p.Field+": ")
+	}
+	p.Message = sentence(p.Message)
+	if e.Code == core.CodeRateLimit {
+		p.RetryAfterSeconds = max(1, (e.RetryAfterMs+999)/1000)
+		if !strings.Contains(strings.ToLower(p.Message), "try again") {
+			p.Message += " Try again in " + waitText(p.RetryAfterSeconds) + "."
+		}
+	}
+	return p
+}
+
+// writeRetryAfter sets Retry-After for a throttled answer.
+func (p *problem) writeRetryAfter(w http.ResponseWriter) {
+	if p.RetryAfterSeconds > 0 {
+		w.Header().Set("Retry-After", strconv.FormatInt(p.RetryAfterSeconds, 10))
+	}
+}
+
+// sentence starts s with a capital letter and ends it with a full stop.
+func sentence(s string) string {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return s
+	}
+	r, n := utf8.DecodeRuneInString(s)
+	s = string(unicode.ToUpper(r)) + s[n:]
+	if !strings.HasSuffix(s, ".") && !strings.HasSuffix(s, "?") && !strings.HasSuffix(s, "!") {
+		s += "."
+	}
+	return s
+}
+
+// waitText says how long to wait: "30 seconds", "1 minute", "5 minutes".
+func waitText(seconds int64) string {
+	switch {
+	case seconds == 1:
+		return "1 second"
+	case seconds < 60:
+		return fmt.Sprintf("%d seconds", seconds)
+	case seconds < 120:
+		return "1 minute"
+	default:
+		return fmt.Sprintf("%d minutes", (seconds+59)/60)
+	}
+}

@@ -1,0 +1,28 @@
+package web
+
+import (
+	"errors"
+	"net/http"
+)
+
+// maxFormBytes bounds a form's body. The longest form (settings) is well
+// under it; a larger body is refused before any field is read.
+const maxFormBytes = 64 << 10
+
+// parseForm reads the posted form into r.PostForm. It answers 413 for a
+// body over maxFormBytes and 400 for a malformed one, and then returns false.
+func (h *handler) parseForm(w http.ResponseWriter, r *http.Request) bool {
+	r.Body = http.MaxBytesReader(w, r.Body, maxFormBytes)
+	err := r.ParseForm()
+	if err == nil {
+		return true
+	}
+	var tooLarge *http.MaxBytesError
+	if errors.As(err, &tooLarge) {
+		h.message(w, r, http.StatusRequestEntityTooLarge, "Form too large",
+			"The form sent more than 64 KB, so nothing was saved. Shorten the text and try again.")
+		return false
+	}
+	h.message(w, r, http.StatusBadRequest, "Form not understood", "The form could not be read, so nothing was saved. Reload the page and try again.")
+	return false
+}

@@ -1,0 +1,86 @@
+package web
+
+import (
+	"log/slog"
+	"net/http"
+	"strings"
+
+	"github.com/giftwell/giftwell/core"
+)
+
+// Config is what the web app needs.
+type Config struct {
+	// App is the domain; every page reads and writes through it.
+	App *core.App
+	// Log receives internal errors; nil discards.
+	Log *slog.Logger
+	// TrustForwardedFor takes the client's address from the right-most
+	// X-Forwarded-For entry. Set it only behind a proxy that writes that
+	// header; otherwise the address is the connection's (r.RemoteAddr).
+	TrustForwardedFor bool
+}
+
+// handler holds what every page handler shares.
+type handler struct {
+	app   *core.App
+	log   *slog.Logger
+	pages *pages
+	// secureCookies is true when the site URL is https.
+	secureCookies     bool
+	trustForwardedFor bool
+}
+
+// NewHandler returns the web app: every page at the site root, its static
+// assets under /static/, and a 404 page for anything else. Requests that
+// change state are refused with 403 when they come from another site.
+func NewHandler(cfg Config) http.Handler {
+	log := cfg.Log
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	h := &handler{
+		app:               cfg.App,
+		log:               log,
+		pages:             mustParsePages(),
+		secureCookies:     strings.HasPrefix(strings.ToLower(cfg.App.Config.SiteURL), "https://"),
+		trustForwardedFor: cfg.TrustForwardedFor,
+	}
+	return securityHeaders(h.crossOriginProtection(h.routes()))
+}
+
+// routes is the table of pages. A page is a template in templates/ and a
+// handler; signed-in pages are wrapped in h.signedIn.
+func (h *handler) routes() http.Handler {
+	mux := http.NewServeMux()
+	mux.Handle("GET /static/", staticHandler())
+
+	mux.HandleFunc("GET /login", h.loginPage)
+	mux.HandleFunc("POST /login", h.login)
+	mux.HandleFunc("POST /logout", h.logout)
+	mux.HandleFunc("GET /invite/{token}", h.invitationPage)
+	mux.HandleFunc("POST /invite/{token}", h.acceptInvitation)
+
+	mux.Handle("GET /{$}", h.signedIn(h.home))
+	mux.Handle("POST /workspace/switch", h.signedIn(h.switchWorkspace))
+
+	mux.Handle("GET /team", h.signedIn(h.team))
+	mux.Handle("POST /team/invitations", h.signedIn(h.invite))
+	mux.Handle("POST /team/invitations/{id}/revoke", h.signedIn(h.revokeInvitation))
+	mux.Handle("POST /team/members/{userID}/role", h.signedIn(h.changeRole))
+	mux.Handle("POST /team/members/{userID}/remove", h.signedIn(h.removeMember))
+
+	mux.Handle("GET /settings/keys", h.signedIn(h.keys))
+	mux.Handle("POST /settings/keys", h.signedIn(h.createKey))
+	mux.Handle("POST /settings/keys/{id}/revoke", h.signedIn(h.revokeKey))
+
+	mux.Handle("GET /settings", h.signedIn(h.settings))
+	mux.Handle("POST /settings", h.signedIn(h.saveSettings))
+
+	mux.HandleFunc("/", h.notFound)
+	return mux
+}
+
+// notFound answers every path the web app does not have.
+func (h *handler) notFound(w http.ResponseWriter, r *http.Request) {
+	h.message(w, r, http.StatusNotFound, "Page not found", "There is no page at this address.")
+}

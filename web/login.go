@@ -1,0 +1,69 @@
+package web
+
+import (
+	"net/http"
+	"net/url"
+
+	"github.com/giftwell/giftwell/core"
+)
+
+// loginData is the content of the sign-in page.
+type loginData struct {
+	// Next is the local path to go to after signing in.
+	Next string
+}
+
+// loginFields are the sign-in form's fields.
+var loginFields = []string{"email", "password"}
+
+// loginPage shows the sign-in form. A person already signed in goes straight
+// on to next.
+func (h *handler) loginPage(w http.ResponseWriter, r *http.Request) {
+	next := localPath(r.URL.Query().Get("next"))
+	if token := sessionToken(r); token != "" {
+		if _, err := h.app.AuthenticateSession(r.Context(), token); err == nil {
+			http.Redirect(w, r, next, http.StatusSeeOther)
+			return
+		}
+	}
+	h.render(w, r, http.StatusOK, "login", view{Data: loginData{Next: next}})
+}
+
+// login signs a person in: on success the session cookie is set and the
+// browser goes to next (303); wrong credentials show the form again with 401,
+// throttling with 429 and the time to wait.
+func (h *handler) login(w http.ResponseWriter, r *http.Request) {
+	if !h.parseForm(w, r) {
+		return
+	}
+	next := localPath(r.PostForm.Get("next"))
+	signed, err := h.app.SignIn(r.Context(), core.SignInParams{
+		Email:    r.PostForm.Get("email"),
+		Password: r.PostForm.Get("password"),
+		ClientIP: h.clientIP(r),
+	})
+	if err != nil {
+		p := h.problemFor(r, err, loginFields...)
+		p.writeRetryAfter(w)
+		h.render(w, r, p.Status, "login", view{
+			Problem: p,
+			Values:  url.Values{"email": {r.PostForm.Get("email")}},
+			Data:    loginData{Next: next},
+		})
+		return
+	}
+	h.setSessionCookie(w, signed)
+	http.Redirect(w, r, next, http.StatusSeeOther)
+}
+
+// logout ends the session and clears the cookie, then shows the sign-in page.
+func (h *handler) logout(w http.ResponseWriter, r *http.Request) {
+	if token := sessionToken(r); token != "" {
+		if err := h.app.SignOut(r.Context(), token); err != nil && core.ErrorCode(err) != core.CodeAuthRequired {
+			h.fail(w, r, nil, err)
+			return
+		}
+	}
+	h.clearSessionCookie(w)
+	http.Redirect(w, r, "/login", http.StatusSeeOther)
+}

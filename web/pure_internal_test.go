@@ -1,0 +1,123 @@
+package web
+
+import (
+	"bytes"
+	"errors"
+	"log/slog"
+	"net/http/httptest"
+	"net/url"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/giftwell/giftwell/core"
+)
+
+func TestLocalPath(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]string{
+		"":                     "/",
+		"/":                    "/",
+		"/team":                "/team",
+		"/settings/keys?a=1#x": "/settings/keys?a=1#x",
+		"team":                 "/",
+		"//evil.example":       "/",
+		"///evil.example":      "/",
+		"/\\evil.example":      "/",
+		"https://evil.example": "/",
+		"/%2f%2fevil.example":  "/",
+		"/\x00":                "/",
+		"/\n/evil.example":     "/",
+		"/a\x7f":               "/",
+		"/" + string(make([]byte, maxNextLength)): "/",
+	} {
+		require.Equal(t, want, localPath(in), "%q", in)
+	}
+}
+
+func TestClientIP(t *testing.T) {
+	t.Parallel()
+	r := httptest.NewRequest("POST", "/login", nil)
+	r.RemoteAddr = "192.0.2.7:51234"
+	r.Header.Add("X-Forwarded-For", "203.0.113.9")
+	require.Equal(t, "192.0.2.7", (&handler{}).clientIP(r), "X-Forwarded-For is ignored unless trusted")
+
+	trusting := &handler{trustForwardedFor: true}
+	r.Header.Set("X-Forwarded-For", "198.51.100.1, 203.0.113.9")
+	require.Equal(t, "203.0.113.9", trusting.clientIP(r), "the right-most entry is the proxy's")
+	r.Header.Set("X-Forwarded-For", "not-an-ip")
+	require.Equal(t, "192.0.2.7", trusting.clientIP(r))
+}
+
+func TestSentenceAndWait(t *testing.T) {
+	t.Parallel()
+	require.Equal(t, "The email or password is wrong.", sentence("the email or password is wrong"))
+	require.Equal(t, "Done!", sentence("done!"))
+	require.Equal(t, "", sentence(" "))
+	require.Equal(t, "1 second", waitText(1))
+	require.Equal(t, "45 seconds", waitText(45))
+	require.Equal(t, "1 minute", waitText(61))
+	require.Equal(t, "15 minutes", waitText(14*60+1))
+}
+
+// TestEveryPageRenders draws each page with an empty view, signed in and
+// out, so that a template error shows up here and not in front of a person.
+func TestEveryPageRenders(t *testing.T) {
+	t.Parallel()
+	p, err := parsePages(assets)
+	require.NoError(t, err)
+	data := map[string]any{
+		"home":     homeData{},
+		"keys":     &keysData{},
+		"team":     &teamData{},
+		"settings": settingsData{},
+		"invite":   invitationData{},
+		"login":    loginData{Next: "/"},
+		"message":  messageData{Title: "T", Text: "X"},
+	}
+	require.Len(t, p.byName, len(data), "every page has a case here")
+	sh := &shell{Workspace: core.WorkspaceSummary{ID: "ws_1", Name: "Acme"}, Workspaces: []core.WorkspaceSummary{{ID: "ws_1"}, {ID: "ws_2"}}}
+	for name, d := range data {
+		for _, s := range []*shell{nil, sh} {
+			if s == nil && (name == "home") {
+				continue // home is signed-in only
+			}
+			var buf bytes.Buffer
+			require.NoError(t, p.execute(&buf, name, view{Shell: s, Data: d}), name)
+			require.Contains(t, buf.String(), `<main id="main"`)
+		}
+	}
+}
+
+func TestFieldWiresItsHintAndError(t *testing.T) {
+	t.Parallel()
+	v := view{Values: url.Values{"name": {"x"}, "password": {"secret"}}, Problem: &problem{Field: "name", Message: "Too long."}}
+	f := v.Field("name", "Name", "text")
+	require.Equal(t, "x", f.Value)
+	require.Equal(t, "Too long.", f.Error)
+	require.Equal(t, "name-error", f.DescribedBy())
+	f.Hint = "h"
+	require.Equal(t, "name-hint name-error", f.DescribedBy())
+	require.Empty(t, v.Field("password", "Password", "password").Value, "passwords are never refilled")
+	require.Empty(t, v.Field("email", "Email", "email").Error)
+}
+
+func TestProblemFor(t *testing.T) {
+	t.Parallel()
+	var logs bytes.Buffer
+	h := &handler{log: slog.New(slog.NewTextHandler(&logs, nil))}
+	r := httptest.NewRequest("POST", "/settings", nil)
+
+	p := h.problemFor(r, core.Invalid("website", "must be an https URL"), "company", "website")
+	require.Equal(t, &problem{Status: 400, Field: "website", Message: "Must be an https URL."}, p)
+
+	p = h.problemFor(r, core.Invalid("website", "must be an https URL"), "company")
+	require.Equal(t, &problem{Status: 400, Message: "Website: must be an https URL."}, p, "a field the form lacks goes to the top")
+
+	p = h.problemFor(r, &core.Error{Code: core.CodeRateLimit, Message: "slow down", RetryAfterMs: 1500})
+	require.Equal(t, &problem{Status: 429, Message: "Slow down. Try again in 2 seconds.", RetryAfterSeconds: 2}, p)
+
+	p = h.problemFor(r, errors.New("connection refused by 10.0.0.5"))
+	require.Equal(t, &problem{Status: 500, Message: genericProblem}, p)
+	require.Contains(t, logs.String(), "connection refused by 10.0.0.5", "the cause is logged, never shown")
+}

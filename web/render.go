@@ -1,0 +1,158 @@
+package web
+
+import (
+	"bytes"
+	"context"
+	"log/slog"
+	"net/http"
+
+	"github.com/go-chi/chi/v5/middleware"
+
+	"github.com/giftwell/giftwell/core"
+)
+
+// pageLoader builds a signed-in page's view: the reads the page shows.
+type pageLoader func(ctx context.Context, s session) (view, error)
+
+// render draws page name with v and status. The page is drawn into a
+// buffer first, so a template error never sends half a page. Pages carry
+// personal data and one-time secrets: they are never cached.
+func (h *handler) render(w http.ResponseWriter, r *http.Request, status int, name string, v view) {
+	var buf bytes.Buffer
+	if err := h.pages.execute(&buf, name, v); err != nil {
+		h.log.ErrorContext(r.Context(), "web: template failed",
+			slog.String("request_id", middleware.GetReqID(r.Context())), slog.String("page", name), slog.Any("err", err))
+		http.Error(w, genericProblem, http.StatusInternalServerError)
+		return
+	}
+	hd := w.Header()
+	hd.Set("Content-Type", "text/html; charset=utf-8")
+	hd.Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	_, _ = w.Write(buf.Bytes())
+}
+
+// page draws a signed-in page with its header.
+func (h *handler) page(w http.ResponseWriter, r *http.Request, s session, status int, name string, v view) {
+	sh, err := h.shell(r.Context(), s)
+	if err != nil {
+		h.fail(w, r, nil, err)
+		return
+	}
+	v.Shell = sh
+	h.render(w, r, status, name, v)
+}
+
+// show loads and draws a signed-in page, with notice from ?done=.
+func (h *handler) show(w http.ResponseWriter, r *http.Request, s session, name string, load pageLoader) {
+	v, err := load(r.Context(), s)
+	if err != nil {
+		h.fail(w, r, &s, err)
+		return
+	}
+	v.Notice = notices[r.URL.Query().Get("done")]
+	h.page(w, r, s, http.StatusOK, name, v)
+}
+
+// formFailed draws a signed-in page again after its form failed: the
+// problem next to its field (one of formFields) or at the top, the
+// submitted values kept, with the problem's status.
+func (h *handler) formFailed(w http.ResponseWriter, r *http.Request, s session, name string, load pageLoader, err error, formFields ...string) {
+	if core.ErrorCode(err) == core.CodeAuthRequired {
+		h.clearSessionCookie(w)
+		h.toLogin(w, r)
+		return
+	}
+	p := h.problemFor(r, err, formFields...)
+	v, lerr := load(r.Context(), s)
+	if lerr != nil {
+		h.fail(w, r, &s, lerr)
+		return
+	}
+	v.Problem = p
+	v.Values = r.PostForm
+	p.writeRetryAfter(w)
+	h.page(w, r, s, p.Status, name, v)
+}
+
+// fail answers a request that cannot show its page: AUTH_REQUIRED sends
+// the person to sign in; anything else is a message page with the error's
+// status, inside the header when s is signed in.
+func (h *handler) fail(w http.ResponseWriter, r *http.Request, s *session, err error) {
+	if core.ErrorCode(err) == core.CodeAuthRequired {
+		h.clearSessionCookie(w)
+		h.toLogin(w, r)
+		return
+	}
+	p := h.problemFor(r, err)
+	v := view{Data: messageData{Title: titleFor(p.Status), Text: p.Message}}
+	if s != nil {
+		if sh, serr := h.shell(r.Context(), *s); serr == nil {
+			v.Shell = sh
+		}
+	}
+	p.writeRetryAfter(w)
+	h.render(w, r, p.Status, "message", v)
+}
+
+// message draws a page with a title and one paragraph, signed out.
+func (h *handler) message(w http.ResponseWriter, r *http.Request, status int, title, text string) {
+	h.render(w, r, status, "message", view{Data: messageData{Title: title, Text: text}})
+}
+
+// messageData is the content of the message page.
+type messageData struct {
+	Title, Text string
+}
+
+// titleFor names a failed page by its status.
+func titleFor(status int) string {
+	switch status {
+	case http.StatusForbidden:
+		return "Not allowed"
+	case http.StatusNotFound:
+		return "Not found"
+	case http.StatusConflict:
+		return "Cannot do that now"
+	case http.StatusTooManyRequests:
+		return "Too many requests"
+	}
+	if status >= http.StatusInternalServerError {
+		return "Something went wrong"
+	}
+	return "Cannot do that"
+}
+
+// shell reads the header of a signed-in page: the person and their workspaces.
+func (h *handler) shell(ctx context.Context, s session) (*shell, error) {
+	who, err := h.app.Session(ctx, s.Principal)
+	if err != nil {
+		return nil, err
+	}
+	list, err := h.app.ListWorkspaces(ctx, s.Principal)
+	if err != nil {
+		return nil, err
+	}
+	sh := &shell{Workspaces: list, Role: s.Role}
+	if who != nil {
+		sh.Email = who.Email
+		sh.Workspace = core.WorkspaceSummary{ID: who.TeamID, Name: who.Company, Mode: who.WorkspaceMode, IsDemo: who.IsDemo, Role: who.TeamRole}
+	}
+	for _, ws := range list {
+		if ws.ID == s.WorkspaceID {
+			sh.Workspace = ws
+		}
+	}
+	return sh, nil
+}
+
+// notices are the success messages a redirect can ask for with ?done=.
+// Only these fixed texts are shown, never text from the URL.
+var notices = map[string]string{
+	"invitation-revoked": "The invitation was revoked.",
+	"role-changed":       "The role was changed.",
+	"member-removed":     "The member was removed from the workspace. Their keys and sessions have ended.",
+	"key-revoked":        "The key was revoked. Requests using it now fail.",
+	"settings-saved":     "The settings were saved.",
+	"switched":           "You switched workspace.",
+}

@@ -1,0 +1,66 @@
+package web
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+
+	"github.com/giftwell/giftwell/core"
+)
+
+// settingsData is the content of the settings page.
+type settingsData struct {
+	// CanEdit shows the form editable with a save button (owner or admin);
+	// members see it read-only.
+	CanEdit bool
+}
+
+// settingsFields are the settings form's fields, named as the API names them.
+var settingsFields = []string{"company", "name", "meetingUrl", "website", "brandColor"}
+
+// settings shows the workspace settings.
+func (h *handler) settings(w http.ResponseWriter, r *http.Request, s session) {
+	h.show(w, r, s, "settings", h.settingsView)
+}
+
+func (h *handler) settingsView(ctx context.Context, s session) (view, error) {
+	st, err := h.app.WorkspaceSettings(ctx, s.Principal)
+	if err != nil {
+		return view{}, err
+	}
+	return view{
+		Nav: "settings",
+		Values: url.Values{
+			"company": {st.Company}, "name": {st.Name}, "meetingUrl": {st.MeetingURL},
+			"website": {st.Website}, "brandColor": {st.BrandColor},
+		},
+		Data: settingsData{CanEdit: core.Authorize(s.Principal, core.ActUpdateSettings, "") == nil},
+	}, nil
+}
+
+// saveSettings saves the fields the form sent.
+func (h *handler) saveSettings(w http.ResponseWriter, r *http.Request, s session) {
+	if !h.parseForm(w, r) {
+		return
+	}
+	if _, err := h.app.UpdateWorkspaceSettings(r.Context(), s.Principal, settingsPatch(r.PostForm)); err != nil {
+		h.formFailed(w, r, s, "settings", h.settingsView, err, settingsFields...)
+		return
+	}
+	http.Redirect(w, r, "/settings?done=settings-saved", http.StatusSeeOther)
+}
+
+// settingsPatch sets each field the form sent; a field left out stays as it is.
+func settingsPatch(form url.Values) core.SettingsPatch {
+	get := func(name string) *string {
+		if _, ok := form[name]; !ok {
+			return nil
+		}
+		v := form.Get(name)
+		return &v
+	}
+	return core.SettingsPatch{
+		Company: get("company"), Name: get("name"), MeetingURL: get("meetingUrl"),
+		Website: get("website"), BrandColor: get("brandColor"),
+	}
+}

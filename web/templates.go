@@ -1,0 +1,154 @@
+package web
+
+import (
+	"embed"
+	"fmt"
+	"html/template"
+	"io"
+	"io/fs"
+	"path"
+	"strings"
+	"time"
+
+	"github.com/giftwell/giftwell/core"
+)
+
+// assets holds the page templates and the static files, embedded in the binary.
+//
+//go:embed templates/*.html static/*
+var assets embed.FS
+
+// shared are the templates every page is drawn with: the layout shell and
+// the partials (form fields, alerts, the copy box).
+var shared = []string{"templates/layout.html", "templates/partials.html"}
+
+// pages are the parsed page templates by name ("team" for templates/team.html).
+type pages struct {
+	byName map[string]*template.Template
+}
+
+// mustParsePages parses every page in templates/ with the shared templates.
+// The templates are embedded, so an error is a programming error: it panics
+// at start-up, and the tests parse them too.
+func mustParsePages() *pages {
+	p, err := parsePages(assets)
+	if err != nil {
+		panic(err)
+	}
+	return p
+}
+
+func parsePages(fsys fs.FS) (*pages, error) {
+	base, err := template.New("").Funcs(templateFuncs).ParseFS(fsys, shared...)
+	if err != nil {
+		return nil, err
+	}
+	files, err := fs.Glob(fsys, "templates/*.html")
+	if err != nil {
+		return nil, err
+	}
+	p := &pages{byName: map[string]*template.Template{}}
+	for _, file := range files {
+		if isShared(file) {
+			continue
+		}
+		t, err := template.Must(base.Clone()).ParseFS(fsys, file)
+		if err != nil {
+			return nil, err
+		}
+		p.byName[strings.TrimSuffix(path.Base(file), ".html")] = t
+	}
+	return p, nil
+}
+
+func isShared(file string) bool {
+	for _, s := range shared {
+		if s == file {
+			return true
+		}
+	}
+	return false
+}
+
+// execute draws the page name inside the layout.
+func (p *pages) execute(w io.Writer, name string, v view) error {
+	t, ok := p.byName[name]
+	if !ok {
+		return fmt.Errorf("web: no page template %q", name)
+	}
+	return t.ExecuteTemplate(w, "layout", v)
+}
+
+// templateFuncs are the helpers the templates may call.
+var templateFuncs = template.FuncMap{
+	"asset":        assetURL,
+	"date":         formatDate,
+	"datetime":     formatDateTime,
+	"required":     func(f field) field { f.Required = true; return f },
+	"maxlen":       func(n int, f field) field { f.MaxLength = n; return f },
+	"autocomplete": func(v string, f field) field { f.Autocomplete = v; return f },
+	"hint":         func(v string, f field) field { f.Hint = v; return f },
+	"readonly":     func(on bool, f field) field { f.ReadOnly = on; return f },
+	"placeholder":  func(v string, f field) field { f.Placeholder = v; return f },
+	"autofocus":    func(f field) field { f.Autofocus = true; return f },
+	"bound":        bound,
+	"secret":       func(id, value, page string) secret { return secret{ID: id, Value: value, Page: page} },
+}
+
+// secret is a value shown once with a copy button, as the "secret" partial
+// draws it. ID is the id of the element holding the value; Page is the
+// page's own address, which reloading shows instead of resending the form.
+type secret struct {
+	ID, Value, Page string
+}
+
+// bounds are the input limits the forms show (maxlength), from core's rules.
+var bounds = map[string]int{
+	"email":        core.MaxEmailLength,
+	"personName":   core.MaxNameLength,
+	"password":     core.MaxPasswordBytes,
+	"keyName":      core.MaxKeyNameLength,
+	"settingsName": core.MaxSettingsNameLength,
+	"settingsURL":  core.MaxSettingsURLLength,
+	"brandColor":   len("#rrggbb"),
+}
+
+// bound returns the named input limit; an unknown name fails the page.
+func bound(name string) (int, error) {
+	n, ok := bounds[name]
+	if !ok {
+		return 0, fmt.Errorf("web: no bound %q", name)
+	}
+	return n, nil
+}
+
+// formatDate shows a time as a UTC date, "2 Mar 2026"; a nil or zero time is "".
+func formatDate(t any) string {
+	tt, ok := timeOf(t)
+	if !ok {
+		return ""
+	}
+	return tt.UTC().Format("2 Jan 2006")
+}
+
+// formatDateTime shows a time in UTC to the minute, "2 Mar 2026, 09:00 UTC".
+func formatDateTime(t any) string {
+	tt, ok := timeOf(t)
+	if !ok {
+		return ""
+	}
+	return tt.UTC().Format("2 Jan 2006, 15:04 UTC")
+}
+
+func timeOf(t any) (time.Time, bool) {
+	switch v := t.(type) {
+	case time.Time:
+		return v, !v.IsZero()
+	case *time.Time:
+		if v == nil {
+			return time.Time{}, false
+		}
+		return *v, !v.IsZero()
+	}
+	return time.Time{}, false
+}
