@@ -24,7 +24,9 @@ const (
 	ActListTeammates        Action = "list_teammates"         // List teammates
 	ActInviteOrRemove       Action = "invite_or_remove"       // Invite or remove teammates
 	ActChangeRole           Action = "change_role"            // Change a teammate's role
-	ActReadWorkspaceDetails Action = "read_workspace_details" // Dashboard reads outside the matrix (billing config, invitations history, ...)
+	ActReadWorkspaceDetails Action = "read_workspace_details" // Dashboard reads outside the matrix (billing config, workspaces, ...)
+	ActReadInvitations      Action = "read_invitations"       // List invitations: owner or admin, key or signed in (outside the matrix)
+	ActManageAPIKeys        Action = "manage_api_keys"        // List and revoke API keys: signed-in (outside the matrix)
 )
 
 // minRole is the least role a person needs for a row.
@@ -79,6 +81,8 @@ var matrix = map[Action]rule{
 	ActInviteOrRemove:       {role: managerRole, signedIn: true, key: keyNever},
 	ActChangeRole:           {role: ownerRole, signedIn: true, key: keyNever},
 	ActReadWorkspaceDetails: {role: anyRole, key: keyAllowed},
+	ActReadInvitations:      {role: managerRole, key: keyManagerOnly, memberKey: CodeTeamManagerRequired},
+	ActManageAPIKeys:        {role: anyRole, signedIn: true, key: keyNever},
 }
 
 // Actions lists every row of the matrix in the spec's order.
@@ -86,7 +90,7 @@ func Actions() []Action {
 	return []Action{ActRead, ActEditDrafts, ActAddPeople, ActPauseOrComplete, ActActivate, ActApprove,
 		ActRaiseAutoApprove, ActLowerAutoApprove, ActReadQueueAndBalance, ActPay, ActReadGiftLinks,
 		ActCreateAPIKey, ActManageWebhooks, ActReadWebhooks, ActUpdateSettings, ActListTeammates,
-		ActInviteOrRemove, ActChangeRole, ActReadWorkspaceDetails}
+		ActInviteOrRemove, ActChangeRole, ActReadWorkspaceDetails, ActReadInvitations, ActManageAPIKeys}
 }
 
 // SignedInOnly reports whether only a signed-in person may perform a.

@@ -69,6 +69,8 @@ func TestAuthorizeMatrix(t *testing.T) {
 		core.ActInviteOrRemove:       {tmr, ok, ok, har, har, har, har, har, har, har},
 		core.ActChangeRole:           {tmr, tmr, ok, har, har, har, har, har, har, har},
 		core.ActReadWorkspaceDetails: {ok, ok, ok, ok, ok, ok, har, har, har, har},
+		core.ActReadInvitations:      {tmr, ok, ok, tmr, ok, ok, har, har, har, har},
+		core.ActManageAPIKeys:        {ok, ok, ok, har, har, har, har, har, har, har},
 	}
 	require.Len(t, want, len(core.Actions()), "every row of the matrix has expectations")
 	cols := columns()

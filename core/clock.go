@@ -50,3 +50,15 @@ func (c *FakeClock) Set(t time.Time) {
 	defer c.mu.Unlock()
 	c.now = t.UTC()
 }
+
+// utc is t in UTC: times read from PostgreSQL arrive in the local zone.
+func utc(t time.Time) time.Time { return t.UTC() }
+
+// utcPtr is utc for an optional time.
+func utcPtr(t *time.Time) *time.Time {
+	if t == nil {
+		return nil
+	}
+	u := t.UTC()
+	return &u
+}

@@ -46,7 +46,7 @@ func hashAPIKey(key string) []byte {
 // CreateAPIKey creates a key that acts as userID in workspaceID, with that
 // person's current role, and returns the key (shown only now) and its ID.
 // The caller has already authorised the creation (a signed-in person, or an
-// operator on the command line). It returns VALIDATION_ERROR naming name,
+// operator on the command line). It returns VALIDATION_ERROR naming name (empty or over 100 characters),
 // NOT_FOUND when the person is not a member of the workspace, or
 // INTERNAL_ERROR.
 func (a *App) CreateAPIKey(ctx context.Context, workspaceID, userID, name string) (key string, id string, err error) {
@@ -63,7 +63,7 @@ func (a *App) CreateAPIKey(ctx context.Context, workspaceID, userID, name string
 
 func (a *App) createAPIKey(ctx context.Context, tx pgx.Tx, workspaceID, userID, name string) (string, string, error) {
 	name = strings.TrimSpace(name)
-	if err := checkName("name", name); err != nil {
+	if err := checkKeyName(name); err != nil {
 		return "", "", err
 	}
 	key := APIKeyPrefix + RandomHex(apiKeyHexLen/2)

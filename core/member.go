@@ -84,57 +84,83 @@ func (a *App) addMember(ctx context.Context, tx pgx.Tx, p AddMemberParams) (Adde
 }
 
 // ChangeMemberRole sets a member's role to admin or member. Their keys follow
-// the new role at once. The caller has already authorised the change. It
-// returns VALIDATION_ERROR naming role, NOT_FOUND when the person is not in
-// the workspace, INVALID_REQUEST (409) for the owner, or INTERNAL_ERROR.
+// the new role at once. The caller (an operator on the command line) has
+// already authorised the change; people use UpdateTeamMember. It returns
+// VALIDATION_ERROR naming role, NOT_FOUND when the person is not in the
+// workspace, INVALID_REQUEST (409) for the owner, or INTERNAL_ERROR.
 func (a *App) ChangeMemberRole(ctx context.Context, workspaceID, userID string, role Role) error {
-	if role != RoleAdmin && role != RoleMember {
-		return Invalid("role", "must be admin or member, not %q", role)
-	}
 	return asCoreError(pgx.BeginFunc(ctx, a.DB, func(tx pgx.Tx) error {
-		q := db.New(tx)
-		if err := notOwner(ctx, q, workspaceID, userID, "the owner's role cannot change"); err != nil {
-			return err
-		}
-		if _, err := q.MembershipUpdateRole(ctx, db.MembershipUpdateRoleParams{WorkspaceID: workspaceID, UserID: userID, Role: string(role)}); err != nil {
-			return Internal(err)
-		}
-		return nil
+		return a.changeMemberRole(ctx, tx, workspaceID, userID, role)
 	}))
 }
 
 // RemoveMember takes a person out of a workspace and revokes the API keys
-// they created there, in one transaction. The caller has already authorised
-// the removal. It returns NOT_FOUND when the person is not in the workspace,
-// INVALID_REQUEST (409) for the owner, or INTERNAL_ERROR.
+// they created there and their sign-in sessions in it, in one transaction.
+// The caller (an operator on the command line) has already authorised the
+// removal; people use RemoveTeamMember. It returns NOT_FOUND when the person
+// is not in the workspace, INVALID_REQUEST (409) for the owner, or
+// INTERNAL_ERROR.
 func (a *App) RemoveMember(ctx context.Context, workspaceID, userID string) error {
 	return asCoreError(pgx.BeginFunc(ctx, a.DB, func(tx pgx.Tx) error {
-		q := db.New(tx)
-		if err := notOwner(ctx, q, workspaceID, userID, "the owner cannot be removed"); err != nil {
-			return err
-		}
-		if _, err := q.MembershipDelete(ctx, db.MembershipDeleteParams{WorkspaceID: workspaceID, UserID: userID}); err != nil {
-			return Internal(err)
-		}
-		if err := q.APIKeyRevokeByUser(ctx, db.APIKeyRevokeByUserParams{Now: a.Clock.Now(), WorkspaceID: workspaceID, UserID: userID}); err != nil {
-			return Internal(err)
-		}
-		return nil
+		return a.removeMember(ctx, tx, workspaceID, userID, nil)
 	}))
 }
 
-// notOwner fails with NOT_FOUND when the person is not a member and with
-// INVALID_REQUEST (409) when they are the owner.
-func notOwner(ctx context.Context, q *db.Queries, workspaceID, userID, ownerMessage string) error {
-	role, err := q.MembershipGetRole(ctx, db.MembershipGetRoleParams{WorkspaceID: workspaceID, UserID: userID})
-	if isNoRows(err) {
-		return Errorf(CodeNotFound, "user %s is not a member of this workspace", userID)
+// changeMemberRole sets a non-owner's role to admin or member.
+func (a *App) changeMemberRole(ctx context.Context, tx pgx.Tx, workspaceID, userID string, role Role) error {
+	if role != RoleAdmin && role != RoleMember {
+		return Invalid("role", "must be admin or member, not %q", role)
 	}
-	if err != nil {
+	q := db.New(tx)
+	if _, err := lockNonOwner(ctx, q, workspaceID, userID, "the owner's role cannot change"); err != nil {
+		return err
+	}
+	if _, err := q.MembershipUpdateRole(ctx, db.MembershipUpdateRoleParams{WorkspaceID: workspaceID, UserID: userID, Role: string(role)}); err != nil {
 		return Internal(err)
 	}
-	if Role(role) == RoleOwner {
-		return Errorf(CodeInvalidRequestState, "%s", ownerMessage)
+	return nil
+}
+
+// removeMember deletes a non-owner's membership and revokes their keys and
+// sessions in the workspace. allowed, when not nil, vets the person's
+// current role first (removing an admin needs the owner).
+func (a *App) removeMember(ctx context.Context, tx pgx.Tx, workspaceID, userID string, allowed func(Role) error) error {
+	q := db.New(tx)
+	role, err := lockNonOwner(ctx, q, workspaceID, userID, "the owner cannot be removed")
+	if err != nil {
+		return err
+	}
+	if allowed != nil {
+		if err := allowed(role); err != nil {
+			return err
+		}
+	}
+	if _, err := q.MembershipDelete(ctx, db.MembershipDeleteParams{WorkspaceID: workspaceID, UserID: userID}); err != nil {
+		return Internal(err)
+	}
+	now := a.Clock.Now()
+	if err := q.APIKeyRevokeByUser(ctx, db.APIKeyRevokeByUserParams{Now: now, WorkspaceID: workspaceID, UserID: userID}); err != nil {
+		return Internal(err)
+	}
+	if err := q.SessionRevokeByMember(ctx, db.SessionRevokeByMemberParams{Now: now, WorkspaceID: workspaceID, UserID: userID}); err != nil {
+		return Internal(err)
 	}
 	return nil
+}
+
+// lockNonOwner locks the person's membership and returns their role. It
+// fails with NOT_FOUND when they are not a member and with INVALID_REQUEST
+// (409) when they are the owner.
+func lockNonOwner(ctx context.Context, q *db.Queries, workspaceID, userID, ownerMessage string) (Role, error) {
+	role, err := q.MembershipLockRole(ctx, db.MembershipLockRoleParams{WorkspaceID: workspaceID, UserID: userID})
+	if isNoRows(err) {
+		return "", Errorf(CodeNotFound, "user %s is not a member of this workspace", userID)
+	}
+	if err != nil {
+		return "", Internal(err)
+	}
+	if Role(role) == RoleOwner {
+		return "", Errorf(CodeInvalidRequestState, "%s", ownerMessage)
+	}
+	return Role(role), nil
 }

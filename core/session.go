@@ -16,7 +16,8 @@ import (
 //   - ID is the user's ID; TeamID is the workspace's ID.
 //   - TeamRole is the user's current role in the workspace.
 //   - Company is the workspace's name (workspaces have no separate company).
-//   - EmailVerified is false until sign-in and email verification exist.
+//   - EmailVerified is true once the person accepted an invitation sent to
+//     their email (there is no other verification flow).
 //   - IsAdmin is true for an owner or admin of the workspace.
 //   - LiveEnabled is true once staff have switched the workspace to live;
 //     WorkspaceMode is that mode.
@@ -58,7 +59,7 @@ func (a *App) Session(ctx context.Context, p Principal) (*Session, error) {
 		Name:          row.UserName,
 		Email:         row.Email,
 		Company:       row.WorkspaceName,
-		EmailVerified: false,
+		EmailVerified: row.EmailVerifiedAt != nil,
 		IsAdmin:       role.Manager(),
 		IsDemo:        row.IsDemo,
 		LiveEnabled:   mode == ModeLive,

@@ -84,26 +84,32 @@ func (a *App) findOrCreateUser(ctx context.Context, tx pgx.Tx, in personInput) (
 	u, err := q.UserGetByEmail(ctx, in.email)
 	switch {
 	case err == nil:
-		if bcrypt.CompareHashAndPassword([]byte(u.PasswordHash), []byte(in.password)) != nil {
+		if !comparePassword([]byte(u.PasswordHash), in.password) {
 			return "", Invalid(in.emailField, "already belongs to an account; give that account's password to add it")
 		}
 		return u.ID, nil
 	case !isNoRows(err):
 		return "", Internal(err)
 	}
-	hash, err := bcrypt.GenerateFromPassword([]byte(in.password), int(passwordCost.Load()))
+	hash, err := hashPassword(in.password)
 	if err != nil {
-		return "", Internal(err)
+		return "", err
 	}
-	name := in.name
+	return a.insertUser(ctx, q, in.email, in.name, hash, in.emailField)
+}
+
+// insertUser creates an account with an already hashed password. An empty
+// name becomes the email's local part. A concurrent registration of the same
+// email is a VALIDATION_ERROR naming emailField.
+func (a *App) insertUser(ctx context.Context, q *db.Queries, email, name, passwordHash, emailField string) (string, error) {
 	if name == "" {
-		name, _, _ = strings.Cut(in.email, "@")
+		name, _, _ = strings.Cut(email, "@")
 	}
 	id := NewID(PrefixUser)
-	err = q.UserInsert(ctx, db.UserInsertParams{ID: id, Email: in.email, Name: name, PasswordHash: string(hash), CreatedAt: a.Clock.Now()})
+	err := q.UserInsert(ctx, db.UserInsertParams{ID: id, Email: email, Name: name, PasswordHash: passwordHash, CreatedAt: a.Clock.Now()})
 	if _, dup := violatedUnique(err); dup {
 		// Someone registered the same email a moment ago.
-		return "", Invalid(in.emailField, "was registered by another request at the same time; try again")
+		return "", Invalid(emailField, "was registered by another request at the same time; try again")
 	}
 	if err != nil {
 		return "", Internal(err)

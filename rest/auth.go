@@ -8,10 +8,13 @@ import (
 )
 
 // authenticate resolves the request's credentials for op and puts the
-// principal in the context. A request without credentials is anonymous on
-// an optional route and 401 AUTH_REQUIRED on a required one; a bad, revoked
-// or unknown credential is 401 wherever it is sent; a sign-in connection is
-// 401 outside the gift-link distribution routes.
+// principal in the context. The credential is the Authorization header or,
+// without one, the web app's session cookie. A request without credentials
+// is anonymous on an optional route and 401 AUTH_REQUIRED on a required one;
+// a bad, revoked, expired or unknown credential is 401 wherever it is sent;
+// a sign-in connection is 401 outside the gift-link distribution routes; a
+// cookie on a state-changing method without a same-origin Origin (or
+// Sec-Fetch-Site: same-origin) is 403 ORIGIN_FORBIDDEN.
 func (s *server) authenticate(op *operation) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -28,6 +31,9 @@ func (s *server) authenticate(op *operation) func(http.Handler) http.Handler {
 func (s *server) principal(r *http.Request, op *operation) (core.Principal, error) {
 	headers := r.Header.Values("Authorization")
 	if len(headers) == 0 {
+		if c, err := r.Cookie(core.SessionCookieName); err == nil && c.Value != "" {
+			return s.sessionPrincipal(r, c.Value)
+		}
 		if op.Access == accessOptional {
 			return core.Principal{}, nil
 		}
@@ -51,6 +57,32 @@ func (s *server) principal(r *http.Request, op *operation) (core.Principal, erro
 		return core.Principal{}, s.app.Config.AuthRequired("sign-in connections work on MCP and the gift-link distribution routes only; use a workspace key here")
 	}
 	return p, nil
+}
+
+// sessionPrincipal resolves the web app's session cookie. A browser sends
+// cookies with cross-site requests too, so a state-changing method must
+// prove it comes from the site's own pages: an Origin header (checkOrigin
+// has already refused any other origin than the site's) or, from browsers
+// that omit it, Sec-Fetch-Site: same-origin.
+func (s *server) sessionPrincipal(r *http.Request, token string) (core.Principal, error) {
+	if stateChanging(r.Method) && r.Header.Get("Origin") == "" && r.Header.Get("Sec-Fetch-Site") != "same-origin" {
+		return core.Principal{}, core.Errorf(core.CodeOriginForbidden,
+			"a signed-in request that changes something must come from this site's pages (Origin %s)", s.origin)
+	}
+	p, err := s.app.AuthenticateSession(r.Context(), token)
+	if err != nil {
+		return core.Principal{}, err
+	}
+	return p, nil
+}
+
+// stateChanging reports whether method may change something.
+func stateChanging(method string) bool {
+	switch method {
+	case http.MethodGet, http.MethodHead, http.MethodOptions:
+		return false
+	}
+	return true
 }
 
 // bearerToken returns the token of an "Authorization: Bearer <token>"

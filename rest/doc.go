@@ -1,6 +1,6 @@
 // Package rest is the REST face of Giftwell: the routes under /api/v1,
 // derived from the tool registry, plus the few routes that have no tool
-// (GET /catalog, GET /session) and the two OpenAPI documents.
+// (GET /catalog, GET /session, GET /workspaces) and the two OpenAPI documents.
 //
 // The handler's routes are relative to the base path. Mount it with the
 // prefix stripped, either as a chi sub-router or through http.StripPrefix:

@@ -41,7 +41,7 @@ type server struct {
 
 // NewHandler returns the REST API's handler, with routes relative to the
 // base path /api/v1 (see the package documentation for mounting). The
-// routes are the registry's tools with a Route, GET /catalog, GET /session
+// routes are the registry's tools with a Route, GET /catalog, GET /session, GET /workspaces
 // and the OpenAPI documents at /openapi.json (3.1) and /openapi-3.0.json
 // (3.0.3). Every response is JSON: {data: ...} or the error envelope.
 //

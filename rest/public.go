@@ -11,8 +11,8 @@ import (
 	"github.com/giftwell/giftwell/tools"
 )
 
-// publicOperations are the routes of "Workflow and public" that have no
-// tool: the public catalog and the session.
+// publicOperations are the routes that have no tool: the public catalog,
+// the session and the reachable workspaces.
 func publicOperations() ([]operation, error) {
 	catalog, err := payloadSchema[[]core.Product]()
 	if err != nil {
@@ -21,6 +21,10 @@ func publicOperations() ([]operation, error) {
 	session, err := payloadSchema[*core.Session]()
 	if err != nil {
 		return nil, fmt.Errorf("rest: session schema: %w", err)
+	}
+	workspaces, err := payloadSchema[[]core.WorkspaceSummary]()
+	if err != nil {
+		return nil, fmt.Errorf("rest: workspaces schema: %w", err)
 	}
 	return []operation{
 		{
@@ -48,6 +52,19 @@ func publicOperations() ([]operation, error) {
 			Data:   session,
 			Out:    reflect.TypeFor[*core.Session](),
 			handle: (*server).sessionHandler,
+		},
+		{
+			ID:      "list_workspaces",
+			Method:  http.MethodGet,
+			Path:    "/workspaces",
+			Summary: "The workspaces the caller can reach",
+			Description: "The workspaces the credentials reach, each with its mode, whether it is a demo and the caller's role. " +
+				"A signed-in person sees every workspace they belong to; a key sees only its own.",
+			Status: http.StatusOK,
+			Access: accessRequired,
+			Data:   workspaces,
+			Out:    reflect.TypeFor[[]core.WorkspaceSummary](),
+			handle: (*server).workspacesHandler,
 		},
 	}, nil
 }
@@ -89,5 +106,21 @@ func (s *server) sessionHandler(op *operation) http.HandlerFunc {
 			return
 		}
 		s.respond(w, r, op.Status, session)
+	}
+}
+
+// workspacesHandler serves GET /workspaces.
+func (s *server) workspacesHandler(op *operation) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if _, err := op.bind.args(r, nil); err != nil {
+			s.fail(w, r, err)
+			return
+		}
+		list, err := s.app.ListWorkspaces(r.Context(), principalFrom(r))
+		if err != nil {
+			s.fail(w, r, err)
+			return
+		}
+		s.respond(w, r, op.Status, list)
 	}
 }

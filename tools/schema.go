@@ -24,6 +24,7 @@ import (
 //	format=uri                    an informational format
 //	default=50                    the default, as JSON
 //	items.maxLength=400           the same keys applied to array items or map values
+//	type=string                   replaces the inferred type (a *string that refuses null)
 //
 // Fields whose json tag lacks omitempty/omitzero are required.
 func schemaFor[T any]() (*jsonschema.Schema, error) {
@@ -152,6 +153,8 @@ func setKey(s *jsonschema.Schema, key, val string) error {
 		s.Pattern = val
 	case "format":
 		s.Format = val
+	case "type":
+		s.Type, s.Types = val, nil
 	case "default":
 		if !json.Valid([]byte(val)) {
 			val = strconv.Quote(val)

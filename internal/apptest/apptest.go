@@ -129,3 +129,42 @@ func NewWorkspace(t testing.TB, app *core.App, o WorkspaceOptions) Workspace {
 func UniqueEmail(who string) string {
 	return fmt.Sprintf("%s-%s@example.com", who, core.RandomHex(4))
 }
+
+// Person is someone AddPerson added to the Env's workspace.
+type Person struct {
+	UserID string
+	Email  string
+	Role   core.Role
+	// Key is an API key acting as the person.
+	Key string
+}
+
+// AddPerson adds a new person with role (admin or member) to the Env's
+// workspace, with a key acting as them; they sign in with Password.
+func (e *Env) AddPerson(t testing.TB, role core.Role) Person {
+	t.Helper()
+	email := UniqueEmail(string(role))
+	m, err := e.App.AddMember(context.Background(), core.AddMemberParams{
+		WorkspaceID: e.WorkspaceID, Email: email, Password: Password, Role: role, WithKey: true,
+	})
+	if err != nil {
+		t.Fatalf("apptest: add %s: %v", role, err)
+	}
+	return Person{UserID: m.UserID, Email: email, Role: role, Key: m.APIKey}
+}
+
+// SignIn signs the person with email in (with Password) and returns the
+// session token and the principal it authenticates as.
+func (e *Env) SignIn(t testing.TB, email string) (string, core.Principal) {
+	t.Helper()
+	ctx := context.Background()
+	s, err := e.App.SignIn(ctx, core.SignInParams{Email: email, Password: Password, ClientIP: "192.0.2.1"})
+	if err != nil {
+		t.Fatalf("apptest: sign in %s: %v", email, err)
+	}
+	p, err := e.App.AuthenticateSession(ctx, s.Token)
+	if err != nil {
+		t.Fatalf("apptest: authenticate session of %s: %v", email, err)
+	}
+	return s.Token, p
+}

@@ -34,3 +34,16 @@ WHERE id = @id AND workspace_id = @workspace_id;
 UPDATE api_keys
 SET revoked_at = sqlc.arg(now)::timestamptz
 WHERE workspace_id = @workspace_id AND user_id = @user_id AND revoked_at IS NULL;
+
+-- name: APIKeyListActive :many
+-- The workspace's live keys with their creators, newest first.
+SELECT k.id, k.name, k.prefix, k.user_id, u.name AS user_name, k.created_at, k.last_used_at
+FROM api_keys k
+JOIN users u ON u.id = k.user_id
+WHERE k.workspace_id = @workspace_id AND k.revoked_at IS NULL
+ORDER BY k.created_at DESC, k.id;
+
+-- name: APIKeyGetCreator :one
+SELECT user_id, revoked_at
+FROM api_keys
+WHERE id = @id AND workspace_id = @workspace_id;

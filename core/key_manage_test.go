@@ -1,0 +1,94 @@
+package core_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/internal/apptest"
+)
+
+func TestKeysCannotCreateKeys(t *testing.T) {
+	t.Parallel()
+	env := apptest.New(t)
+	ctx := context.Background()
+	key, err := env.App.Authenticate(ctx, env.OwnerKey)
+	require.NoError(t, err)
+	_, err = env.App.CreateAPIKeyFor(ctx, key, "from a key")
+	e := requireCode(t, err, core.CodeHumanApprovalRequired)
+	require.Equal(t, env.SiteURL+"/settings/keys", e.URL)
+	_, err = env.App.ListAPIKeys(ctx, key)
+	requireCode(t, err, core.CodeHumanApprovalRequired)
+	requireCode(t, env.App.RevokeAPIKeyFor(ctx, key, key.CredentialID), core.CodeHumanApprovalRequired)
+	_, person := env.SignIn(t, env.OwnerEmail)
+	list, err := env.App.ListAPIKeys(ctx, person)
+	require.NoError(t, err)
+	require.Len(t, list, 1, "nothing was created")
+
+	demo := apptest.NewWorkspace(t, env.App, apptest.WorkspaceOptions{Demo: true})
+	_, demoPerson := env.SignIn(t, demo.OwnerEmail)
+	_, err = env.App.CreateAPIKeyFor(ctx, demoPerson, "demo")
+	requireCode(t, err, core.CodeDemoLimited)
+}
+
+func TestAPIKeysForPeople(t *testing.T) {
+	t.Parallel()
+	env := apptest.New(t)
+	ctx := context.Background()
+	member := env.AddPerson(t, core.RoleMember)
+	admin := env.AddPerson(t, core.RoleAdmin)
+	_, asMember := env.SignIn(t, member.Email)
+	_, asAdmin := env.SignIn(t, admin.Email)
+
+	for _, name := range []string{"", "   ", strings.Repeat("k", 101)} {
+		_, err := env.App.CreateAPIKeyFor(ctx, asMember, name)
+		e := requireCode(t, err, core.CodeValidation)
+		require.Equal(t, []string{"name"}, e.Fields)
+	}
+	env.Clock.Advance(time.Minute)
+	created, err := env.App.CreateAPIKeyFor(ctx, asMember, "  CI pipeline ")
+	require.NoError(t, err)
+	require.True(t, core.IsAPIKeyFormat(created.Key))
+	require.Equal(t, "CI pipeline", created.Name)
+	require.Equal(t, created.Key[:8], created.Prefix)
+	require.Equal(t, member.UserID, created.CreatedByUserID)
+	p, err := env.App.Authenticate(ctx, created.Key)
+	require.NoError(t, err)
+	require.Equal(t, core.RoleMember, p.Role)
+	require.Equal(t, created.ID, p.CredentialID)
+
+	list, err := env.App.ListAPIKeys(ctx, asAdmin)
+	require.NoError(t, err)
+	require.Len(t, list, 4, "owner's, member's, admin's and the new one")
+	require.Equal(t, created.APIKeyInfo.ID, list[0].ID, "newest first")
+	require.Equal(t, created.CreatedByName, list[0].CreatedByName)
+	require.Equal(t, apptest.Epoch.Add(time.Minute), list[0].CreatedAt)
+	require.NotNil(t, list[0].LastUsedAt, "authenticating stamped it")
+	for _, k := range list {
+		require.NotContains(t, k.Prefix+k.Name, created.Key[8:], "the secret is never listed")
+	}
+
+	// A member revokes only their own keys; owners and admins any.
+	ownerKeyID := ""
+	for _, k := range list {
+		if k.CreatedByUserID == env.OwnerID {
+			ownerKeyID = k.ID
+		}
+	}
+	requireCode(t, env.App.RevokeAPIKeyFor(ctx, asMember, ownerKeyID), core.CodeTeamManagerRequired)
+	requireCode(t, env.App.RevokeAPIKeyFor(ctx, asMember, "key_unknown"), core.CodeNotFound)
+	require.NoError(t, env.App.RevokeAPIKeyFor(ctx, asMember, created.ID))
+	require.NoError(t, env.App.RevokeAPIKeyFor(ctx, asMember, created.ID), "revoking twice is fine")
+	_, err = env.App.Authenticate(ctx, created.Key)
+	requireCode(t, err, core.CodeAuthRequired)
+	require.NoError(t, env.App.RevokeAPIKeyFor(ctx, asAdmin, ownerKeyID))
+	_, err = env.App.Authenticate(ctx, env.OwnerKey)
+	requireCode(t, err, core.CodeAuthRequired)
+	list, err = env.App.ListAPIKeys(ctx, asMember)
+	require.NoError(t, err)
+	require.Len(t, list, 2)
+}

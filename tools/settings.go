@@ -1,0 +1,49 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+
+	"github.com/giftwell/giftwell/core"
+)
+
+// GetWorkspaceSettingsInput is get_workspace_settings' input: nothing.
+type GetWorkspaceSettingsInput struct{}
+
+// UpdateWorkspaceSettingsInput is update_workspace_settings' input: the
+// fields to change; an omitted field stays as it is.
+type UpdateWorkspaceSettingsInput struct {
+	Company    *string `json:"company,omitempty" jsonschema:"the sending company's name, 1-200 characters" schema:"type=string,minLength=1,maxLength=200"`
+	Name       *string `json:"name,omitempty" jsonschema:"the default sender's name, 1-200 characters" schema:"type=string,minLength=1,maxLength=200"`
+	MeetingURL *string `json:"meetingUrl,omitempty" jsonschema:"the default meeting link: an https URL on a public host, or empty to clear it" schema:"type=string,maxLength=500"`
+	Website    *string `json:"website,omitempty" jsonschema:"the company's website: an https URL on a public host, or empty to clear it" schema:"type=string,maxLength=500"`
+	BrandColor *string `json:"brandColor,omitempty" jsonschema:"the brand colour as #rrggbb, or empty for the default" schema:"type=string,pattern=^(#[0-9a-fA-F]{6})?$"`
+}
+
+const descGetWorkspaceSettings = "Read the workspace's sender defaults: company, name (the default sender), meetingUrl, website and brandColor. " +
+	"Use them as senderCompany, senderName and meetingUrl when you create a campaign and the user has not said otherwise. It changes nothing."
+
+const descUpdateWorkspaceSettings = "Change the workspace's sender defaults. Send only the fields to change: company and name (1-200 characters), " +
+	"meetingUrl and website (an https URL on a public host, at most 500 characters, or empty to clear), brandColor (#rrggbb, or empty). " +
+	"Only an owner's or admin's key may do this; a member's key gets TEAM_MANAGER_REQUIRED. Confirm the new values with the user first. " +
+	"Returns the settings after the change; an invalid field is named in the error and nothing changes."
+
+// settingsTools are the workspace settings tools.
+func settingsTools(app *core.App) []Tool {
+	settingsPage := func(json.RawMessage) string { return app.Config.SettingsURL() }
+	return []Tool{
+		Define("get_workspace_settings", descGetWorkspaceSettings, ScopeRead, core.ActRead,
+			func(ctx context.Context, p core.Principal, _ GetWorkspaceSettingsInput) (core.Settings, error) {
+				return app.WorkspaceSettings(ctx, p)
+			},
+			Title("Read workspace settings"), ReadOnly(), PersonURL(settingsPage), REST(http.MethodGet, "/settings", http.StatusOK)),
+		Define("update_workspace_settings", descUpdateWorkspaceSettings, ScopeDash, core.ActUpdateSettings,
+			func(ctx context.Context, p core.Principal, in UpdateWorkspaceSettingsInput) (core.Settings, error) {
+				return app.UpdateWorkspaceSettings(ctx, p, core.SettingsPatch{
+					Company: in.Company, Name: in.Name, MeetingURL: in.MeetingURL, Website: in.Website, BrandColor: in.BrandColor,
+				})
+			},
+			Title("Update workspace settings"), Idempotent(), PersonURL(settingsPage), REST(http.MethodPatch, "/settings", http.StatusOK)),
+	}
+}
