@@ -9,8 +9,12 @@ import (
 	"github.com/giftwell/giftwell/core"
 )
 
-// bearerScheme is the name of the security scheme in the documents.
-const bearerScheme = "bearerAuth"
+// The names of the security schemes in the documents: a workspace key, and
+// the web app's session cookie.
+const (
+	bearerScheme = "bearerAuth"
+	cookieScheme = "sessionCookie"
+)
 
 // buildDocument is the OpenAPI 3.1 document of ops.
 func buildDocument(ops []operation, cfg core.Config) (*object, error) {
@@ -39,10 +43,11 @@ func buildDocument(ops []operation, cfg core.Config) (*object, error) {
 			"version", "1.0.0",
 			"description", "The REST API of Giftwell, the B2B gifting service. Every operation is also an MCP tool of the same name. "+
 				"Success bodies are {data: ...}; every error is the envelope {error, code, nextAction, url?, retryable, retryAfterMs?}. "+
-				"Authenticate with a workspace key: Authorization: Bearer <key>.",
+				"Authenticate with a workspace key: Authorization: Bearer <key>. "+
+				"The web app's pages call the same routes with the session cookie of a signed-in person instead.",
 		),
 		"servers", []any{obj("url", cfg.BaseURL(), "description", "Giftwell API v1")},
-		"security", []any{obj(bearerScheme, []any{})},
+		"security", []any{obj(bearerScheme, []any{}), obj(cookieScheme, []any{})},
 		"paths", paths,
 		"webhooks", obj(),
 		"components", obj(
@@ -52,6 +57,12 @@ func buildDocument(ops []operation, cfg core.Config) (*object, error) {
 				"type", "http",
 				"scheme", "bearer",
 				"description", "A workspace key (gwk_ followed by 64 hex characters). It acts as the member who created it, with that member's current role.",
+			), cookieScheme, obj(
+				"type", "apiKey",
+				"in", "cookie",
+				"name", core.SessionCookieName,
+				"description", "The session of a person signed in to the web app. Used when no Authorization header is sent; "+
+					"a request that changes something must also carry the site's Origin (or Sec-Fetch-Site: same-origin).",
 			)),
 		),
 	), nil
@@ -68,7 +79,7 @@ func (c *components) operation(op *operation) (*object, error) {
 	case accessPublic:
 		o.set("security", []any{})
 	case accessOptional:
-		o.set("security", []any{obj(), obj(bearerScheme, []any{})})
+		o.set("security", []any{obj(), obj(bearerScheme, []any{}), obj(cookieScheme, []any{})})
 	}
 	params, err := parameters(op)
 	if err != nil {
@@ -84,14 +95,22 @@ func (c *components) operation(op *operation) (*object, error) {
 		}
 		o.set("requestBody", body)
 	}
-	resp, err := c.response(op)
-	if err != nil {
-		return nil, err
+	var responses *object
+	if op.Produces != "" {
+		responses = obj(strconv.Itoa(op.Status), obj(
+			"description", "Success: a "+op.Produces+" file.",
+			"content", obj(op.Produces, obj("schema", obj("type", "string"))),
+		))
+	} else {
+		resp, err := c.response(op)
+		if err != nil {
+			return nil, err
+		}
+		responses = obj(strconv.Itoa(op.Status), obj(
+			"description", "Success: {data: ...}.",
+			"content", obj("application/json", obj("schema", ref(resp))),
+		))
 	}
-	responses := obj(strconv.Itoa(op.Status), obj(
-		"description", "Success: {data: ...}.",
-		"content", obj("application/json", obj("schema", ref(resp))),
-	))
 	for _, status := range errorStatuses(op) {
 		responses.set(strconv.Itoa(status), ref(errorResponses[status].name, "responses"))
 	}

@@ -40,6 +40,9 @@ type operation struct {
 	Input *jsonschema.Schema
 	Data  *jsonschema.Schema
 	Out   reflect.Type
+	// Produces is the success body's media type when it is not the JSON
+	// {data} envelope (text/csv for a CSV download); its schema is a string.
+	Produces string
 	// bind says where the arguments come from.
 	bind binding
 	// handle builds the route's handler.
@@ -83,6 +86,11 @@ func operations(list []tools.Tool) ([]operation, error) {
 		return nil, err
 	}
 	ops = append(ops, public...)
+	campaign, err := campaignOperations()
+	if err != nil {
+		return nil, err
+	}
+	ops = append(ops, campaign...)
 	seen := map[string]string{}
 	for i := range ops {
 		op := &ops[i]

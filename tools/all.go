@@ -19,6 +19,10 @@ func All(app *core.App) []Tool {
 // groups are the files' group functions, in the registry's order.
 var groups = []func(*core.App) []Tool{
 	catalogTools,
+	campaignTools,
+	recipientTools,
+	settingsTools,
+	teamTools,
 }
 
 // ByName returns the tools of list indexed by name.

@@ -58,6 +58,29 @@ func (q *Queries) APIKeyAuthenticate(ctx context.Context, arg APIKeyAuthenticate
 	return i, err
 }
 
+const aPIKeyGetCreator = `-- name: APIKeyGetCreator :one
+SELECT user_id, revoked_at
+FROM api_keys
+WHERE id = $1 AND workspace_id = $2
+`
+
+type APIKeyGetCreatorParams struct {
+	ID          string
+	WorkspaceID string
+}
+
+type APIKeyGetCreatorRow struct {
+	UserID    string
+	RevokedAt *time.Time
+}
+
+func (q *Queries) APIKeyGetCreator(ctx context.Context, arg APIKeyGetCreatorParams) (APIKeyGetCreatorRow, error) {
+	row := q.db.QueryRow(ctx, aPIKeyGetCreator, arg.ID, arg.WorkspaceID)
+	var i APIKeyGetCreatorRow
+	err := row.Scan(&i.UserID, &i.RevokedAt)
+	return i, err
+}
+
 const aPIKeyInsert = `-- name: APIKeyInsert :execrows
 INSERT INTO api_keys (id, workspace_id, user_id, name, prefix, hash, created_at)
 SELECT $1, m.workspace_id, m.user_id, $2, $3, $4, $5
@@ -90,6 +113,53 @@ func (q *Queries) APIKeyInsert(ctx context.Context, arg APIKeyInsertParams) (int
 		return 0, err
 	}
 	return result.RowsAffected(), nil
+}
+
+const aPIKeyListActive = `-- name: APIKeyListActive :many
+SELECT k.id, k.name, k.prefix, k.user_id, u.name AS user_name, k.created_at, k.last_used_at
+FROM api_keys k
+JOIN users u ON u.id = k.user_id
+WHERE k.workspace_id = $1 AND k.revoked_at IS NULL
+ORDER BY k.created_at DESC, k.id
+`
+
+type APIKeyListActiveRow struct {
+	ID         string
+	Name       string
+	Prefix     string
+	UserID     string
+	UserName   string
+	CreatedAt  time.Time
+	LastUsedAt *time.Time
+}
+
+// The workspace's live keys with their creators, newest first.
+func (q *Queries) APIKeyListActive(ctx context.Context, workspaceID string) ([]APIKeyListActiveRow, error) {
+	rows, err := q.db.Query(ctx, aPIKeyListActive, workspaceID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []APIKeyListActiveRow{}
+	for rows.Next() {
+		var i APIKeyListActiveRow
+		if err := rows.Scan(
+			&i.ID,
+			&i.Name,
+			&i.Prefix,
+			&i.UserID,
+			&i.UserName,
+			&i.CreatedAt,
+			&i.LastUsedAt,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
 }
 
 const aPIKeyRevoke = `-- name: APIKeyRevoke :execrows

@@ -20,6 +20,35 @@ type ApiKey struct {
 	RevokedAt   *time.Time
 }
 
+type Campaign struct {
+	ID                 string
+	Seq                int64
+	WorkspaceID        string
+	Mode               string
+	Status             string
+	Name               string
+	Description        string
+	ProductID          string
+	BudgetCents        int64
+	PerPersonCents     int64
+	MaxSends           int32
+	MonthlyBudgetCents *int64
+	SenderName         string
+	SenderCompany      string
+	Message            string
+	MeetingUrl         string
+	RecipientSource    string
+	Customization      []byte
+	Attribution        []byte
+	PolicyVersion      int64
+	AutoApprove        []byte
+	IdempotencyKey     *string
+	RequestHash        *string
+	CreatedBy          string
+	CreatedAt          time.Time
+	UpdatedAt          time.Time
+}
+
 type CatalogProduct struct {
 	ID        string
 	Position  int32
@@ -36,6 +65,41 @@ type CatalogState struct {
 	ImportedAt   time.Time
 }
 
+type EmailOutbox struct {
+	ID            string
+	WorkspaceID   *string
+	ToAddress     string
+	Subject       string
+	Body          string
+	State         string
+	Attempts      int32
+	NextAttemptAt time.Time
+	LastError     string
+	CreatedAt     time.Time
+	SentAt        *time.Time
+}
+
+type Invitation struct {
+	ID          string
+	WorkspaceID string
+	Email       string
+	Role        string
+	Hash        []byte
+	InvitedBy   string
+	CreatedAt   time.Time
+	ExpiresAt   time.Time
+	AcceptedAt  *time.Time
+	AcceptedBy  *string
+	RevokedAt   *time.Time
+}
+
+type LoginAttempt struct {
+	ID          int64
+	Email       string
+	ClientIp    string
+	AttemptedAt time.Time
+}
+
 type Membership struct {
 	WorkspaceID string
 	UserID      string
@@ -43,12 +107,76 @@ type Membership struct {
 	CreatedAt   time.Time
 }
 
+type Recipient struct {
+	ID                      string
+	WorkspaceID             string
+	CampaignID              string
+	Position                int32
+	Name                    string
+	Email                   string
+	Company                 string
+	Title                   string
+	SourceSystem            string
+	ExternalID              string
+	ProfileUrl              string
+	Context                 string
+	Message                 string
+	CustomTag               string
+	AssetIds                []string
+	Photo                   []byte
+	AdultRecipientConfirmed bool
+	Details                 []byte
+	ImportID                string
+	ImportRowID             string
+	AddressMode             string
+	Address                 string
+	City                    string
+	State                   string
+	Zip                     string
+	Country                 string
+	RepeatApprovedAt        *time.Time
+	RepeatApprovedBy        string
+	CreatedAt               time.Time
+	UpdatedAt               time.Time
+}
+
+type Send struct {
+	ID                    string
+	WorkspaceID           string
+	CampaignID            string
+	RecipientID           string
+	ProductID             string
+	Status                string
+	Mode                  string
+	TotalCents            int64
+	FundedBy              string
+	Attribution           []byte
+	Outcome               string
+	RecipientEmail        string
+	RecipientSourceSystem string
+	RecipientExternalID   string
+	RecipientProfileUrl   string
+	RecipientName         string
+	CreatedAt             time.Time
+}
+
+type Session struct {
+	ID          string
+	Hash        []byte
+	UserID      string
+	WorkspaceID string
+	CreatedAt   time.Time
+	ExpiresAt   time.Time
+	RevokedAt   *time.Time
+}
+
 type User struct {
-	ID           string
-	Email        string
-	Name         string
-	PasswordHash string
-	CreatedAt    time.Time
+	ID              string
+	Email           string
+	Name            string
+	PasswordHash    string
+	CreatedAt       time.Time
+	EmailVerifiedAt *time.Time
 }
 
 type Workspace struct {
@@ -57,4 +185,15 @@ type Workspace struct {
 	Mode      string
 	IsDemo    bool
 	CreatedAt time.Time
+}
+
+type WorkspaceSetting struct {
+	WorkspaceID string
+	Company     string
+	SenderName  string
+	MeetingUrl  string
+	Website     string
+	BrandColor  string
+	UpdatedAt   time.Time
+	UpdatedBy   *string
 }

@@ -7,7 +7,64 @@ package db
 
 import (
 	"context"
+	"time"
 )
+
+const sessionAuthenticate = `-- name: SessionAuthenticate :one
+SELECT s.id, s.user_id, s.workspace_id, m.role, w.mode, w.is_demo
+FROM sessions s
+JOIN memberships m ON m.workspace_id = s.workspace_id AND m.user_id = s.user_id
+JOIN workspaces w ON w.id = s.workspace_id
+WHERE s.hash = $1
+  AND s.revoked_at IS NULL
+  AND s.expires_at > $2::timestamptz
+`
+
+type SessionAuthenticateParams struct {
+	Hash []byte
+	Now  time.Time
+}
+
+type SessionAuthenticateRow struct {
+	ID          string
+	UserID      string
+	WorkspaceID string
+	Role        string
+	Mode        string
+	IsDemo      bool
+}
+
+// One round trip: a live sign-in session by hash, joined to its person's
+// current membership of the session's workspace and to the workspace. No row
+// when the session is unknown, revoked or expired, or the person left.
+func (q *Queries) SessionAuthenticate(ctx context.Context, arg SessionAuthenticateParams) (SessionAuthenticateRow, error) {
+	row := q.db.QueryRow(ctx, sessionAuthenticate, arg.Hash, arg.Now)
+	var i SessionAuthenticateRow
+	err := row.Scan(
+		&i.ID,
+		&i.UserID,
+		&i.WorkspaceID,
+		&i.Role,
+		&i.Mode,
+		&i.IsDemo,
+	)
+	return i, err
+}
+
+const sessionDeleteEndedBefore = `-- name: SessionDeleteEndedBefore :execrows
+DELETE FROM sessions
+WHERE expires_at < $1::timestamptz
+   OR revoked_at < $1::timestamptz
+`
+
+// Forgets sessions that expired or were revoked before @before.
+func (q *Queries) SessionDeleteEndedBefore(ctx context.Context, before time.Time) (int64, error) {
+	result, err := q.db.Exec(ctx, sessionDeleteEndedBefore, before)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected(), nil
+}
 
 const sessionGet = `-- name: SessionGet :one
 SELECT u.id   AS user_id,
@@ -17,7 +74,8 @@ SELECT u.id   AS user_id,
        w.id   AS workspace_id,
        w.name AS workspace_name,
        w.mode,
-       w.is_demo
+       w.is_demo,
+       u.email_verified_at
 FROM memberships m
 JOIN users u ON u.id = m.user_id
 JOIN workspaces w ON w.id = m.workspace_id
@@ -30,14 +88,15 @@ type SessionGetParams struct {
 }
 
 type SessionGetRow struct {
-	UserID        string
-	UserName      string
-	Email         string
-	Role          string
-	WorkspaceID   string
-	WorkspaceName string
-	Mode          string
-	IsDemo        bool
+	UserID          string
+	UserName        string
+	Email           string
+	Role            string
+	WorkspaceID     string
+	WorkspaceName   string
+	Mode            string
+	IsDemo          bool
+	EmailVerifiedAt *time.Time
 }
 
 // The person behind a principal, their current role and their workspace, for
@@ -54,6 +113,114 @@ func (q *Queries) SessionGet(ctx context.Context, arg SessionGetParams) (Session
 		&i.WorkspaceName,
 		&i.Mode,
 		&i.IsDemo,
+		&i.EmailVerifiedAt,
 	)
 	return i, err
+}
+
+const sessionInsert = `-- name: SessionInsert :exec
+INSERT INTO sessions (id, hash, user_id, workspace_id, created_at, expires_at)
+VALUES ($1, $2, $3, $4, $5, $6)
+`
+
+type SessionInsertParams struct {
+	ID          string
+	Hash        []byte
+	UserID      string
+	WorkspaceID string
+	CreatedAt   time.Time
+	ExpiresAt   time.Time
+}
+
+func (q *Queries) SessionInsert(ctx context.Context, arg SessionInsertParams) error {
+	_, err := q.db.Exec(ctx, sessionInsert,
+		arg.ID,
+		arg.Hash,
+		arg.UserID,
+		arg.WorkspaceID,
+		arg.CreatedAt,
+		arg.ExpiresAt,
+	)
+	return err
+}
+
+const sessionLockLive = `-- name: SessionLockLive :one
+SELECT id, user_id, workspace_id
+FROM sessions
+WHERE hash = $1
+  AND revoked_at IS NULL
+  AND expires_at > $2::timestamptz
+FOR UPDATE
+`
+
+type SessionLockLiveParams struct {
+	Hash []byte
+	Now  time.Time
+}
+
+type SessionLockLiveRow struct {
+	ID          string
+	UserID      string
+	WorkspaceID string
+}
+
+// A live session by hash, locked for the rest of the transaction.
+func (q *Queries) SessionLockLive(ctx context.Context, arg SessionLockLiveParams) (SessionLockLiveRow, error) {
+	row := q.db.QueryRow(ctx, sessionLockLive, arg.Hash, arg.Now)
+	var i SessionLockLiveRow
+	err := row.Scan(&i.ID, &i.UserID, &i.WorkspaceID)
+	return i, err
+}
+
+const sessionRevokeByHash = `-- name: SessionRevokeByHash :execrows
+UPDATE sessions
+SET revoked_at = $1::timestamptz
+WHERE hash = $2 AND revoked_at IS NULL
+`
+
+type SessionRevokeByHashParams struct {
+	Now  time.Time
+	Hash []byte
+}
+
+func (q *Queries) SessionRevokeByHash(ctx context.Context, arg SessionRevokeByHashParams) (int64, error) {
+	result, err := q.db.Exec(ctx, sessionRevokeByHash, arg.Now, arg.Hash)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected(), nil
+}
+
+const sessionRevokeByMember = `-- name: SessionRevokeByMember :exec
+UPDATE sessions
+SET revoked_at = $1::timestamptz
+WHERE workspace_id = $2 AND user_id = $3 AND revoked_at IS NULL
+`
+
+type SessionRevokeByMemberParams struct {
+	Now         time.Time
+	WorkspaceID string
+	UserID      string
+}
+
+// Ends every session a person has open in a workspace (they were removed).
+func (q *Queries) SessionRevokeByMember(ctx context.Context, arg SessionRevokeByMemberParams) error {
+	_, err := q.db.Exec(ctx, sessionRevokeByMember, arg.Now, arg.WorkspaceID, arg.UserID)
+	return err
+}
+
+const sessionSetWorkspace = `-- name: SessionSetWorkspace :exec
+UPDATE sessions
+SET workspace_id = $1
+WHERE id = $2
+`
+
+type SessionSetWorkspaceParams struct {
+	WorkspaceID string
+	ID          string
+}
+
+func (q *Queries) SessionSetWorkspace(ctx context.Context, arg SessionSetWorkspaceParams) error {
+	_, err := q.db.Exec(ctx, sessionSetWorkspace, arg.WorkspaceID, arg.ID)
+	return err
 }

@@ -16,9 +16,17 @@ FROM users
 WHERE lower(email) = lower($1)
 `
 
-func (q *Queries) UserGetByEmail(ctx context.Context, email string) (User, error) {
+type UserGetByEmailRow struct {
+	ID           string
+	Email        string
+	Name         string
+	PasswordHash string
+	CreatedAt    time.Time
+}
+
+func (q *Queries) UserGetByEmail(ctx context.Context, email string) (UserGetByEmailRow, error) {
 	row := q.db.QueryRow(ctx, userGetByEmail, email)
-	var i User
+	var i UserGetByEmailRow
 	err := row.Scan(
 		&i.ID,
 		&i.Email,
@@ -35,9 +43,17 @@ FROM users
 WHERE id = $1
 `
 
-func (q *Queries) UserGetByID(ctx context.Context, id string) (User, error) {
+type UserGetByIDRow struct {
+	ID           string
+	Email        string
+	Name         string
+	PasswordHash string
+	CreatedAt    time.Time
+}
+
+func (q *Queries) UserGetByID(ctx context.Context, id string) (UserGetByIDRow, error) {
 	row := q.db.QueryRow(ctx, userGetByID, id)
-	var i User
+	var i UserGetByIDRow
 	err := row.Scan(
 		&i.ID,
 		&i.Email,
@@ -70,4 +86,47 @@ func (q *Queries) UserInsert(ctx context.Context, arg UserInsertParams) error {
 		arg.CreatedAt,
 	)
 	return err
+}
+
+const userMarkEmailVerified = `-- name: UserMarkEmailVerified :exec
+UPDATE users
+SET email_verified_at = coalesce(email_verified_at, $1::timestamptz)
+WHERE id = $2
+`
+
+type UserMarkEmailVerifiedParams struct {
+	Now time.Time
+	ID  string
+}
+
+func (q *Queries) UserMarkEmailVerified(ctx context.Context, arg UserMarkEmailVerifiedParams) error {
+	_, err := q.db.Exec(ctx, userMarkEmailVerified, arg.Now, arg.ID)
+	return err
+}
+
+const userSignInLookup = `-- name: UserSignInLookup :one
+SELECT u.id,
+       u.password_hash,
+       coalesce((SELECT m.workspace_id
+                 FROM memberships m
+                 WHERE m.user_id = u.id
+                 ORDER BY m.created_at, m.workspace_id
+                 LIMIT 1), '')::text AS workspace_id
+FROM users u
+WHERE lower(u.email) = lower($1)
+`
+
+type UserSignInLookupRow struct {
+	ID           string
+	PasswordHash string
+	WorkspaceID  string
+}
+
+// The person with the email, their password hash and the workspace a new
+// session starts in: their oldest membership (” when they have none).
+func (q *Queries) UserSignInLookup(ctx context.Context, email string) (UserSignInLookupRow, error) {
+	row := q.db.QueryRow(ctx, userSignInLookup, email)
+	var i UserSignInLookupRow
+	err := row.Scan(&i.ID, &i.PasswordHash, &i.WorkspaceID)
+	return i, err
 }

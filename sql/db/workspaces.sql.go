@@ -28,6 +28,24 @@ func (q *Queries) MembershipDelete(ctx context.Context, arg MembershipDeletePara
 	return result.RowsAffected(), nil
 }
 
+const membershipExists = `-- name: MembershipExists :one
+SELECT EXISTS (
+    SELECT 1 FROM memberships WHERE workspace_id = $1 AND user_id = $2
+) AS exists
+`
+
+type MembershipExistsParams struct {
+	WorkspaceID string
+	UserID      string
+}
+
+func (q *Queries) MembershipExists(ctx context.Context, arg MembershipExistsParams) (bool, error) {
+	row := q.db.QueryRow(ctx, membershipExists, arg.WorkspaceID, arg.UserID)
+	var exists bool
+	err := row.Scan(&exists)
+	return exists, err
+}
+
 const membershipGetRole = `-- name: MembershipGetRole :one
 SELECT role
 FROM memberships
@@ -68,6 +86,26 @@ func (q *Queries) MembershipInsert(ctx context.Context, arg MembershipInsertPara
 	return err
 }
 
+const membershipLockRole = `-- name: MembershipLockRole :one
+SELECT role
+FROM memberships
+WHERE workspace_id = $1 AND user_id = $2
+FOR UPDATE
+`
+
+type MembershipLockRoleParams struct {
+	WorkspaceID string
+	UserID      string
+}
+
+// The person's role in the workspace, locked for the rest of the transaction.
+func (q *Queries) MembershipLockRole(ctx context.Context, arg MembershipLockRoleParams) (string, error) {
+	row := q.db.QueryRow(ctx, membershipLockRole, arg.WorkspaceID, arg.UserID)
+	var role string
+	err := row.Scan(&role)
+	return role, err
+}
+
 const membershipUpdateRole = `-- name: MembershipUpdateRole :execrows
 UPDATE memberships
 SET role = $1
@@ -86,6 +124,101 @@ func (q *Queries) MembershipUpdateRole(ctx context.Context, arg MembershipUpdate
 		return 0, err
 	}
 	return result.RowsAffected(), nil
+}
+
+const teamMemberGet = `-- name: TeamMemberGet :one
+SELECT u.id AS user_id, u.email, u.name, m.role, m.created_at AS joined_at
+FROM memberships m
+JOIN users u ON u.id = m.user_id
+WHERE m.workspace_id = $1 AND m.user_id = $2
+`
+
+type TeamMemberGetParams struct {
+	WorkspaceID string
+	UserID      string
+}
+
+type TeamMemberGetRow struct {
+	UserID   string
+	Email    string
+	Name     string
+	Role     string
+	JoinedAt time.Time
+}
+
+func (q *Queries) TeamMemberGet(ctx context.Context, arg TeamMemberGetParams) (TeamMemberGetRow, error) {
+	row := q.db.QueryRow(ctx, teamMemberGet, arg.WorkspaceID, arg.UserID)
+	var i TeamMemberGetRow
+	err := row.Scan(
+		&i.UserID,
+		&i.Email,
+		&i.Name,
+		&i.Role,
+		&i.JoinedAt,
+	)
+	return i, err
+}
+
+const teamMemberGetByEmail = `-- name: TeamMemberGetByEmail :one
+SELECT u.id AS user_id
+FROM memberships m
+JOIN users u ON u.id = m.user_id
+WHERE m.workspace_id = $1 AND lower(u.email) = lower($2)
+`
+
+type TeamMemberGetByEmailParams struct {
+	WorkspaceID string
+	Email       string
+}
+
+func (q *Queries) TeamMemberGetByEmail(ctx context.Context, arg TeamMemberGetByEmailParams) (string, error) {
+	row := q.db.QueryRow(ctx, teamMemberGetByEmail, arg.WorkspaceID, arg.Email)
+	var user_id string
+	err := row.Scan(&user_id)
+	return user_id, err
+}
+
+const teamMemberList = `-- name: TeamMemberList :many
+SELECT u.id AS user_id, u.email, u.name, m.role, m.created_at AS joined_at
+FROM memberships m
+JOIN users u ON u.id = m.user_id
+WHERE m.workspace_id = $1
+ORDER BY m.created_at, u.id
+`
+
+type TeamMemberListRow struct {
+	UserID   string
+	Email    string
+	Name     string
+	Role     string
+	JoinedAt time.Time
+}
+
+// The workspace's people, in the order they joined.
+func (q *Queries) TeamMemberList(ctx context.Context, workspaceID string) ([]TeamMemberListRow, error) {
+	rows, err := q.db.Query(ctx, teamMemberList, workspaceID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []TeamMemberListRow{}
+	for rows.Next() {
+		var i TeamMemberListRow
+		if err := rows.Scan(
+			&i.UserID,
+			&i.Email,
+			&i.Name,
+			&i.Role,
+			&i.JoinedAt,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
 }
 
 const workspaceAnyExists = `-- name: WorkspaceAnyExists :one
@@ -142,6 +275,49 @@ func (q *Queries) WorkspaceInsert(ctx context.Context, arg WorkspaceInsertParams
 	return err
 }
 
+const workspaceListByUser = `-- name: WorkspaceListByUser :many
+SELECT w.id, w.name, w.mode, w.is_demo, m.role
+FROM memberships m
+JOIN workspaces w ON w.id = m.workspace_id
+WHERE m.user_id = $1
+ORDER BY m.created_at, w.id
+`
+
+type WorkspaceListByUserRow struct {
+	ID     string
+	Name   string
+	Mode   string
+	IsDemo bool
+	Role   string
+}
+
+// The workspaces a person belongs to, oldest membership first, with their role.
+func (q *Queries) WorkspaceListByUser(ctx context.Context, userID string) ([]WorkspaceListByUserRow, error) {
+	rows, err := q.db.Query(ctx, workspaceListByUser, userID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []WorkspaceListByUserRow{}
+	for rows.Next() {
+		var i WorkspaceListByUserRow
+		if err := rows.Scan(
+			&i.ID,
+			&i.Name,
+			&i.Mode,
+			&i.IsDemo,
+			&i.Role,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const workspaceLockFirstRun = `-- name: WorkspaceLockFirstRun :exec
 SELECT pg_advisory_xact_lock(7263513940235671001)
 `
@@ -150,4 +326,37 @@ SELECT pg_advisory_xact_lock(7263513940235671001)
 func (q *Queries) WorkspaceLockFirstRun(ctx context.Context) error {
 	_, err := q.db.Exec(ctx, workspaceLockFirstRun)
 	return err
+}
+
+const workspaceSummaryGet = `-- name: WorkspaceSummaryGet :one
+SELECT w.id, w.name, w.mode, w.is_demo, m.role
+FROM memberships m
+JOIN workspaces w ON w.id = m.workspace_id
+WHERE m.workspace_id = $1 AND m.user_id = $2
+`
+
+type WorkspaceSummaryGetParams struct {
+	WorkspaceID string
+	UserID      string
+}
+
+type WorkspaceSummaryGetRow struct {
+	ID     string
+	Name   string
+	Mode   string
+	IsDemo bool
+	Role   string
+}
+
+func (q *Queries) WorkspaceSummaryGet(ctx context.Context, arg WorkspaceSummaryGetParams) (WorkspaceSummaryGetRow, error) {
+	row := q.db.QueryRow(ctx, workspaceSummaryGet, arg.WorkspaceID, arg.UserID)
+	var i WorkspaceSummaryGetRow
+	err := row.Scan(
+		&i.ID,
+		&i.Name,
+		&i.Mode,
+		&i.IsDemo,
+		&i.Role,
+	)
+	return i, err
 }

@@ -1,0 +1,179 @@
+package core
+
+import (
+	"context"
+	"encoding/json"
+	"maps"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/giftwell/giftwell/sql/db"
+)
+
+// SendStatus is a gift's status. The playbook issue defines the full set
+// and its moves; these are the ones this issue's rules read.
+type SendStatus string
+
+// Gift statuses read by campaigns.
+const (
+	// SendCancelled: cancelled before production; it commits nothing and
+	// never reached the person (not a repeat).
+	SendCancelled SendStatus = "cancelled"
+	// SendDeclined: declined by its recipient; it commits nothing.
+	SendDeclined SendStatus = "declined"
+)
+
+// FundedBy says how a gift was paid.
+type FundedBy string
+
+// The ways a gift is paid.
+const (
+	FundedByBalance  FundedBy = "balance"
+	FundedByCheckout FundedBy = "checkout"
+)
+
+// SendParams describe a gift for a person on a campaign's roster.
+type SendParams struct {
+	CampaignID  string
+	RecipientID string
+	// Status is the gift's status; empty means "approved".
+	Status     SendStatus
+	TotalCents int64
+	FundedBy   FundedBy
+	// Mode is the workspace mode the gift is created in; empty means the
+	// principal's.
+	Mode Mode
+	// Attribution holds the gift's own values, which override the
+	// campaign's and the recipient's externalId.
+	Attribution *Attribution
+	// Outcome is none unless given.
+	Outcome string
+}
+
+// InsertSend records a gift for a person on a campaign's roster, copying
+// the person's identity so that repeats are found even after the roster
+// changes, and the attribution: the campaign's, then the recipient's
+// externalId, then the gift's own values. It returns the send's ID.
+//
+// Approval (playbooks) and launch (checkout) create gifts in later issues
+// by calling insertSend inside their own transactions; until then this is
+// how tests record that a person was gifted. It returns NOT_FOUND for a
+// campaign or recipient outside p's workspace.
+func (a *App) InsertSend(ctx context.Context, p Principal, sp SendParams) (string, error) {
+	var id string
+	err := pgx.BeginFunc(ctx, a.DB, func(tx pgx.Tx) error {
+		var err error
+		id, err = a.insertSend(ctx, db.New(tx), p, sp)
+		return err
+	})
+	return id, asCoreError(err)
+}
+
+func (a *App) insertSend(ctx context.Context, q *db.Queries, p Principal, sp SendParams) (string, error) {
+	c, err := lockCampaign(ctx, q, p.WorkspaceID, sp.CampaignID)
+	if err != nil {
+		return "", err
+	}
+	roster, err := loadRoster(ctx, q, c.ID)
+	if err != nil {
+		return "", err
+	}
+	var who *person
+	for i := range roster.people {
+		if roster.people[i].id == sp.RecipientID {
+			who = &roster.people[i]
+		}
+	}
+	if who == nil {
+		return "", fieldError(CodeNotFound, "recipientId", "%s is not on campaign %s", sp.RecipientID, c.ID)
+	}
+	attr := c.Attribution
+	attr.Metadata = maps.Clone(attr.Metadata)
+	if who.ExternalID != "" {
+		attr.ExternalID = who.ExternalID
+	}
+	if g := sp.Attribution; g != nil {
+		for _, f := range []struct {
+			dst *string
+			v   string
+		}{
+			{&attr.ExternalID, g.ExternalID}, {&attr.Source, g.Source}, {&attr.ContactID, g.ContactID},
+			{&attr.AccountID, g.AccountID}, {&attr.OpportunityID, g.OpportunityID},
+		} {
+			if f.v != "" {
+				*f.dst = f.v
+			}
+		}
+		if len(g.Metadata) > 0 && attr.Metadata == nil {
+			attr.Metadata = map[string]string{}
+		}
+		maps.Copy(attr.Metadata, g.Metadata)
+	}
+	attrJSON, err := json.Marshal(attr)
+	if err != nil {
+		return "", Internal(err)
+	}
+	status, mode, outcome, funded := sp.Status, sp.Mode, sp.Outcome, sp.FundedBy
+	if status == "" {
+		status = "approved"
+	}
+	if mode == "" {
+		mode = p.Mode
+	}
+	if mode == "" {
+		mode = ModeTest
+	}
+	if outcome == "" {
+		outcome = "none"
+	}
+	if funded == "" {
+		funded = FundedByBalance
+		if !c.Mode.Playbook() {
+			funded = FundedByCheckout
+		}
+	}
+	id := NewID(PrefixSend)
+	err = q.SendInsert(ctx, db.SendInsertParams{
+		ID: id, WorkspaceID: c.WorkspaceID, CampaignID: c.ID, RecipientID: who.id, ProductID: c.ProductID,
+		Status: string(status), Mode: string(mode), TotalCents: sp.TotalCents, FundedBy: string(funded),
+		Attribution: attrJSON, Outcome: outcome, RecipientEmail: who.Email, RecipientSourceSystem: who.SourceSystem,
+		RecipientExternalID: who.ExternalID, RecipientProfileUrl: who.ProfileURL, RecipientName: who.Name,
+		CreatedAt: a.Clock.Now(),
+	})
+	if err != nil {
+		return "", Internal(err)
+	}
+	return id, nil
+}
+
+// sendRow is a gift as campaign reads use it.
+type sendRow struct {
+	ID          string
+	RecipientID string
+	ProductID   string
+	Status      SendStatus
+	Mode        Mode
+	TotalCents  int64
+	Outcome     string
+	Attribution Attribution
+	CreatedAt   time.Time
+}
+
+// listSends reads a campaign's gifts, oldest first.
+func listSends(ctx context.Context, q *db.Queries, campaignID string) ([]sendRow, error) {
+	rows, err := q.SendListByCampaign(ctx, campaignID)
+	if err != nil {
+		return nil, Internal(err)
+	}
+	out := make([]sendRow, 0, len(rows))
+	for _, r := range rows {
+		s := sendRow{ID: r.ID, RecipientID: r.RecipientID, ProductID: r.ProductID, Status: SendStatus(r.Status), Mode: Mode(r.Mode),
+			TotalCents: r.TotalCents, Outcome: r.Outcome, CreatedAt: r.CreatedAt}
+		if err := json.Unmarshal(r.Attribution, &s.Attribution); err != nil {
+			return nil, Internal(err)
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}

@@ -1,0 +1,52 @@
+-- name: SendInsert :exec
+INSERT INTO sends (
+    id, workspace_id, campaign_id, recipient_id, product_id, status, mode, total_cents, funded_by,
+    attribution, outcome, recipient_email, recipient_source_system, recipient_external_id,
+    recipient_profile_url, recipient_name, created_at
+) VALUES (
+    @id, @workspace_id, @campaign_id, @recipient_id, @product_id, @status, @mode, @total_cents, @funded_by,
+    @attribution, @outcome, @recipient_email, @recipient_source_system, @recipient_external_id,
+    @recipient_profile_url, @recipient_name, @created_at
+);
+
+-- name: SendListByCampaign :many
+SELECT *
+FROM sends
+WHERE campaign_id = @campaign_id
+ORDER BY created_at, id;
+
+-- name: SendCommitmentsByCampaign :one
+-- What a campaign has committed: gifts that are not cancelled or declined,
+-- their cost, and the cost of those created since month_start.
+SELECT count(*)::int AS sent_count,
+       coalesce(sum(total_cents), 0)::bigint AS spent_cents,
+       coalesce(sum(total_cents) FILTER (WHERE created_at >= sqlc.arg(month_start)::timestamptz), 0)::bigint AS month_cents
+FROM sends
+WHERE campaign_id = @campaign_id AND status NOT IN ('cancelled', 'declined');
+
+-- name: SendCommitmentsByWorkspace :many
+SELECT campaign_id,
+       count(*)::int AS sent_count,
+       coalesce(sum(total_cents), 0)::bigint AS spent_cents
+FROM sends
+WHERE workspace_id = @workspace_id AND status NOT IN ('cancelled', 'declined')
+GROUP BY campaign_id;
+
+-- name: SendPriorForCampaign :many
+-- Repeats: for each person on the campaign's roster without a gift from this
+-- campaign, the latest gift another campaign of the workspace made in mode
+-- to the same email, the same sourceSystem+externalId or the same profile.
+-- Cancelled gifts never reached anyone and do not count.
+SELECT DISTINCT ON (r.id) r.id AS recipient_id, s.id AS send_id
+FROM recipients r
+JOIN sends s
+  ON s.workspace_id = r.workspace_id
+ AND s.campaign_id <> r.campaign_id
+ AND s.mode = @mode
+ AND s.status <> 'cancelled'
+ AND ((r.email <> '' AND s.recipient_email = r.email)
+   OR (r.source_system <> '' AND s.recipient_source_system = r.source_system AND s.recipient_external_id = r.external_id)
+   OR (r.profile_url <> '' AND s.recipient_profile_url = r.profile_url))
+WHERE r.campaign_id = @campaign_id
+  AND NOT EXISTS (SELECT 1 FROM sends own WHERE own.recipient_id = r.id)
+ORDER BY r.id, s.created_at DESC, s.id DESC;
