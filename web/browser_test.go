@@ -119,3 +119,26 @@ func TestBrowserInviteAcceptAndRemove(t *testing.T) {
 	// The removed member's next page load asks them to sign in.
 	require.Equal(t, h.site+"/login?next=%2Fsettings%2Fkeys", invitee.open(h.site+"/settings/keys"))
 }
+
+func TestBrowserReviewTurnsPlaybookOn(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	c := h.draftPlaybook()
+	b := newBrowser(t)
+	b.signIn(h.site, h.env.OwnerEmail)
+
+	review := h.site + "/campaigns/" + c.ID + "?review=1"
+	require.Equal(t, review, b.open(review))
+	require.Equal(t, "Your decision", b.text("#decision-title"))
+	require.Contains(t, b.text("#roster"), "Thanks Ada, and all of Engines Ltd!")
+	require.Contains(t, b.text("#blockers"), "Bea Brown")
+	b.screenshot("review-decision")
+
+	require.EqualValues(t, 200, b.submit("#turn-on"))
+	require.Equal(t, h.site+"/campaigns/"+c.ID+"?done=campaign-active", b.location())
+	require.Equal(t, "The campaign is on.", b.text(".alert-success p"))
+	require.Equal(t, "On", b.text("h1 .badge"))
+	require.True(t, b.exists("#pause"))
+	require.Equal(t, core.StatusActive, h.readCampaign(c.ID).Status)
+	b.screenshot("review")
+}

@@ -45,6 +45,11 @@ func (h *handler) problemFor(r *http.Request, err error, formFields ...string) *
 		return &problem{Status: e.Status(), Message: genericProblem}
 	}
 	p := &problem{Status: e.Status(), Message: e.Message}
+	if e.Code == core.CodePolicyChanged {
+		// The page's hidden version is stale: say so in the person's words.
+		p.Message = "This campaign changed since you loaded it, so nothing was changed. Review it again below, then decide."
+		return p
+	}
 	if len(e.Fields) > 0 && slices.Contains(formFields, e.Fields[0]) {
 		p.Field = e.Fields[0]
 		p.Message = strings.TrimPrefix(p.Message, p.Field+": ")

@@ -63,6 +63,10 @@ func (h *handler) routes() http.Handler {
 	mux.Handle("GET /{$}", h.signedIn(h.home))
 	mux.Handle("POST /workspace/switch", h.signedIn(h.switchWorkspace))
 
+	mux.Handle("GET /campaigns", h.signedIn(h.campaigns))
+	mux.Handle("GET /campaigns/{id}", h.signedIn(h.campaign))
+	mux.Handle("POST /campaigns/{id}/status", h.signedIn(h.setCampaignStatus))
+
 	mux.Handle("GET /team", h.signedIn(h.team))
 	mux.Handle("POST /team/invitations", h.signedIn(h.invite))
 	mux.Handle("POST /team/invitations/{id}/revoke", h.signedIn(h.revokeInvitation))

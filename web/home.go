@@ -3,22 +3,35 @@ package web
 import (
 	"context"
 	"net/http"
+
+	"github.com/giftwell/giftwell/core"
 )
+
+// homeRecent is how many campaigns the home page lists.
+const homeRecent = 5
 
 // homeData is the content of the home page.
 type homeData struct {
 	// APIBaseURL, MCPURL and ChatGPTMCPURL are where agents connect.
 	APIBaseURL, MCPURL, ChatGPTMCPURL string
+	// Recent are the workspace's newest campaigns.
+	Recent []core.Campaign
+	// MoreCampaigns is set when there are more than Recent shows.
+	MoreCampaigns bool
 }
 
-// home shows the workspace, what waits for the person, and how agents connect.
+// home shows the workspace, its recent campaigns, and how agents connect.
 func (h *handler) home(w http.ResponseWriter, r *http.Request, s session) {
 	h.show(w, r, s, "home", h.homeView)
 }
 
-func (h *handler) homeView(context.Context, session) (view, error) {
+func (h *handler) homeView(ctx context.Context, s session) (view, error) {
+	list, err := h.app.ListCampaigns(ctx, s.Principal, "")
+	if err != nil {
+		return view{}, err
+	}
 	cfg := h.app.Config
-	return view{Nav: "home", Data: homeData{
-		APIBaseURL: cfg.BaseURL(), MCPURL: cfg.MCPURL(), ChatGPTMCPURL: cfg.ChatGPTMCPURL(),
-	}}, nil
+	d := homeData{APIBaseURL: cfg.BaseURL(), MCPURL: cfg.MCPURL(), ChatGPTMCPURL: cfg.ChatGPTMCPURL()}
+	d.Recent, d.MoreCampaigns = list[:min(len(list), homeRecent)], len(list) > homeRecent
+	return view{Nav: "home", Data: d}, nil
 }

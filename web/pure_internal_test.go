@@ -67,13 +67,15 @@ func TestEveryPageRenders(t *testing.T) {
 	p, err := parsePages(assets)
 	require.NoError(t, err)
 	data := map[string]any{
-		"home":     homeData{},
-		"keys":     &keysData{},
-		"team":     &teamData{},
-		"settings": settingsData{},
-		"invite":   invitationData{},
-		"login":    loginData{Next: "/"},
-		"message":  messageData{Title: "T", Text: "X"},
+		"home":      homeData{},
+		"keys":      &keysData{},
+		"team":      &teamData{},
+		"settings":  settingsData{},
+		"invite":    invitationData{},
+		"login":     loginData{Next: "/"},
+		"message":   messageData{Title: "T", Text: "X"},
+		"campaigns": campaignsData{},
+		"campaign":  campaignData{Review: true},
 	}
 	require.Len(t, p.byName, len(data), "every page has a case here")
 	sh := &shell{Workspace: core.WorkspaceSummary{ID: "ws_1", Name: "Acme"}, Workspaces: []core.WorkspaceSummary{{ID: "ws_1"}, {ID: "ws_2"}}}
@@ -120,4 +122,13 @@ func TestProblemFor(t *testing.T) {
 	p = h.problemFor(r, errors.New("connection refused by 10.0.0.5"))
 	require.Equal(t, &problem{Status: 500, Message: genericProblem}, p)
 	require.Contains(t, logs.String(), "connection refused by 10.0.0.5", "the cause is logged, never shown")
+}
+
+func TestDollars(t *testing.T) {
+	t.Parallel()
+	for cents, want := range map[int64]string{
+		0: "$0.00", 5: "$0.05", 9000: "$90.00", 123456: "$1,234.56", 100000000: "$1,000,000.00", -250: "-$2.50",
+	} {
+		require.Equal(t, want, dollars(cents), cents)
+	}
 }

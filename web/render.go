@@ -155,4 +155,6 @@ var notices = map[string]string{
 	"key-revoked":        "The key was revoked. Requests using it now fail.",
 	"settings-saved":     "The settings were saved.",
 	"switched":           "You switched workspace.",
+	"campaign-active":    "The campaign is on.",
+	"campaign-paused":    "The campaign is paused. Nothing more is sent until it is turned on again.",
 }

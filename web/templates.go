@@ -93,6 +93,12 @@ var templateFuncs = template.FuncMap{
 	"autofocus":    func(f field) field { f.Autofocus = true; return f },
 	"bound":        bound,
 	"secret":       func(id, value, page string) secret { return secret{ID: id, Value: value, Page: page} },
+	"dollars":      dollars,
+	"lower":        strings.ToLower,
+	"sentence":     sentence,
+	"kind":         kindName,
+	"identity":     identity,
+	"requirement":  requirementName,
 }
 
 // secret is a value shown once with a copy button, as the "secret" partial

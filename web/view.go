@@ -10,7 +10,7 @@ import (
 // view is what every page template receives. The layout reads Shell, Nav,
 // Notice and Problem; the page reads Data and draws its forms with Field.
 type view struct {
-	// Nav names the header link of the current page: home, team, keys or settings.
+	// Nav names the header link of the current page: home, campaigns, team, keys or settings.
 	Nav string
 	// Shell is the header of a signed-in page; nil when nobody is signed in.
 	Shell *shell

@@ -1,0 +1,116 @@
+package web
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/giftwell/giftwell/core"
+)
+
+// campaignData is the content of one campaign's page.
+type campaignData struct {
+	// Campaign is the campaign with its roster; each person's note is
+	// resolved by core (ResolvedMessage, or NoteProblem).
+	Campaign core.Campaign
+	// Gift is the campaign's catalog product; nil when the catalog no
+	// longer has it.
+	Gift *core.Product
+	// Preview is core's preview: prices, blockers and requirements.
+	Preview core.Preview
+	// Review puts the decision first (?review=1).
+	Review bool
+}
+
+// loadCampaignPage reads campaign id, its gift and its preview for p.
+func (h *handler) loadCampaignPage(ctx context.Context, p core.Principal, id string) (campaignData, error) {
+	c, err := h.app.GetCampaign(ctx, p, id)
+	if err != nil {
+		return campaignData{}, err
+	}
+	pv, err := h.app.PreviewCampaign(ctx, p, id)
+	if err != nil {
+		return campaignData{}, err
+	}
+	d := campaignData{Campaign: c, Preview: pv}
+	if g, err := h.app.Catalog.Get(ctx, c.ProductID); err == nil {
+		d.Gift = &g
+	} else if core.ErrorCode(err) != core.CodeNotFound {
+		return campaignData{}, err
+	}
+	return d, nil
+}
+
+// Kind is the campaign's kind in words: Playbook, Batch or Single gift.
+func (d campaignData) Kind() string { return kindName(d.Campaign.Mode) }
+
+// CanTurnOn reports whether the page offers turning the campaign on: a
+// draft or paused playbook, or any paused campaign (core decides again).
+func (d campaignData) CanTurnOn() bool {
+	c := d.Campaign
+	return c.Status == core.StatusPaused || (c.Mode.Playbook() && c.Status == core.StatusDraft)
+}
+
+// CanPause reports whether the page offers pausing: an active campaign.
+func (d campaignData) CanPause() bool { return d.Campaign.Status == core.StatusActive }
+
+// NeedsCheckout reports whether the campaign is a draft batch or single
+// gift, which is turned on by paying at checkout (not here yet).
+func (d campaignData) NeedsCheckout() bool {
+	return !d.Campaign.Mode.Playbook() && d.Campaign.Status == core.StatusDraft
+}
+
+// kindName names a campaign kind in words.
+func kindName(m core.CampaignMode) string {
+	switch m {
+	case core.ModeAlwaysOn:
+		return "Playbook"
+	case core.ModeBatch:
+		return "Batch"
+	case core.ModeSingle:
+		return "Single gift"
+	}
+	return string(m)
+}
+
+// identity says who a roster person is, beyond their name: email, LinkedIn
+// profile and source system ID, those that are set.
+func identity(r core.Recipient) string {
+	var parts []string
+	if r.Email != "" {
+		parts = append(parts, r.Email)
+	}
+	if r.ProfileURL != "" {
+		parts = append(parts, r.ProfileURL)
+	}
+	if r.SourceSystem != "" || r.ExternalID != "" {
+		parts = append(parts, r.SourceSystem+" "+r.ExternalID)
+	}
+	return strings.Join(parts, " · ")
+}
+
+// requirementName says a fulfilment requirement's kind in plain words.
+func requirementName(k core.FulfillmentRequirementKind) string {
+	switch k {
+	case core.RequirementPhotoSourcing:
+		return "Portrait from LinkedIn"
+	case core.RequirementAddressConfirmation:
+		return "Recipient confirms address"
+	case core.RequirementSenderAddressRequired:
+		return "You supply the address"
+	}
+	return string(k)
+}
+
+// dollars formats cents as US dollars: 123456 is "$1,234.56".
+func dollars(cents int64) string {
+	sign := ""
+	if cents < 0 {
+		sign, cents = "-", -cents
+	}
+	whole := fmt.Sprint(cents / 100)
+	for i := len(whole) - 3; i > 0; i -= 3 {
+		whole = whole[:i] + "," + whole[i:]
+	}
+	return fmt.Sprintf("%s$%s.%02d", sign, whole, cents%100)
+}
