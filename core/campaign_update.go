@@ -47,14 +47,30 @@ func (a *App) UpdateCampaign(ctx context.Context, p Principal, id string, in Cam
 	if err := Authorize(p, ActEditDrafts, a.Config.ReviewURL(id)); err != nil {
 		return Campaign{}, err
 	}
-	if err := tooManyAssets(in.Recipients); err != nil {
-		return Campaign{}, err
-	}
-	if err := duplicateInRequest(in.Recipients); err != nil {
-		return Campaign{}, err
-	}
 	var out Campaign
-	err := pgx.BeginFunc(ctx, a.DB, func(tx pgx.Tx) error {
+	err := a.editRoster(ctx, p, id, in.Recipients, func(q *db.Queries, c campaignRecord, roster rosterView) (err error) {
+		out, err = a.updateCampaign(ctx, q, p, c, roster, in)
+		return err
+	})
+	if err != nil {
+		return Campaign{}, err
+	}
+	return out, nil
+}
+
+// editRoster runs f in one transaction on campaign id of p's workspace,
+// locked, with its roster, after the checks that need only the request's
+// recipients (TOO_MANY_ARTWORK_FILES, DUPLICATE_RECIPIENT). It returns
+// NOT_FOUND for another workspace's campaign and CAMPAIGN_COMPLETED for a
+// completed one; f's error otherwise.
+func (a *App) editRoster(ctx context.Context, p Principal, id string, recipients []RecipientInput, f func(q *db.Queries, c campaignRecord, roster rosterView) error) error {
+	if err := tooManyAssets(recipients); err != nil {
+		return err
+	}
+	if err := duplicateInRequest(recipients); err != nil {
+		return err
+	}
+	return asCoreError(pgx.BeginFunc(ctx, a.DB, func(tx pgx.Tx) error {
 		q := db.New(tx)
 		c, err := lockCampaign(ctx, q, p.WorkspaceID, id)
 		if err != nil {
@@ -67,13 +83,8 @@ func (a *App) UpdateCampaign(ctx context.Context, p Principal, id string, in Cam
 		if err != nil {
 			return err
 		}
-		out, err = a.updateCampaign(ctx, q, p, c, roster, in)
-		return err
-	})
-	if err != nil {
-		return Campaign{}, asCoreError(err)
-	}
-	return out, nil
+		return f(q, c, roster)
+	}))
 }
 
 func (a *App) updateCampaign(ctx context.Context, q *db.Queries, p Principal, c campaignRecord, roster rosterView, in CampaignPatch) (Campaign, error) {

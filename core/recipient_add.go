@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/jackc/pgx/v5"
-
 	"github.com/giftwell/giftwell/sql/db"
 )
 
@@ -57,31 +55,13 @@ func (a *App) AddRecipients(ctx context.Context, p Principal, id string, in Reci
 	case n > PeoplePerAddCall:
 		return RecipientsAdded{}, Invalid("recipients", "must have at most %d people per call", PeoplePerAddCall)
 	}
-	if err := tooManyAssets(in.Recipients); err != nil {
-		return RecipientsAdded{}, err
-	}
-	if err := duplicateInRequest(in.Recipients); err != nil {
-		return RecipientsAdded{}, err
-	}
 	var out RecipientsAdded
-	err := pgx.BeginFunc(ctx, a.DB, func(tx pgx.Tx) error {
-		q := db.New(tx)
-		c, err := lockCampaign(ctx, q, p.WorkspaceID, id)
-		if err != nil {
-			return err
-		}
-		if c.Status == StatusCompleted {
-			return campaignCompleted(c.ID)
-		}
-		roster, err := loadRoster(ctx, q, c.ID)
-		if err != nil {
-			return err
-		}
+	err := a.editRoster(ctx, p, id, in.Recipients, func(q *db.Queries, c campaignRecord, roster rosterView) (err error) {
 		out, err = a.addRecipients(ctx, q, p, c, roster, in)
 		return err
 	})
 	if err != nil {
-		return RecipientsAdded{}, asCoreError(err)
+		return RecipientsAdded{}, err
 	}
 	return out, nil
 }
