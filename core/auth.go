@@ -16,11 +16,13 @@ const OAuthAccessTokenPrefix = "mco_access_"
 //
 // It returns AUTH_REQUIRED for an empty or malformed token (without touching
 // the database), an unknown or revoked key, a key whose creator has left the
-// workspace, and, until sign-in connections arrive, any OAuth token; or
-// INTERNAL_ERROR.
+// workspace, and an OAuth access token that is unknown, expired, revoked, of
+// an ended grant or of a person who has left the workspace; or
+// INTERNAL_ERROR. An OAuth access token (mco_access_) acts as its grant's
+// person with their current role and the grant's scopes (Via connection).
 func (a *App) Authenticate(ctx context.Context, bearer string) (Principal, error) {
 	if strings.HasPrefix(bearer, OAuthAccessTokenPrefix) {
-		return Principal{}, a.authRequired("sign-in connections are not available yet; use a workspace key")
+		return a.authenticateConnection(ctx, bearer)
 	}
 	if !IsAPIKeyFormat(bearer) {
 		return Principal{}, a.authRequired("a workspace key is gwk_ followed by 64 lowercase hex characters")

@@ -35,7 +35,9 @@ func TestAuthenticateRejectsMalformedKeysWithoutTheDatabase(t *testing.T) {
 		"non-hex":          "gwk_" + hex64[:63] + "g",
 		"bearer scheme":    "Bearer gwk_" + hex64,
 		"trailing space":   "gwk_" + hex64 + " ",
-		"oauth token":      "mco_access_" + hex64,
+		"oauth 63 hex":     "mco_access_" + hex64[:63],
+		"oauth uppercase":  "mco_access_" + strings.ToUpper(hex64),
+		"oauth refresh":    "mco_refresh_" + hex64,
 	}
 	// A nil database: any query would panic, so passing proves no round trip.
 	app := &core.App{Config: core.Config{SiteURL: "http://giftwell.test"}}

@@ -67,6 +67,9 @@ type Principal struct {
 	IsDemo bool
 	// CredentialID is the key, session or grant the request used.
 	CredentialID string
+	// Resource is the resource indicator (RFC 8707) a connection's grant is
+	// bound to: {mcp_url} or {chatgpt_mcp_url}; empty for keys and sessions.
+	Resource string
 }
 
 // Anonymous reports whether the principal carries no identity.

@@ -12,12 +12,18 @@ import (
 // anything. A missing, malformed, unknown or revoked token is 401
 // AUTH_REQUIRED with a WWW-Authenticate challenge naming the endpoint's
 // protected-resource metadata. The assistant endpoint refuses workspace keys
-// the same way, and a connection without gifts:read gets 403
+// the same way, as it does a connection whose grant is bound to the other
+// endpoint (RFC 8707 resource), and a connection without gifts:read gets 403
 // INSUFFICIENT_SCOPE. It writes the refusal and returns false, or returns the
 // principal.
 func (h *handler) principal(w http.ResponseWriter, r *http.Request, m mount) (core.Principal, bool) {
 	p, err := h.authenticate(r.Context(), bearerToken(r.Header.Get("Authorization")))
 	if err != nil {
+		h.refuse(w, r, err, h.challenge(m, err))
+		return core.Principal{}, false
+	}
+	if p.Via == core.ViaConnection && p.Resource != "" && p.Resource != h.app.Config.SiteURL+m.path {
+		err := h.app.Config.AuthRequired("this access token was issued for another resource (" + p.Resource + "); connect to this endpoint")
 		h.refuse(w, r, err, h.challenge(m, err))
 		return core.Principal{}, false
 	}

@@ -32,14 +32,10 @@ type ProtectedResource struct {
 // NewProtectedResource builds the metadata document of the resource at
 // resourcePath (e.g. "/mcp" or "/chatgpt/mcp") on the site of cfg.
 func NewProtectedResource(cfg core.Config, resourcePath string) ProtectedResource {
-	scopes := make([]string, len(core.AllScopes))
-	for i, s := range core.AllScopes {
-		scopes[i] = string(s)
-	}
 	return ProtectedResource{
 		Resource:               cfg.SiteURL + resourcePath,
 		AuthorizationServers:   []string{cfg.SiteURL},
-		ScopesSupported:        scopes,
+		ScopesSupported:        scopeStrings(),
 		BearerMethodsSupported: []string{"header"},
 		ResourceName:           "Giftwell",
 	}
@@ -54,24 +50,7 @@ func NewProtectedResource(cfg core.Config, resourcePath string) ProtectedResourc
 // The document is public and built once; GET and HEAD are answered, any
 // other method gets 405.
 func ProtectedResourceHandler(cfg core.Config, resourcePath string) http.Handler {
-	body, err := json.Marshal(NewProtectedResource(cfg, resourcePath))
-	if err != nil {
-		panic("oauth: protected-resource metadata: " + err.Error()) // plain strings cannot fail to marshal
-	}
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method != http.MethodGet && r.Method != http.MethodHead {
-			w.Header().Set("Allow", "GET, HEAD")
-			writeError(w, core.Errorf(core.CodeMethodNotAllowed, "%s is not allowed here; use GET", r.Method))
-			return
-		}
-		w.Header().Set("Content-Type", "application/json")
-		w.Header().Set("Cache-Control", "public, max-age=3600")
-		w.Header().Set("Access-Control-Allow-Origin", "*")
-		if r.Method == http.MethodHead {
-			return
-		}
-		_, _ = w.Write(body)
-	})
+	return staticJSON(NewProtectedResource(cfg, resourcePath))
 }
 
 // writeError writes the spec's error envelope with the code's status.

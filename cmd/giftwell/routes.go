@@ -30,7 +30,12 @@ func routes(app *core.App, log *slog.Logger) http.Handler {
 	for _, path := range []string{"/mcp", "/chatgpt/mcp"} {
 		mux.Handle(path, mcpHandler)
 		mux.Handle(oauth.WellKnownPrefix+path, oauth.ProtectedResourceHandler(app.Config, path))
+		// The assistant endpoint's own issuer metadata, where clients that
+		// append the resource path (RFC 8414 §3.1) look for it.
+		mux.Handle(oauth.AuthorizationServerPath+path, oauth.AuthorizationServerHandler(app.Config))
 	}
+	mux.Handle(oauth.AuthorizationServerPath, oauth.AuthorizationServerHandler(app.Config))
+	mux.Handle("/oauth/", oauth.NewServer(app, log).Handler())
 	mux.Handle("/", site(app, log))
 	return middleware.RequestID(requestLog(log)(mux))
 }

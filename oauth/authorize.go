@@ -1,0 +1,302 @@
+package oauth
+
+import (
+	"context"
+	"errors"
+	"html/template"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+
+	"github.com/ory/fosite"
+
+	"github.com/giftwell/giftwell/core"
+)
+
+// Server is the authorization server for sign-in connections: authorize
+// (with the consent page), token and revoke, backed by fosite.
+type Server struct {
+	app      *core.App
+	log      *slog.Logger
+	provider fosite.OAuth2Provider
+}
+
+// NewServer returns the authorization server of app.
+func NewServer(app *core.App, log *slog.Logger) *Server {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &Server{app: app, log: log, provider: newProvider(app)}
+}
+
+// Handler serves /oauth/authorize, /oauth/token, /oauth/revoke,
+// /oauth/register and /oauth/disconnect. Posts to /oauth/authorize and
+// /oauth/disconnect from another site are refused
+// (http.CrossOriginProtection, as the web app's forms are).
+func (s *Server) Handler() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /oauth/authorize", s.authorize)
+	cop := http.NewCrossOriginProtection()
+	if u, err := url.Parse(s.app.Config.SiteURL); err == nil && u.Scheme != "" && u.Host != "" {
+		_ = cop.AddTrustedOrigin(u.Scheme + "://" + u.Host)
+	}
+	mux.Handle("POST /oauth/authorize", cop.Handler(http.HandlerFunc(s.consent)))
+	mux.HandleFunc("GET /oauth/disconnect", s.connectedApps)
+	mux.Handle("POST /oauth/disconnect", cop.Handler(http.HandlerFunc(s.disconnect)))
+	mux.HandleFunc("POST /oauth/token", s.token)
+	mux.HandleFunc("POST /oauth/revoke", s.revoke)
+	mux.Handle("/oauth/register", RegistrationHandler(s.app, s.log))
+	mux.HandleFunc("/oauth/", func(w http.ResponseWriter, r *http.Request) {
+		writeOAuthError(w, http.StatusNotFound, "invalid_request", "no such OAuth endpoint or method")
+	})
+	return mux
+}
+
+// authorizeRequest is a checked authorization request of a signed-in person.
+type authorizeRequest struct {
+	person   core.Principal
+	client   core.OAuthClient
+	request  fosite.AuthorizeRequester
+	resource string
+	ctx      context.Context
+}
+
+// begin checks the authorization request common to the consent page and its
+// post. It has answered when ok is false: a sign-in redirect, an error page
+// (unknown client, unmatched redirect URI: never redirected), or an error
+// redirect to the client.
+func (s *Server) begin(w http.ResponseWriter, r *http.Request) (authorizeRequest, bool) {
+	if r.URL.Query().Has("access_token") {
+		s.errorPage(w, http.StatusBadRequest, "Tokens are never accepted in the address.")
+		return authorizeRequest{}, false
+	}
+	person, ok := s.signedIn(w, r, r.URL.RequestURI())
+	if !ok {
+		return authorizeRequest{}, false
+	}
+	q := r.URL.Query()
+	client, err := s.app.OAuthClientByID(r.Context(), q.Get("client_id"))
+	if err != nil {
+		s.errorPage(w, http.StatusBadRequest, "The app asking to connect is not registered.")
+		return authorizeRequest{}, false
+	}
+	redirect := q.Get("redirect_uri")
+	if redirect == "" && len(client.RedirectURIs) == 1 {
+		redirect = client.RedirectURIs[0]
+	}
+	if !slices.ContainsFunc(client.RedirectURIs, func(reg string) bool { return core.RedirectURIMatches(reg, redirect) }) {
+		s.errorPage(w, http.StatusBadRequest, "The app's redirect address does not match the one it registered.")
+		return authorizeRequest{}, false
+	}
+	ctx := context.WithValue(r.Context(), matchedRedirectKey{}, redirect)
+	ar, err := s.provider.NewAuthorizeRequest(ctx, r)
+	if err != nil {
+		s.provider.WriteAuthorizeError(ctx, w, ar, err)
+		return authorizeRequest{}, false
+	}
+	// fosite enforces PKCE only when it issues the code; refuse before the
+	// consent page instead, and accept S256 only (a missing method means plain).
+	if q.Get("code_challenge") == "" || q.Get("code_challenge_method") != "S256" {
+		s.provider.WriteAuthorizeError(ctx, w, ar, fosite.ErrInvalidRequest.WithHint("PKCE with code_challenge_method S256 is required."))
+		return authorizeRequest{}, false
+	}
+	resource := q.Get("resource")
+	if !slices.Contains(s.app.Config.OAuthResources(), resource) || len(q["resource"]) != 1 {
+		s.provider.WriteAuthorizeError(ctx, w, ar, errInvalidTarget)
+		return authorizeRequest{}, false
+	}
+	if !ar.GetRequestedScopes().Has(string(core.ScopeRead)) && resource == s.app.Config.ChatGPTMCPURL() {
+		s.provider.WriteAuthorizeError(ctx, w, ar, fosite.ErrInvalidScope.WithHint("The assistant endpoint needs gifts:read."))
+		return authorizeRequest{}, false
+	}
+	if len(ar.GetRequestedScopes()) == 0 {
+		s.provider.WriteAuthorizeError(ctx, w, ar, fosite.ErrInvalidScope.WithHint("Request at least one scope."))
+		return authorizeRequest{}, false
+	}
+	return authorizeRequest{person: person, client: client, request: ar, resource: resource, ctx: ctx}, true
+}
+
+// errInvalidTarget is RFC 8707's error for a missing or unknown resource.
+var errInvalidTarget = &fosite.RFC6749Error{
+	ErrorField:       "invalid_target",
+	DescriptionField: "The resource parameter must be the Giftwell MCP URL ({mcp_url} or {chatgpt_mcp_url}).",
+	CodeField:        http.StatusBadRequest,
+}
+
+// authorize shows the consent page.
+func (s *Server) authorize(w http.ResponseWriter, r *http.Request) {
+	a, ok := s.begin(w, r)
+	if !ok {
+		return
+	}
+	workspace := a.person.WorkspaceID
+	if list, err := s.app.ListWorkspaces(r.Context(), a.person); err == nil {
+		for _, ws := range list {
+			if ws.ID == a.person.WorkspaceID {
+				workspace = ws.Name
+			}
+		}
+	}
+	redirectHost := a.request.GetRedirectURI().Host
+	if redirectHost == "" {
+		redirectHost = a.request.GetRedirectURI().Scheme + ":"
+	}
+	view := consentView{
+		Client: a.client.ClientName, ClientID: a.client.ClientID, RedirectHost: redirectHost,
+		Workspace: workspace, Action: "/oauth/authorize?" + r.URL.RawQuery,
+	}
+	if view.Client == "" {
+		view.Client = "An unnamed app"
+	}
+	for _, sc := range core.AllScopes {
+		if a.request.GetRequestedScopes().Has(string(sc)) {
+			view.Scopes = append(view.Scopes, consentScope{Scope: string(sc), Text: scopeText[sc], Optional: sc != core.ScopeRead})
+		}
+	}
+	protectPage(w)
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	if err := consentPage.Execute(w, view); err != nil {
+		s.log.ErrorContext(r.Context(), "oauth consent page", "err", err)
+	}
+}
+
+// consent records the person's answer and redirects to the client with a
+// code (and iss, RFC 9207) or access_denied.
+func (s *Server) consent(w http.ResponseWriter, r *http.Request) {
+	a, ok := s.begin(w, r)
+	if !ok {
+		return
+	}
+	if r.PostFormValue("decision") != "allow" {
+		s.provider.WriteAuthorizeError(a.ctx, w, a.request, fosite.ErrAccessDenied.WithHint("The person declined."))
+		return
+	}
+	ticked := r.PostForm["scope_grant"]
+	var scopes []core.Scope
+	for _, sc := range core.AllScopes {
+		if a.request.GetRequestedScopes().Has(string(sc)) && (sc == core.ScopeRead || slices.Contains(ticked, string(sc))) {
+			scopes = append(scopes, sc)
+		}
+	}
+	if len(scopes) == 0 {
+		s.provider.WriteAuthorizeError(a.ctx, w, a.request, fosite.ErrAccessDenied.WithHint("No scope was granted."))
+		return
+	}
+	grant, err := s.app.CreateOAuthGrant(a.ctx, a.person, a.client.ClientID, a.resource, scopes)
+	if err != nil {
+		s.log.ErrorContext(r.Context(), "oauth grant", "err", err)
+		s.provider.WriteAuthorizeError(a.ctx, w, a.request, fosite.ErrServerError)
+		return
+	}
+	for _, sc := range scopes {
+		a.request.GrantScope(string(sc))
+	}
+	session := &core.OAuthSession{GrantID: grant.ID, WorkspaceID: grant.WorkspaceID, UserID: grant.UserID}
+	resp, err := s.provider.NewAuthorizeResponse(a.ctx, a.request, session)
+	if err != nil {
+		s.provider.WriteAuthorizeError(a.ctx, w, a.request, err)
+		return
+	}
+	resp.AddParameter("iss", s.app.Config.SiteURL)
+	s.provider.WriteAuthorizeResponse(a.ctx, w, a.request, resp)
+}
+
+// token serves POST /oauth/token: code exchange and refresh. A resource
+// sent with it must be the grant's.
+func (s *Server) token(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	session := &core.OAuthSession{}
+	ar, err := s.provider.NewAccessRequest(ctx, r, session)
+	if err != nil {
+		s.provider.WriteAccessError(ctx, w, ar, err)
+		return
+	}
+	grant, err := s.app.OAuthGrantByID(ctx, session.GrantID)
+	if err != nil {
+		s.provider.WriteAccessError(ctx, w, ar, fosite.ErrInvalidGrant)
+		return
+	}
+	if res := r.PostForm["resource"]; len(res) > 0 && (len(res) != 1 || res[0] != grant.Resource) {
+		s.provider.WriteAccessError(ctx, w, ar, errInvalidTarget)
+		return
+	}
+	// No scope beyond the grant's, ever (fosite would quietly narrow it).
+	for _, sc := range strings.Fields(r.PostForm.Get("scope")) {
+		if !slices.Contains(grant.Scopes, core.Scope(sc)) {
+			s.provider.WriteAccessError(ctx, w, ar, fosite.ErrInvalidScope.WithHintf("The scope %q was not granted.", sc))
+			return
+		}
+	}
+	resp, err := s.provider.NewAccessResponse(ctx, ar)
+	if err != nil {
+		s.provider.WriteAccessError(ctx, w, ar, err)
+		return
+	}
+	s.provider.WriteAccessResponse(ctx, w, ar, resp)
+}
+
+// revoke serves POST /oauth/revoke (RFC 7009); revoking a refresh token ends its grant.
+func (s *Server) revoke(w http.ResponseWriter, r *http.Request) {
+	err := s.provider.NewRevocationRequest(r.Context(), r)
+	if err != nil && !errors.Is(err, fosite.ErrNotFound) {
+		s.log.InfoContext(r.Context(), "oauth revoke", "err", err)
+	}
+	s.provider.WriteRevocationResponse(r.Context(), w, err)
+}
+
+// protectPage forbids framing and caching of a page that asks for consent.
+func protectPage(w http.ResponseWriter) {
+	h := w.Header()
+	h.Set("X-Frame-Options", "DENY")
+	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'")
+	h.Set("Cache-Control", "no-store")
+	h.Set("Referrer-Policy", "no-referrer")
+}
+
+// errorPage is a plain page for errors that must not redirect to the client.
+func (s *Server) errorPage(w http.ResponseWriter, status int, message string) {
+	protectPage(w)
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.WriteHeader(status)
+	_ = errorTemplate.Execute(w, message)
+}
+
+// scopeText says what each scope lets the app do, in plain words.
+var scopeText = map[core.Scope]string{
+	core.ScopeRead:  "See your campaigns, gifts, tracking, queue and balance",
+	core.ScopeWrite: "Create and edit draft campaigns and add people to them",
+	core.ScopeLinks: "Read gift links and their CSV exports",
+}
+
+type consentScope struct {
+	Scope, Text string
+	Optional    bool
+}
+
+type consentView struct {
+	Client, ClientID, RedirectHost, Workspace, Action string
+	Scopes                                            []consentScope
+}
+
+var consentPage = template.Must(template.New("consent").Parse(`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Connect {{.Client}} to Giftwell</title></head>
+<body><main>
+<h1>Connect {{.Client}} to Giftwell?</h1>
+<p><strong>{{.Client}}</strong> (client {{.ClientID}}) will get access to the workspace <strong>{{.Workspace}}</strong>
+and will be sent back to <strong>{{.RedirectHost}}</strong>.</p>
+<form method="post" action="{{.Action}}">
+<ul>{{range .Scopes}}
+<li><label><input type="checkbox" name="scope_grant" value="{{.Scope}}" checked{{if not .Optional}} disabled{{end}}> {{.Text}} <code>{{.Scope}}</code></label></li>{{end}}
+</ul>
+<button type="submit" name="decision" value="allow">Allow</button>
+<button type="submit" name="decision" value="deny">Deny</button>
+</form>
+</main></body></html>
+`))
+
+var errorTemplate = template.Must(template.New("error").Parse(`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Cannot connect</title></head>
+<body><main><h1>Cannot connect this app</h1><p>{{.}}</p></main></body></html>
+`))

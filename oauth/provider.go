@@ -1,0 +1,136 @@
+package oauth
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"github.com/ory/fosite"
+	"github.com/ory/fosite/compose"
+	"github.com/ory/fosite/handler/oauth2"
+
+	"github.com/giftwell/giftwell/core"
+)
+
+// newProvider composes fosite for Giftwell: authorization code with PKCE
+// S256 only, refresh tokens (rotated; issued without an offline scope) and
+// revocation, over core's PostgreSQL storage, with tokenStrategy's
+// mco_-prefixed tokens.
+func newProvider(app *core.App) fosite.OAuth2Provider {
+	cfg := &fosite.Config{
+		AccessTokenLifespan:            core.OAuthAccessTokenLifetime,
+		RefreshTokenLifespan:           core.OAuthGrantIdleLifetime,
+		AuthorizeCodeLifespan:          core.OAuthCodeLifetime,
+		EnforcePKCE:                    true,
+		EnforcePKCEForPublicClients:    true,
+		EnablePKCEPlainChallengeMethod: false,
+		RefreshTokenScopes:             []string{},
+		ScopeStrategy:                  fosite.ExactScopeStrategy,
+		ClientSecretsHasher:            core.OAuthSecretHasher{},
+		AccessTokenIssuer:              app.Config.SiteURL,
+		IDTokenIssuer:                  app.Config.SiteURL,
+		TokenURL:                       app.Config.SiteURL + "/oauth/token",
+		MinParameterEntropy:            8,
+	}
+	return compose.Compose(cfg, &store{OAuthStore: app.OAuthStore()}, tokenStrategy{},
+		compose.OAuth2AuthorizeExplicitFactory,
+		compose.OAuth2RefreshTokenGrantFactory,
+		compose.OAuth2TokenRevocationFactory,
+		compose.OAuth2PKCEFactory,
+	)
+}
+
+// store wraps core's storage to apply Giftwell's redirect URI matcher:
+// fosite's own matcher lets any loopback port through only for IP
+// literals and compares unescaped paths, so the authorize handler matches
+// with core.RedirectURIMatches first and puts the matched URI in the
+// context; the client fosite sees then has exactly that redirect URI.
+type store struct{ *core.OAuthStore }
+
+type matchedRedirectKey struct{}
+
+// GetClient implements fosite.ClientManager.
+func (s *store) GetClient(ctx context.Context, id string) (fosite.Client, error) {
+	c, err := s.OAuthStore.GetClient(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if uri, ok := ctx.Value(matchedRedirectKey{}).(string); ok {
+		cc := *c.(*core.OAuthClient)
+		cc.RedirectURIs = []string{uri}
+		return &cc, nil
+	}
+	return c, nil
+}
+
+// tokenStrategy issues opaque tokens with the spec's prefixes: 256 random
+// bits after mco_access_, mco_refresh_ or mco_code_. A token's signature
+// (its storage key) is its SHA-256, so core can authenticate an access
+// token with one lookup and no secret; the strategy holds no key, and a
+// token is valid exactly when its hash is stored, active and unexpired.
+type tokenStrategy struct{}
+
+var _ oauth2.CoreStrategy = tokenStrategy{}
+
+func (tokenStrategy) generate(prefix string) (string, string, error) {
+	tok := prefix + core.RandomHex(32)
+	return tok, core.HashOAuthSecret(tok), nil
+}
+
+func (tokenStrategy) validate(r fosite.Requester, token, prefix string, tt fosite.TokenType, expired *fosite.RFC6749Error) error {
+	if !strings.HasPrefix(token, prefix) {
+		return fosite.ErrInvalidRequest.WithHint("The token has the wrong format.")
+	}
+	if exp := r.GetSession().GetExpiresAt(tt); !exp.IsZero() && exp.Before(time.Now().UTC()) {
+		return expired
+	}
+	return nil
+}
+
+// AccessTokenSignature implements oauth2.AccessTokenStrategy.
+func (tokenStrategy) AccessTokenSignature(_ context.Context, token string) string {
+	return core.HashOAuthSecret(token)
+}
+
+// GenerateAccessToken implements oauth2.AccessTokenStrategy.
+func (s tokenStrategy) GenerateAccessToken(context.Context, fosite.Requester) (string, string, error) {
+	return s.generate(core.OAuthAccessTokenPrefix)
+}
+
+// ValidateAccessToken implements oauth2.AccessTokenStrategy.
+func (s tokenStrategy) ValidateAccessToken(_ context.Context, r fosite.Requester, token string) error {
+	return s.validate(r, token, core.OAuthAccessTokenPrefix, fosite.AccessToken,
+		fosite.ErrTokenExpired.WithHint("The access token expired."))
+}
+
+// RefreshTokenSignature implements oauth2.RefreshTokenStrategy.
+func (tokenStrategy) RefreshTokenSignature(_ context.Context, token string) string {
+	return core.HashOAuthSecret(token)
+}
+
+// GenerateRefreshToken implements oauth2.RefreshTokenStrategy.
+func (s tokenStrategy) GenerateRefreshToken(context.Context, fosite.Requester) (string, string, error) {
+	return s.generate(core.OAuthRefreshTokenPrefix)
+}
+
+// ValidateRefreshToken implements oauth2.RefreshTokenStrategy.
+func (s tokenStrategy) ValidateRefreshToken(_ context.Context, r fosite.Requester, token string) error {
+	return s.validate(r, token, core.OAuthRefreshTokenPrefix, fosite.RefreshToken,
+		fosite.ErrTokenExpired.WithHint("The refresh token expired."))
+}
+
+// AuthorizeCodeSignature implements oauth2.AuthorizeCodeStrategy.
+func (tokenStrategy) AuthorizeCodeSignature(_ context.Context, token string) string {
+	return core.HashOAuthSecret(token)
+}
+
+// GenerateAuthorizeCode implements oauth2.AuthorizeCodeStrategy.
+func (s tokenStrategy) GenerateAuthorizeCode(context.Context, fosite.Requester) (string, string, error) {
+	return s.generate(core.OAuthCodePrefix)
+}
+
+// ValidateAuthorizeCode implements oauth2.AuthorizeCodeStrategy.
+func (s tokenStrategy) ValidateAuthorizeCode(_ context.Context, r fosite.Requester, token string) error {
+	return s.validate(r, token, core.OAuthCodePrefix, fosite.AuthorizeCode,
+		fosite.ErrInvalidGrant.WithHint("The authorization code expired."))
+}
