@@ -42,6 +42,8 @@ type App struct {
 	Log    *slog.Logger
 	// Catalog serves the gift catalog from memory; see CatalogStore.
 	Catalog *CatalogStore
+	// Payments creates top-up sessions; nil means the local SandboxProcessor.
+	Payments PaymentProcessor
 }
 
 // NewApp builds an App over a migrated database. It loads the catalog into

@@ -91,6 +91,11 @@ func operations(list []tools.Tool) ([]operation, error) {
 		return nil, err
 	}
 	ops = append(ops, campaign...)
+	balance, err := balanceOperations()
+	if err != nil {
+		return nil, err
+	}
+	ops = append(ops, balance...)
 	seen := map[string]string{}
 	for i := range ops {
 		op := &ops[i]

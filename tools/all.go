@@ -22,6 +22,7 @@ var groups = []func(*core.App) []Tool{
 	campaignTools,
 	recipientTools,
 	settingsTools,
+	balanceTools,
 	teamTools,
 }
 

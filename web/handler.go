@@ -80,6 +80,11 @@ func (h *handler) routes() http.Handler {
 	mux.Handle("GET /settings", h.signedIn(h.settings))
 	mux.Handle("POST /settings", h.signedIn(h.saveSettings))
 
+	mux.Handle("GET /balance", h.signedIn(h.balance))
+	mux.Handle("POST /balance/topup", h.signedIn(h.createTopup))
+	mux.Handle("GET /sandbox/pay/{id}", h.signedIn(h.sandboxPayment))
+	mux.Handle("POST /sandbox/pay/{id}", h.signedIn(h.completeSandboxPayment))
+
 	mux.HandleFunc("/", h.notFound)
 	return mux
 }

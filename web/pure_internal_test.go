@@ -67,15 +67,17 @@ func TestEveryPageRenders(t *testing.T) {
 	p, err := parsePages(assets)
 	require.NoError(t, err)
 	data := map[string]any{
-		"home":      homeData{},
-		"keys":      &keysData{},
-		"team":      &teamData{},
-		"settings":  settingsData{},
-		"invite":    invitationData{},
-		"login":     loginData{Next: "/"},
-		"message":   messageData{Title: "T", Text: "X"},
-		"campaigns": campaignsData{},
-		"campaign":  campaignData{Review: true},
+		"home":        homeData{},
+		"keys":        &keysData{},
+		"team":        &teamData{},
+		"settings":    settingsData{},
+		"invite":      invitationData{},
+		"login":       loginData{Next: "/"},
+		"message":     messageData{Title: "T", Text: "X"},
+		"campaigns":   campaignsData{},
+		"campaign":    campaignData{Review: true},
+		"balance":     balanceData{CanTopUp: true, Ledger: []core.LedgerEntry{{Kind: core.LedgerDebit, Cents: -100}}},
+		"sandbox_pay": core.SandboxPayment{State: core.TopupCreated},
 	}
 	require.Len(t, p.byName, len(data), "every page has a case here")
 	sh := &shell{Workspace: core.WorkspaceSummary{ID: "ws_1", Name: "Acme"}, Workspaces: []core.WorkspaceSummary{{ID: "ws_1"}, {ID: "ws_2"}}}

@@ -157,4 +157,5 @@ var notices = map[string]string{
 	"switched":           "You switched workspace.",
 	"campaign-active":    "The campaign is on.",
 	"campaign-paused":    "The campaign is paused. Nothing more is sent until it is turned on again.",
+	"topup-paid":         "The payment is complete and the funds are in the balance.",
 }

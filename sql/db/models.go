@@ -20,6 +20,13 @@ type ApiKey struct {
 	RevokedAt   *time.Time
 }
 
+type Balance struct {
+	WorkspaceID string
+	Mode        string
+	Cents       int64
+	UpdatedAt   time.Time
+}
+
 type Campaign struct {
 	ID                 string
 	Seq                int64
@@ -93,6 +100,20 @@ type Invitation struct {
 	RevokedAt   *time.Time
 }
 
+type LedgerEntry struct {
+	ID          string
+	Seq         int64
+	WorkspaceID string
+	Mode        string
+	Kind        string
+	Cents       int64
+	SendID      *string
+	CampaignID  *string
+	TopupID     *string
+	Note        string
+	CreatedAt   time.Time
+}
+
 type LoginAttempt struct {
 	ID          int64
 	Email       string
@@ -105,6 +126,48 @@ type Membership struct {
 	UserID      string
 	Role        string
 	CreatedAt   time.Time
+}
+
+type OauthClient struct {
+	ID                      string
+	ClientName              string
+	ClientUri               string
+	RedirectUris            []string
+	TokenEndpointAuthMethod string
+	SecretHash              *string
+	GrantTypes              []string
+	ResponseTypes           []string
+	Scope                   string
+	RegisteredFrom          string
+	CreatedAt               time.Time
+}
+
+type OauthGrant struct {
+	ID            string
+	ClientID      string
+	WorkspaceID   string
+	UserID        string
+	Resource      string
+	Scopes        []string
+	ConsentedAt   time.Time
+	ExpiresAt     time.Time
+	HardExpiresAt time.Time
+	RevokedAt     *time.Time
+}
+
+type OauthToken struct {
+	Signature     string
+	Kind          string
+	RequestID     string
+	GrantID       string
+	ClientID      string
+	RequestedAt   time.Time
+	ExpiresAt     time.Time
+	Scopes        []string
+	GrantedScopes []string
+	FormData      []byte
+	SessionData   []byte
+	Active        bool
 }
 
 type Recipient struct {
@@ -168,6 +231,21 @@ type Session struct {
 	CreatedAt   time.Time
 	ExpiresAt   time.Time
 	RevokedAt   *time.Time
+}
+
+type Topup struct {
+	ID                 string
+	WorkspaceID        string
+	Mode               string
+	Cents              int64
+	IdempotencyKey     string
+	Processor          string
+	ProcessorSessionID string
+	ProcessorUrl       string
+	State              string
+	CreatedBy          string
+	CreatedAt          time.Time
+	CompletedAt        *time.Time
 }
 
 type User struct {

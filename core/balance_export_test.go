@@ -1,0 +1,31 @@
+package core
+
+import (
+	"context"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/giftwell/giftwell/sql/db"
+)
+
+// DebitForTest runs debit in a transaction of its own.
+func (a *App) DebitForTest(ctx context.Context, workspaceID string, mode Mode, cents int64, sendID, campaignID string) (string, error) {
+	var id string
+	err := pgx.BeginFunc(ctx, a.DB, func(tx pgx.Tx) error {
+		var err error
+		id, err = a.debit(ctx, db.New(tx), workspaceID, mode, cents, sendID, campaignID)
+		return err
+	})
+	return id, asCoreError(err)
+}
+
+// CreditForTest runs credit in a transaction of its own.
+func (a *App) CreditForTest(ctx context.Context, workspaceID string, mode Mode, cents int64, sendID, campaignID string) (string, error) {
+	var id string
+	err := pgx.BeginFunc(ctx, a.DB, func(tx pgx.Tx) error {
+		var err error
+		id, err = a.credit(ctx, db.New(tx), workspaceID, mode, cents, sendID, campaignID, "")
+		return err
+	})
+	return id, asCoreError(err)
+}

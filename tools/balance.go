@@ -1,0 +1,43 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+
+	"github.com/giftwell/giftwell/core"
+)
+
+// GetBalanceInput is get_balance's input: nothing.
+type GetBalanceInput struct{}
+
+// CreateBalanceTopupInput is create_balance_topup's input.
+type CreateBalanceTopupInput struct {
+	Cents          int64  `json:"cents" jsonschema:"the amount to add in USD cents, 2500-2000000" schema:"minimum=2500,maximum=2000000"`
+	IdempotencyKey string `json:"idempotencyKey" jsonschema:"8-150 characters; the same key and cents return the same payment page, the same key with other cents is IDEMPOTENCY_CONFLICT" schema:"minLength=8,maxLength=150"`
+}
+
+const descGetBalance = "Read the workspace's prepaid balance in its current mode (test or live): cents, mode, lowBalance and topUpUrl. " +
+	"Playbook gifts are paid from it; test funds never pay for live gifts. lowBalance is true when the balance cannot cover the people " +
+	"waiting plus one more gift from every active playbook; then hand topUpUrl to an owner or admin. It changes nothing."
+
+const descCreateBalanceTopup = "Start adding funds to the workspace's balance in its current mode: 2500-2000000 cents with an idempotencyKey. " +
+	"Returns {url, sessionId}: the payment page a signed-in owner or admin opens to pay; the balance grows once the payment completes. " +
+	"Only a signed-in owner or admin may do this: keys and connections get HUMAN_APPROVAL_REQUIRED with the balance page to hand to a person."
+
+// balanceTools are the prepaid balance tools.
+func balanceTools(app *core.App) []Tool {
+	balancePage := func(json.RawMessage) string { return app.Config.BalanceURL() }
+	return []Tool{
+		Define("get_balance", descGetBalance, ScopeRead, core.ActReadQueueAndBalance,
+			func(ctx context.Context, p core.Principal, _ GetBalanceInput) (core.Balance, error) {
+				return app.Balance(ctx, p)
+			},
+			Title("Read the balance"), ReadOnly(), PersonURL(balancePage), REST(http.MethodGet, "/balance", http.StatusOK)),
+		Define("create_balance_topup", descCreateBalanceTopup, ScopeSignedIn, core.ActPay,
+			func(ctx context.Context, p core.Principal, in CreateBalanceTopupInput) (core.TopupSession, error) {
+				return app.CreateBalanceTopup(ctx, p, core.TopupParams{Cents: in.Cents, IdempotencyKey: in.IdempotencyKey})
+			},
+			Title("Add funds to the balance"), Idempotent(), OpenWorld(), PersonURL(balancePage), REST(http.MethodPost, "/balance/topup", http.StatusOK)),
+	}
+}

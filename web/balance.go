@@ -1,0 +1,124 @@
+package web
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/giftwell/giftwell/core"
+)
+
+// balanceData is the content of the balance page.
+type balanceData struct {
+	Balance core.Balance
+	Ledger  []core.LedgerEntry
+	// CanTopUp shows the top-up form (a signed-in owner or admin).
+	CanTopUp bool
+	// MinTopup and MaxTopup are the form's bounds in cents.
+	MinTopup, MaxTopup int64
+}
+
+// topupFields are the top-up form's fields.
+var topupFields = []string{"amount"}
+
+// balance shows the balance of the current mode, its ledger and the top-up form.
+func (h *handler) balance(w http.ResponseWriter, r *http.Request, s session) {
+	h.show(w, r, s, "balance", h.balanceView)
+}
+
+func (h *handler) balanceView(ctx context.Context, s session) (view, error) {
+	b, err := h.app.Balance(ctx, s.Principal)
+	if err != nil {
+		return view{}, err
+	}
+	ledger, err := h.app.Ledger(ctx, s.Principal, core.DefaultLedgerLimit)
+	if err != nil {
+		return view{}, err
+	}
+	return view{
+		Nav: "balance",
+		// A fresh key per page: submitting the same form twice opens one payment.
+		Values: url.Values{"idempotencyKey": {"web-" + core.RandomHex(16)}},
+		Data: balanceData{
+			Balance: b, Ledger: ledger, CanTopUp: core.Authorize(s.Principal, core.ActPay, "") == nil,
+			MinTopup: core.MinTopupCents, MaxTopup: core.MaxTopupCents,
+		},
+	}, nil
+}
+
+// createTopup starts a top-up and sends the person to its payment page.
+func (h *handler) createTopup(w http.ResponseWriter, r *http.Request, s session) {
+	if !h.parseForm(w, r) {
+		return
+	}
+	cents, ok := parseDollars(r.PostForm.Get("amount"))
+	if !ok {
+		h.formFailed(w, r, s, "balance", h.balanceView, core.Invalid("amount", "enter an amount in US dollars, like 250 or 250.00"), topupFields...)
+		return
+	}
+	session, err := h.app.CreateBalanceTopup(r.Context(), s.Principal, core.TopupParams{Cents: cents, IdempotencyKey: r.PostForm.Get("idempotencyKey")})
+	if err != nil {
+		h.formFailed(w, r, s, "balance", h.balanceView, topupFormError(err), topupFields...)
+		return
+	}
+	http.Redirect(w, r, session.URL, http.StatusSeeOther)
+}
+
+// topupFormError names the form's amount field where core names cents.
+func topupFormError(err error) error {
+	if e := core.AsError(err); e.Code == core.CodeValidation && len(e.Fields) > 0 && e.Fields[0] == "cents" {
+		return core.Invalid("amount", "must be between %s and %s", dollars(core.MinTopupCents), dollars(core.MaxTopupCents))
+	}
+	return err
+}
+
+// parseDollars reads an amount in US dollars ("250", "$1,250.50") as cents.
+func parseDollars(s string) (int64, bool) {
+	s = strings.ReplaceAll(strings.TrimPrefix(strings.TrimSpace(s), "$"), ",", "")
+	whole, frac, hasFrac := strings.Cut(s, ".")
+	if whole == "" || len(whole) > 9 || (hasFrac && (len(frac) == 0 || len(frac) > 2)) {
+		return 0, false
+	}
+	w, err := strconv.ParseInt(whole, 10, 64)
+	if err != nil || w < 0 || strings.ContainsAny(whole, "+-") {
+		return 0, false
+	}
+	var c int64
+	if hasFrac {
+		if strings.ContainsAny(frac, "+-") {
+			return 0, false
+		}
+		f, err := strconv.ParseInt(frac, 10, 64)
+		if err != nil {
+			return 0, false
+		}
+		if len(frac) == 1 {
+			f *= 10
+		}
+		c = f
+	}
+	return w*100 + c, true
+}
+
+// sandboxPayment shows the local sandbox's test payment page.
+func (h *handler) sandboxPayment(w http.ResponseWriter, r *http.Request, s session) {
+	id := r.PathValue("id")
+	h.show(w, r, s, "sandbox_pay", func(ctx context.Context, s session) (view, error) {
+		p, err := h.app.SandboxPayment(ctx, s.Principal, id)
+		if err != nil {
+			return view{}, err
+		}
+		return view{Nav: "balance", Data: p}, nil
+	})
+}
+
+// completeSandboxPayment completes the test payment and goes back to the balance.
+func (h *handler) completeSandboxPayment(w http.ResponseWriter, r *http.Request, s session) {
+	if err := h.app.CompleteSandboxPayment(r.Context(), s.Principal, r.PathValue("id")); err != nil {
+		h.fail(w, r, &s, err)
+		return
+	}
+	http.Redirect(w, r, "/balance?done=topup-paid", http.StatusSeeOther)
+}
