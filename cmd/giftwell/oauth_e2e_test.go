@@ -539,3 +539,59 @@ func TestOAuthDisconnect(t *testing.T) {
 	_, body = s.do(t, http.MethodGet, "/oauth/disconnect", "", "", true)
 	require.NotContains(t, string(body), grantID)
 }
+
+// TestOAuthTokenStaysInItsWorkspace: a connection's token reaches its own
+// workspace only; another workspace's campaign ID is NOT_FOUND, and lists
+// never show it.
+func TestOAuthTokenStaysInItsWorkspace(t *testing.T) {
+	t.Parallel()
+	s := newOAuthSite(t)
+	code := s.consent(t, s.authorizeQuery(nil), "gifts:write").Query().Get("code")
+	status, tok, _ := s.exchange(t, code)
+	require.Equal(t, http.StatusOK, status, tok)
+	token := tok["access_token"].(string)
+
+	other := apptest.NewWorkspace(t, s.env.App, apptest.WorkspaceOptions{Name: "Other Co"})
+	req, err := http.NewRequest(http.MethodPost, s.url+"/api/v1/campaigns", strings.NewReader(
+		`{"name":"Theirs","mode":"always_on","productId":"engraved-walnut-desk-organizer","senderName":"Them","senderCompany":"Other Co"}`))
+	require.NoError(t, err)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Authorization", "Bearer "+other.OwnerKey)
+	res, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	var created struct {
+		Data struct {
+			ID string `json:"id"`
+		} `json:"data"`
+	}
+	require.NoError(t, json.NewDecoder(res.Body).Decode(&created))
+	_ = res.Body.Close()
+	require.Equal(t, http.StatusCreated, res.StatusCode)
+	require.NotEmpty(t, created.Data.ID)
+
+	client := sdk.NewClient(&sdk.Implementation{Name: "oauth-e2e", Version: "1.0.0"}, nil)
+	cs, err := client.Connect(t.Context(), &sdk.StreamableClientTransport{
+		Endpoint: s.url + "/mcp", HTTPClient: &http.Client{Transport: bearerTransport{token}},
+		DisableStandaloneSSE: true, MaxRetries: -1,
+	}, nil)
+	require.NoError(t, err)
+	defer cs.Close()
+
+	got, err := cs.CallTool(t.Context(), &sdk.CallToolParams{Name: "get_campaign", Arguments: map[string]any{"id": created.Data.ID}})
+	require.NoError(t, err)
+	require.True(t, got.IsError, "another workspace's campaign is refused")
+	envelope, err := json.Marshal(got.StructuredContent)
+	require.NoError(t, err)
+	require.Contains(t, string(envelope), `"code":"NOT_FOUND"`)
+
+	got, err = cs.CallTool(t.Context(), &sdk.CallToolParams{Name: "update_campaign", Arguments: map[string]any{"id": created.Data.ID, "name": "Mine now", "expectedPolicyVersion": 1}})
+	require.NoError(t, err)
+	require.True(t, got.IsError, "and cannot be changed")
+
+	got, err = cs.CallTool(t.Context(), &sdk.CallToolParams{Name: "list_campaigns", Arguments: map[string]any{}})
+	require.NoError(t, err)
+	require.False(t, got.IsError)
+	list, err := json.Marshal(got.StructuredContent)
+	require.NoError(t, err)
+	require.NotContains(t, string(list), created.Data.ID)
+}
