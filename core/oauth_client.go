@@ -145,15 +145,15 @@ func HashOAuthSecret(s string) string {
 // normaliseRegistration checks reg and fills RFC 7591's defaults.
 func normaliseRegistration(reg OAuthClientRegistration) (OAuthClient, error) {
 	if len(reg.RedirectURIs) == 0 {
-		return OAuthClient{}, Invalid("redirect_uris", "redirect_uris: at least one redirect URI is required")
+		return OAuthClient{}, Invalid("redirect_uris", "at least one redirect URI is required")
 	}
 	if len(reg.RedirectURIs) > MaxRedirectURIs {
-		return OAuthClient{}, Invalid("redirect_uris", "redirect_uris: at most %d redirect URIs", MaxRedirectURIs)
+		return OAuthClient{}, Invalid("redirect_uris", "at most %d redirect URIs", MaxRedirectURIs)
 	}
 	for i, u := range reg.RedirectURIs {
 		if err := ValidateRedirectURI(u); err != nil {
 			f := fmt.Sprintf("redirect_uris[%d]", i)
-			return OAuthClient{}, Invalid(f, "%s: %v", f, err)
+			return OAuthClient{}, Invalid(f, "%v", err)
 		}
 	}
 	method := reg.TokenEndpointAuthMethod
@@ -161,7 +161,7 @@ func normaliseRegistration(reg OAuthClientRegistration) (OAuthClient, error) {
 		method = AuthMethodClientSecretBasic
 	}
 	if method != AuthMethodNone && method != AuthMethodClientSecretBasic && method != AuthMethodClientSecretPost {
-		return OAuthClient{}, Invalid("token_endpoint_auth_method", "token_endpoint_auth_method: must be none, client_secret_basic or client_secret_post")
+		return OAuthClient{}, Invalid("token_endpoint_auth_method", "must be none, client_secret_basic or client_secret_post")
 	}
 	grants := reg.GrantTypes
 	if len(grants) == 0 {
@@ -169,24 +169,24 @@ func normaliseRegistration(reg OAuthClientRegistration) (OAuthClient, error) {
 	}
 	for _, g := range grants {
 		if g != "authorization_code" && g != "refresh_token" {
-			return OAuthClient{}, Invalid("grant_types", "grant_types: only authorization_code and refresh_token are supported, not %q", g)
+			return OAuthClient{}, Invalid("grant_types", "only authorization_code and refresh_token are supported, not %q", g)
 		}
 	}
 	if !slices.Contains(grants, "authorization_code") {
-		return OAuthClient{}, Invalid("grant_types", "grant_types: must include authorization_code")
+		return OAuthClient{}, Invalid("grant_types", "must include authorization_code")
 	}
 	responses := reg.ResponseTypes
 	if len(responses) == 0 {
 		responses = []string{"code"}
 	}
 	if len(responses) != 1 || responses[0] != "code" {
-		return OAuthClient{}, Invalid("response_types", "response_types: only code is supported")
+		return OAuthClient{}, Invalid("response_types", "only code is supported")
 	}
 	if utf8.RuneCountInString(reg.ClientName) > 200 {
-		return OAuthClient{}, Invalid("client_name", "client_name: at most 200 characters")
+		return OAuthClient{}, Invalid("client_name", "at most 200 characters")
 	}
 	if reg.ClientURI != "" && (len(reg.ClientURI) > 2000 || !strings.HasPrefix(reg.ClientURI, "https://")) {
-		return OAuthClient{}, Invalid("client_uri", "client_uri: must be an https URL of at most 2000 bytes")
+		return OAuthClient{}, Invalid("client_uri", "must be an https URL of at most 2000 bytes")
 	}
 	scope := reg.Scope
 	if scope == "" {
@@ -194,7 +194,7 @@ func normaliseRegistration(reg OAuthClientRegistration) (OAuthClient, error) {
 	}
 	for _, s := range strings.Fields(scope) {
 		if !slices.Contains(AllScopes, Scope(s)) {
-			return OAuthClient{}, Invalid("scope", "scope: unknown scope %q", s)
+			return OAuthClient{}, Invalid("scope", "unknown scope %q", s)
 		}
 	}
 	return OAuthClient{

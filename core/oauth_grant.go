@@ -55,15 +55,15 @@ func (a *App) CreateOAuthGrant(ctx context.Context, p Principal, clientID, resou
 		return OAuthGrant{}, a.authRequired("sign in to connect an app")
 	}
 	if !slices.Contains(a.Config.OAuthResources(), resource) {
-		return OAuthGrant{}, Invalid("resource", "resource: must be %s or %s", a.Config.MCPURL(), a.Config.ChatGPTMCPURL())
+		return OAuthGrant{}, Invalid("resource", "must be %s or %s", a.Config.MCPURL(), a.Config.ChatGPTMCPURL())
 	}
 	if len(scopes) == 0 {
-		return OAuthGrant{}, Invalid("scope", "scope: grant at least one scope")
+		return OAuthGrant{}, Invalid("scope", "grant at least one scope")
 	}
 	str := make([]string, 0, len(scopes))
 	for _, s := range scopes {
 		if !slices.Contains(AllScopes, s) {
-			return OAuthGrant{}, Invalid("scope", "scope: unknown scope %q", s)
+			return OAuthGrant{}, Invalid("scope", "unknown scope %q", s)
 		}
 		if !slices.Contains(str, string(s)) {
 			str = append(str, string(s))
