@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/jackc/pgx/v5"
-
 	"github.com/giftwell/giftwell/sql/db"
 )
 
@@ -68,19 +66,7 @@ func (a *App) ApproveRepeats(ctx context.Context, p Principal, id string, in Rep
 		return nil, Invalid("recipientIds", "must list 1-%d people", MaxBulkPeople)
 	}
 	var out []RepeatItem
-	err := pgx.BeginFunc(ctx, a.DB, func(tx pgx.Tx) error {
-		q := db.New(tx)
-		c, err := lockCampaign(ctx, q, p.WorkspaceID, id)
-		if err != nil {
-			return err
-		}
-		if c.Status == StatusCompleted {
-			return campaignCompleted(c.ID)
-		}
-		roster, err := loadRoster(ctx, q, c.ID)
-		if err != nil {
-			return err
-		}
+	err := a.editRoster(ctx, p, id, nil, func(q *db.Queries, c campaignRecord, roster rosterView) error {
 		repeats, err := repeatsOf(ctx, q, c.ID, roster, modeOf(p))
 		if err != nil {
 			return err
@@ -122,7 +108,7 @@ func (a *App) ApproveRepeats(ctx context.Context, p Principal, id string, in Rep
 		return err
 	})
 	if err != nil {
-		return nil, asCoreError(err)
+		return nil, err
 	}
 	return out, nil
 }
