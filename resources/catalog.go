@@ -63,8 +63,8 @@ func renderCatalogSummary(products []core.Product) string {
 	b.WriteString("\n## Gifts\n\n")
 	table(&b, "productId", "Name", "Category", "Price", "Shipping", "Price per gift", "Verified", "Flags")
 	for _, p := range selectable {
-		row(&b, "`"+p.ID+"`", p.Name, p.Category, dollars(p.PriceCents), dollars(p.ShippingCents),
-			dollars(p.UnitCents()), yesNo(p.Verified), strings.Join(flags(p), ", "))
+		row(&b, "`"+p.ID+"`", p.Name, p.Category, core.Dollars(p.PriceCents), core.Dollars(p.ShippingCents),
+			core.Dollars(p.UnitCents()), yesNo(p.Verified), strings.Join(flags(p), ", "))
 	}
 	return b.String()
 }

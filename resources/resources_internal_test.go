@@ -10,13 +10,6 @@ import (
 	"github.com/giftwell/giftwell/core"
 )
 
-func TestDollars(t *testing.T) {
-	t.Parallel()
-	for cents, want := range map[int64]string{0: "$0.00", 5: "$0.05", 1999: "$19.99", 123456789: "$1,234,567.89", -250: "-$2.50"} {
-		require.Equal(t, want, dollars(cents))
-	}
-}
-
 func TestCellEscapesTables(t *testing.T) {
 	t.Parallel()
 	require.Equal(t, `a \| b c`, cell("a | b\n  c"))

@@ -69,7 +69,7 @@ func (h *handler) createTopup(w http.ResponseWriter, r *http.Request, s session)
 // topupFormError names the form's amount field where core names cents.
 func topupFormError(err error) error {
 	if e := core.AsError(err); e.Code == core.CodeValidation && len(e.Fields) > 0 && e.Fields[0] == "cents" {
-		return core.Invalid("amount", "must be between %s and %s", dollars(core.MinTopupCents), dollars(core.MaxTopupCents))
+		return core.Invalid("amount", "must be between %s and %s", core.Dollars(core.MinTopupCents), core.Dollars(core.MaxTopupCents))
 	}
 	return err
 }

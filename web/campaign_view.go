@@ -2,7 +2,6 @@ package web
 
 import (
 	"context"
-	"fmt"
 	"strings"
 
 	"github.com/giftwell/giftwell/core"
@@ -100,17 +99,4 @@ func requirementName(k core.FulfillmentRequirementKind) string {
 		return "You supply the address"
 	}
 	return string(k)
-}
-
-// dollars formats cents as US dollars: 123456 is "$1,234.56".
-func dollars(cents int64) string {
-	sign := ""
-	if cents < 0 {
-		sign, cents = "-", -cents
-	}
-	whole := fmt.Sprint(cents / 100)
-	for i := len(whole) - 3; i > 0; i -= 3 {
-		whole = whole[:i] + "," + whole[i:]
-	}
-	return fmt.Sprintf("%s$%s.%02d", sign, whole, cents%100)
 }

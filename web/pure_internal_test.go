@@ -125,12 +125,3 @@ func TestProblemFor(t *testing.T) {
 	require.Equal(t, &problem{Status: 500, Message: genericProblem}, p)
 	require.Contains(t, logs.String(), "connection refused by 10.0.0.5", "the cause is logged, never shown")
 }
-
-func TestDollars(t *testing.T) {
-	t.Parallel()
-	for cents, want := range map[int64]string{
-		0: "$0.00", 5: "$0.05", 9000: "$90.00", 123456: "$1,234.56", 100000000: "$1,000,000.00", -250: "-$2.50",
-	} {
-		require.Equal(t, want, dollars(cents), cents)
-	}
-}

@@ -93,7 +93,7 @@ var templateFuncs = template.FuncMap{
 	"autofocus":    func(f field) field { f.Autofocus = true; return f },
 	"bound":        bound,
 	"secret":       func(id, value, page string) secret { return secret{ID: id, Value: value, Page: page} },
-	"dollars":      dollars,
+	"dollars":      core.Dollars,
 	"lower":        strings.ToLower,
 	"sentence":     sentence,
 	"kind":         kindName,
