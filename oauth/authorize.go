@@ -131,13 +131,13 @@ func (s *Server) authorize(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	workspace := a.person.WorkspaceID
-	if list, err := s.app.ListWorkspaces(r.Context(), a.person); err == nil {
-		for _, ws := range list {
-			if ws.ID == a.person.WorkspaceID {
-				workspace = ws.Name
-			}
-		}
+	workspaces, err := s.app.ListWorkspaces(r.Context(), a.person)
+	if err != nil || len(workspaces) == 0 {
+		workspaces = []core.WorkspaceSummary{{ID: a.person.WorkspaceID, Name: a.person.WorkspaceID}}
+	}
+	var choices []consentWorkspace
+	for _, ws := range workspaces {
+		choices = append(choices, consentWorkspace{ID: ws.ID, Name: ws.Name, Selected: ws.ID == a.person.WorkspaceID})
 	}
 	redirectHost := a.request.GetRedirectURI().Host
 	if redirectHost == "" {
@@ -145,7 +145,7 @@ func (s *Server) authorize(w http.ResponseWriter, r *http.Request) {
 	}
 	view := consentView{
 		Client: a.client.ClientName, ClientID: a.client.ClientID, RedirectHost: redirectHost,
-		Workspace: workspace, Action: "/oauth/authorize?" + r.URL.RawQuery,
+		Workspaces: choices, Action: "/oauth/authorize?" + r.URL.RawQuery,
 	}
 	if view.Client == "" {
 		view.Client = "An unnamed app"
@@ -184,7 +184,18 @@ func (s *Server) consent(w http.ResponseWriter, r *http.Request) {
 		s.provider.WriteAuthorizeError(a.ctx, w, a.request, fosite.ErrAccessDenied.WithHint("No scope was granted."))
 		return
 	}
-	grant, err := s.app.CreateOAuthGrant(a.ctx, a.person, a.client.ClientID, a.resource, scopes)
+	// The person picks the workspace; it must be one they belong to now.
+	person := a.person
+	if chosen := r.PostFormValue("workspace_id"); chosen != "" && chosen != person.WorkspaceID {
+		list, err := s.app.ListWorkspaces(a.ctx, person)
+		i := slices.IndexFunc(list, func(ws core.WorkspaceSummary) bool { return ws.ID == chosen })
+		if err != nil || i < 0 {
+			s.errorPage(w, http.StatusForbidden, "You are not a member of the workspace you picked.")
+			return
+		}
+		person.WorkspaceID, person.Role = list[i].ID, list[i].Role
+	}
+	grant, err := s.app.CreateOAuthGrant(a.ctx, person, a.client.ClientID, a.resource, scopes)
 	if err != nil {
 		s.log.ErrorContext(r.Context(), "oauth grant", "err", err)
 		s.provider.WriteAuthorizeError(a.ctx, w, a.request, fosite.ErrServerError)
@@ -275,18 +286,28 @@ type consentScope struct {
 	Optional    bool
 }
 
+type consentWorkspace struct {
+	ID, Name string
+	Selected bool
+}
+
 type consentView struct {
-	Client, ClientID, RedirectHost, Workspace, Action string
-	Scopes                                            []consentScope
+	Client, ClientID, RedirectHost, Action string
+	Workspaces                             []consentWorkspace
+	Scopes                                 []consentScope
 }
 
 var consentPage = template.Must(template.New("consent").Parse(`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Connect {{.Client}} to Giftwell</title></head>
 <body><main>
 <h1>Connect {{.Client}} to Giftwell?</h1>
-<p><strong>{{.Client}}</strong> (client {{.ClientID}}) will get access to the workspace <strong>{{.Workspace}}</strong>
-and will be sent back to <strong>{{.RedirectHost}}</strong>.</p>
 <form method="post" action="{{.Action}}">
+<p><strong>{{.Client}}</strong> (client {{.ClientID}}) will get access to the workspace
+{{if eq (len .Workspaces) 1}}{{range .Workspaces}}<strong>{{.Name}}</strong><input type="hidden" name="workspace_id" value="{{.ID}}">{{end}}
+{{else}}<select name="workspace_id" aria-label="Workspace">{{range .Workspaces}}
+<option value="{{.ID}}"{{if .Selected}} selected{{end}}>{{.Name}}</option>{{end}}
+</select>{{end}}
+and will be sent back to <strong>{{.RedirectHost}}</strong>.</p>
 <ul>{{range .Scopes}}
 <li><label><input type="checkbox" name="scope_grant" value="{{.Scope}}" checked{{if not .Optional}} disabled{{end}}> {{.Text}} <code>{{.Scope}}</code></label></li>{{end}}
 </ul>

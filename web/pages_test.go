@@ -76,6 +76,7 @@ func TestSettingsSaveForManagersReadOnlyForMembers(t *testing.T) {
 	res = member.get("/settings")
 	require.Equal(t, http.StatusOK, res.StatusCode)
 	require.Contains(t, res.Body, "Only an owner or admin can change them.")
+	require.Contains(t, res.Body, `<a href="/oauth/disconnect">Connected apps</a>`, "everyone reaches their connected apps")
 	require.Regexp(t, regexp.MustCompile(`id="company" name="company" type="text" value="Acme Gifts"[^>]* readonly`), res.Body)
 	require.NotContains(t, res.Body, "Save settings")
 	res = member.post("/settings", url.Values{"company": {"Member Co"}})

@@ -595,3 +595,43 @@ func TestOAuthTokenStaysInItsWorkspace(t *testing.T) {
 	require.NoError(t, err)
 	require.NotContains(t, string(list), created.Data.ID)
 }
+
+// TestOAuthConsentPicksWorkspace: a person in two workspaces sees both on the
+// consent page, picks the second, and the token acts there; a workspace they
+// do not belong to is refused.
+func TestOAuthConsentPicksWorkspace(t *testing.T) {
+	t.Parallel()
+	s := newOAuthSite(t)
+	second := apptest.NewWorkspace(t, s.env.App, apptest.WorkspaceOptions{Name: "Second Co"})
+	_, err := s.env.App.AddMember(t.Context(), core.AddMemberParams{
+		WorkspaceID: second.WorkspaceID, Email: s.env.OwnerEmail, Password: apptest.Password, Role: core.RoleMember,
+	})
+	require.NoError(t, err)
+	foreign := apptest.NewWorkspace(t, s.env.App, apptest.WorkspaceOptions{Name: "Foreign Co"})
+
+	query := s.authorizeQuery(nil)
+	res, body := s.do(t, http.MethodGet, query, "", "", true)
+	require.Equal(t, http.StatusOK, res.StatusCode, string(body))
+	require.Contains(t, string(body), `name="workspace_id"`)
+	require.Contains(t, string(body), `value="`+s.env.WorkspaceID+`" selected`, "the session's workspace is the default")
+	require.Contains(t, string(body), "Second Co")
+	require.NotContains(t, string(body), "Foreign Co")
+
+	form := url.Values{"decision": {"allow"}, "workspace_id": {foreign.WorkspaceID}}
+	res, body = s.do(t, http.MethodPost, query, "application/x-www-form-urlencoded", form.Encode(), true)
+	require.Equal(t, http.StatusForbidden, res.StatusCode, string(body))
+	require.Empty(t, res.Header.Get("Location"), "a forged workspace gets no code")
+
+	form = url.Values{"decision": {"allow"}, "workspace_id": {second.WorkspaceID}}
+	res, body = s.do(t, http.MethodPost, query, "application/x-www-form-urlencoded", form.Encode(), true)
+	require.Equal(t, http.StatusSeeOther, res.StatusCode, string(body))
+	loc, err := url.Parse(res.Header.Get("Location"))
+	require.NoError(t, err)
+	status, tok, _ := s.exchange(t, loc.Query().Get("code"))
+	require.Equal(t, http.StatusOK, status, tok)
+	p, err := s.env.App.Authenticate(t.Context(), tok["access_token"].(string))
+	require.NoError(t, err)
+	require.Equal(t, second.WorkspaceID, p.WorkspaceID)
+	require.Equal(t, core.RoleMember, p.Role)
+	require.Equal(t, core.ViaConnection, p.Via)
+}

@@ -1,0 +1,147 @@
+package main
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/stretchr/testify/require"
+
+	"github.com/giftwell/giftwell/internal/apptest"
+)
+
+// chromiumPath is Debian's chromium package, which `make deps` installs.
+const chromiumPath = "/usr/bin/chromium"
+
+// newChromium starts a headless Chromium with a fresh profile, with the
+// flags of web's browser harness. Without Chromium the test is skipped on a
+// workstation and fails in CI (CI set).
+func newChromium(t *testing.T) context.Context {
+	t.Helper()
+	if _, err := os.Stat(chromiumPath); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("browser tests need %s in CI: %v (make deps installs it)", chromiumPath, err)
+		}
+		t.Skipf("browser tests need %s; run `make deps` to install Debian's chromium", chromiumPath)
+	}
+	dir, err := os.MkdirTemp("", "giftwell-chromium-")
+	require.NoError(t, err)
+	t.Cleanup(func() {
+		// Chromium's helpers may still write in the profile for a moment.
+		for range 20 {
+			if os.RemoveAll(dir) == nil {
+				return
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+	})
+	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(),
+		chromedp.ExecPath(chromiumPath),
+		chromedp.Headless,
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.NoFirstRun,
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("disable-dev-shm-usage", true),
+		chromedp.UserDataDir(dir),
+		chromedp.WindowSize(1280, 900),
+	)
+	ctx, cancelBrowser := chromedp.NewContext(alloc)
+	ctx, cancelTimeout := context.WithTimeout(ctx, 2*time.Minute)
+	t.Cleanup(func() {
+		cancelTimeout()
+		cancelBrowser()
+		cancelAlloc()
+	})
+	require.NoError(t, chromedp.Do(ctx), "start chromium")
+	return ctx
+}
+
+// TestOAuthConsentInBrowser drives consent once in headless Chromium: sign
+// in, open the authorization URL, untick gifts:write, Allow, land on the
+// client's loopback callback, and exchange the code.
+func TestOAuthConsentInBrowser(t *testing.T) {
+	t.Parallel()
+	s := newOAuthSite(t)
+	s.env.Clock.Set(time.Now()) // the browser drops a session cookie that expired at the fake epoch
+	ctx := newChromium(t)
+
+	got := make(chan url.Values, 1)
+	callback := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/callback" {
+			select {
+			case got <- r.URL.Query():
+			default:
+			}
+		}
+		_, _ = w.Write([]byte("<!doctype html><title>done</title><p>You can close this window.</p>"))
+	}))
+	t.Cleanup(callback.Close)
+	redirect := callback.URL + "/callback" // 127.0.0.1, another port than registered (RFC 8252)
+	require.True(t, strings.HasPrefix(redirect, "http://127.0.0.1:"))
+
+	// Sign in at /login.
+	require.NoError(t, chromedp.Do(ctx,
+		chromedp.Navigate(s.url+"/login"),
+		chromedp.SendKeys(chromedp.ID("email"), s.env.OwnerEmail, chromedp.NodeVisible),
+		chromedp.SendKeys(chromedp.ID("password"), apptest.Password, chromedp.NodeVisible),
+	))
+	res, err := chromedp.RunResponse(ctx, chromedp.Click(chromedp.CSS(`form[action="/login"] button[type=submit]`), chromedp.NodeVisible))
+	require.NoError(t, err)
+	require.EqualValues(t, http.StatusOK, res.Status)
+	loc, err := chromedp.Run(ctx, chromedp.Location())
+	require.NoError(t, err)
+	if loc != s.url+"/" {
+		body, _ := chromedp.Run(ctx, chromedp.Text(chromedp.CSS("main"), chromedp.NodeVisible))
+		t.Fatalf("not signed in, at %s: %s", loc, body)
+	}
+
+	query := s.authorizeQuery(func(q url.Values) { q.Set("redirect_uri", redirect) })
+	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(s.url+query)))
+	heading, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS("h1"), chromedp.NodeVisible))
+	require.NoError(t, err)
+	require.Contains(t, heading, "Connect Test Desktop to Giftwell")
+
+	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+	require.NoError(t, err)
+	dir := filepath.Join(os.TempDir(), "giftwell-screenshots")
+	require.NoError(t, os.MkdirAll(dir, 0o755))
+	path := filepath.Join(dir, "consent.png")
+	require.NoError(t, os.WriteFile(path, png, 0o644))
+	t.Logf("screenshot: %s", path)
+
+	require.NoError(t, chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`input[value="gifts:write"]`), chromedp.NodeVisible)))
+	res, err = chromedp.RunResponse(ctx, chromedp.Click(chromedp.CSS(`button[value="allow"]`), chromedp.NodeVisible))
+	require.NoError(t, err)
+	require.EqualValues(t, http.StatusOK, res.Status)
+
+	var q url.Values
+	select {
+	case q = <-got:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the browser never reached the loopback callback")
+	}
+	require.Equal(t, "state-0123456789", q.Get("state"))
+	require.Equal(t, s.url, q.Get("iss"))
+	require.NotEmpty(t, q.Get("code"))
+
+	status, tok, _ := s.tokenRequest(t, url.Values{
+		"grant_type": {"authorization_code"}, "code": {q.Get("code")}, "client_id": {s.client},
+		"redirect_uri": {redirect}, "code_verifier": {s.verifer}, "resource": {s.url + "/mcp"},
+	})
+	require.Equal(t, http.StatusOK, status, tok)
+	scopes := strings.Fields(tok["scope"].(string))
+	require.Contains(t, scopes, "gifts:read")
+	require.Contains(t, scopes, "gifts:links:read")
+	require.NotContains(t, scopes, "gifts:write")
+}
