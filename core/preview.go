@@ -3,7 +3,6 @@ package core
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/giftwell/giftwell/sql/db"
 )
@@ -154,24 +153,12 @@ func (a *App) preview(c campaignRecord, product *Product, roster rosterView, com
 	}
 
 	// The gift.
-	if product == nil {
-		reason := fmt.Sprintf("the gift %s is no longer in the catalog; choose a current gift with search_gifts and update productId", c.ProductID)
-		pv.UnavailableReason = &reason
-		block(ReasonGiftUnavailable, nil, "%s", reason)
-	} else {
+	if product != nil {
 		pv.UnitCents = product.UnitCents()
 		pv.TotalCents = pv.UnitCents * int64(len(pending))
 		if product.ShippingQuoteRequired {
 			pv.DeliveryIncluded = false
 			pv.PriceNote = "Delivery is not priced yet and is excluded from unitCents and totalCents; the final price is confirmed before a live order and may be higher. Never present it as a delivered total."
-		}
-		if err := product.Selectable(); err != nil {
-			reason := strings.TrimPrefix(AsError(err).Message, "productId: ")
-			pv.UnavailableReason = &reason
-			block(ReasonGiftUnavailable, nil, "%s", reason)
-		} else if mode == ModeLive && !product.Verified {
-			reason := fmt.Sprintf("%s is not verified: live mode cannot order it (PRODUCT_UNVERIFIED); choose a verified gift", product.ID)
-			pv.UnavailableReason = &reason
 		}
 		if !c.Mode.Playbook() && product.PrepaidOffer != nil {
 			pv.PrepaidOffer = &PreviewPrepaidOffer{
@@ -179,17 +166,18 @@ func (a *App) preview(c campaignRecord, product *Product, roster rosterView, com
 				ShippingStates: product.PrepaidOffer.ShippingStates,
 			}
 		}
-		if lt := product.PersonalizationText; lt != nil {
-			text := c.Customization[CustomizationDisplayText]
-			switch {
-			case text == "" && lt.FirstLineRequired:
-				block(ReasonPersonalizationRequired, nil, "the gift needs lettering (%s): set customization.displayText (%s)", lt.Label, lt.Help)
-			case text != "":
-				if err := lt.Check("customization.displayText", text); err != nil {
-					block(ReasonPersonalizationRequired, nil, "%s", AsError(err).Message)
-				}
+	}
+	for _, k := range giftChecks(c, product, mode) {
+		switch k.reason {
+		case ReasonGiftUnavailable, ReasonProductUnverified:
+			reason := k.message
+			pv.UnavailableReason = &reason
+			if k.reason == ReasonProductUnverified {
+				// Live mode: no blocker yet; approving returns PRODUCT_UNVERIFIED.
+				continue
 			}
 		}
+		block(k.reason, nil, "%s", k.message)
 	}
 
 	// The limits.
@@ -223,45 +211,24 @@ func (a *App) preview(c campaignRecord, product *Product, roster rosterView, com
 	prepaid := pv.PrepaidOffer != nil
 	for i := range pending {
 		who := &pending[i]
-		if note := resolveNote(c.Message, who.Message, who.noteValues()); note.problem != "" {
-			block(ReasonNoteRequired, who, "%s", note.problem)
-		}
-		if product != nil {
-			var missing []string
-			for _, d := range product.RecipientDetails {
-				if d.Required && strings.TrimSpace(who.Details[d.Key]) == "" {
-					missing = append(missing, fmt.Sprintf("details.%s (%s)", d.Key, d.Label))
-				}
-			}
-			if len(missing) > 0 {
-				block(ReasonDetailsRequired, who, "missing %s", strings.Join(missing, ", "))
-			}
-			if product.RequiresArtwork && len(who.AssetIDs) == 0 && c.Customization[CustomizationLogoAssetID] == "" {
-				block(ReasonArtworkRequired, who, "the gift needs artwork: set this person's assetIds or the campaign's customization.logoAssetId")
-			}
-			if product.RequiresPortrait {
-				switch {
-				case who.Photo == nil:
-					block(ReasonPortraitRequired, who, "the gift needs a portrait: set photo ({source: upload, assetId} or {source: linkedin, profileUrl}) with the user's authorization")
-				case who.Photo.Source == PhotoLinkedIn:
-					require(RequirementPhotoSourcing, *who, "the portrait is sourced from the LinkedIn profile photo and approved before production")
-				}
-			}
-			if product.FulfillmentKind == FulfillmentAlcohol && !who.AdultConfirmed {
-				block(ReasonAdultConfirmation, who, "an alcohol gift needs adultRecipientConfirmed: true, confirmed by the user; never inferred")
-			}
-		}
+		prior := ""
 		if r, ok := repeat[who.id]; ok && !r.Approved {
-			block(ReasonRepeatReview, who, "gifted before (%s); a signed-in owner or admin approves the repeat at the review page", r.PriorSendID)
+			prior = r.PriorSendID
+		}
+		if product != nil && product.RequiresPortrait && who.Photo != nil && who.Photo.Source == PhotoLinkedIn {
+			require(RequirementPhotoSourcing, *who, "the portrait is sourced from the LinkedIn profile photo and approved before production")
+		}
+		for _, k := range personChecks(c, product, *who, prior, mode, prepaid) {
+			block(k.reason, who, "%s", k.message)
+			if k.reason == ReasonAddressRequired {
+				require(RequirementSenderAddressRequired, *who, "live mode needs a sender-supplied US address (addressMode known)")
+			}
 		}
 		if who.AddressMode == AddressConfirm {
 			switch {
-			case mode == ModeLive && !prepaid:
-				block(ReasonAddressRequired, who, "live mode needs a sender-supplied US address: add this person again with addressMode known and their address")
-				require(RequirementSenderAddressRequired, *who, "live mode needs a sender-supplied US address (addressMode known)")
-			case mode == ModeLive:
+			case mode == ModeLive && prepaid:
 				require(RequirementAddressConfirmation, *who, fmt.Sprintf("the recipient confirms their address through the gift link, within the prepaid offer's %d states", len(pv.PrepaidOffer.ShippingStates)))
-			default:
+			case mode != ModeLive:
 				require(RequirementAddressConfirmation, *who, "the recipient confirms their address through the gift link")
 			}
 		}

@@ -3,7 +3,6 @@ package core
 import (
 	"context"
 	"encoding/json"
-	"maps"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -56,10 +55,10 @@ type SendParams struct {
 // changes, and the attribution: the campaign's, then the recipient's
 // externalId, then the gift's own values. It returns the send's ID.
 //
-// Approval (playbooks) and launch (checkout) create gifts in later issues
-// by calling insertSend inside their own transactions; until then this is
-// how tests record that a person was gifted. It returns NOT_FOUND for a
-// campaign or recipient outside p's workspace.
+// It records history only: it moves no money and records no events
+// (approval creates paid gifts through createGift; launch will for
+// checkouts). Tests use it to record that a person was gifted before. It
+// returns NOT_FOUND for a campaign or recipient outside p's workspace.
 func (a *App) InsertSend(ctx context.Context, p Principal, sp SendParams) (string, error) {
 	var id string
 	err := pgx.BeginFunc(ctx, a.DB, func(tx pgx.Tx) error {
@@ -88,41 +87,12 @@ func (a *App) insertSend(ctx context.Context, q *db.Queries, p Principal, sp Sen
 	if who == nil {
 		return "", fieldError(CodeNotFound, "recipientId", "%s is not on campaign %s", sp.RecipientID, c.ID)
 	}
-	attr := c.Attribution
-	attr.Metadata = maps.Clone(attr.Metadata)
-	if who.ExternalID != "" {
-		attr.ExternalID = who.ExternalID
-	}
-	if g := sp.Attribution; g != nil {
-		for _, f := range []struct {
-			dst *string
-			v   string
-		}{
-			{&attr.ExternalID, g.ExternalID}, {&attr.Source, g.Source}, {&attr.ContactID, g.ContactID},
-			{&attr.AccountID, g.AccountID}, {&attr.OpportunityID, g.OpportunityID},
-		} {
-			if f.v != "" {
-				*f.dst = f.v
-			}
-		}
-		if len(g.Metadata) > 0 && attr.Metadata == nil {
-			attr.Metadata = map[string]string{}
-		}
-		maps.Copy(attr.Metadata, g.Metadata)
-	}
-	attrJSON, err := json.Marshal(attr)
-	if err != nil {
-		return "", Internal(err)
-	}
 	status, mode, outcome, funded := sp.Status, sp.Mode, sp.Outcome, sp.FundedBy
 	if status == "" {
-		status = "approved"
+		status = SendApproved
 	}
 	if mode == "" {
 		mode = p.Mode
-	}
-	if mode == "" {
-		mode = ModeTest
 	}
 	if outcome == "" {
 		outcome = "none"
@@ -133,18 +103,13 @@ func (a *App) insertSend(ctx context.Context, q *db.Queries, p Principal, sp Sen
 			funded = FundedByCheckout
 		}
 	}
-	id := NewID(PrefixSend)
-	err = q.SendInsert(ctx, db.SendInsertParams{
-		ID: id, WorkspaceID: c.WorkspaceID, CampaignID: c.ID, RecipientID: who.id, ProductID: c.ProductID,
-		Status: string(status), Mode: string(mode), TotalCents: sp.TotalCents, FundedBy: string(funded),
-		Attribution: attrJSON, Outcome: outcome, RecipientEmail: who.Email, RecipientSourceSystem: who.SourceSystem,
-		RecipientExternalID: who.ExternalID, RecipientProfileUrl: who.ProfileURL, RecipientName: who.Name,
-		CreatedAt: a.Clock.Now(),
-	})
+	g := giftParams{c: c, who: *who, unitCents: sp.TotalCents, mode: mode, fundedBy: funded, status: status,
+		attribution: sp.Attribution, outcome: outcome, approvedBy: p.UserID, recordOnly: true}
+	gift, err := a.createGift(ctx, q, g)
 	if err != nil {
-		return "", Internal(err)
+		return "", err
 	}
-	return id, nil
+	return gift.ID, nil
 }
 
 // sendRow is a gift as campaign reads use it.

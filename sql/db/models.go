@@ -86,6 +86,20 @@ type EmailOutbox struct {
 	SentAt        *time.Time
 }
 
+type Event struct {
+	ID          string
+	Seq         int64
+	WorkspaceID string
+	Type        string
+	Mode        string
+	CampaignID  string
+	SendID      string
+	RecipientID string
+	Data        []byte
+	InFeed      bool
+	CreatedAt   time.Time
+}
+
 type Invitation struct {
 	ID          string
 	WorkspaceID string
@@ -201,6 +215,12 @@ type Recipient struct {
 	RepeatApprovedBy        string
 	CreatedAt               time.Time
 	UpdatedAt               time.Time
+	QueueSeq                *int64
+	ApprovalState           string
+	ApprovalReason          string
+	SkipReason              string
+	SkippedBy               string
+	SkippedAt               *time.Time
 }
 
 type Send struct {
@@ -221,6 +241,12 @@ type Send struct {
 	RecipientProfileUrl   string
 	RecipientName         string
 	CreatedAt             time.Time
+	AutoApproved          bool
+	ApprovedBy            string
+	Recipient             []byte
+	Message               string
+	Customization         []byte
+	UpdatedAt             time.Time
 }
 
 type Session struct {

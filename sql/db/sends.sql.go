@@ -73,15 +73,97 @@ func (q *Queries) SendCommitmentsByWorkspace(ctx context.Context, workspaceID st
 	return items, nil
 }
 
+const sendGet = `-- name: SendGet :one
+SELECT id, workspace_id, campaign_id, recipient_id, product_id, status, mode, total_cents, funded_by, attribution, outcome, recipient_email, recipient_source_system, recipient_external_id, recipient_profile_url, recipient_name, created_at, auto_approved, approved_by, recipient, message, customization, updated_at
+FROM sends
+WHERE workspace_id = $1 AND id = $2
+`
+
+type SendGetParams struct {
+	WorkspaceID string
+	ID          string
+}
+
+func (q *Queries) SendGet(ctx context.Context, arg SendGetParams) (Send, error) {
+	row := q.db.QueryRow(ctx, sendGet, arg.WorkspaceID, arg.ID)
+	var i Send
+	err := row.Scan(
+		&i.ID,
+		&i.WorkspaceID,
+		&i.CampaignID,
+		&i.RecipientID,
+		&i.ProductID,
+		&i.Status,
+		&i.Mode,
+		&i.TotalCents,
+		&i.FundedBy,
+		&i.Attribution,
+		&i.Outcome,
+		&i.RecipientEmail,
+		&i.RecipientSourceSystem,
+		&i.RecipientExternalID,
+		&i.RecipientProfileUrl,
+		&i.RecipientName,
+		&i.CreatedAt,
+		&i.AutoApproved,
+		&i.ApprovedBy,
+		&i.Recipient,
+		&i.Message,
+		&i.Customization,
+		&i.UpdatedAt,
+	)
+	return i, err
+}
+
+const sendGetByRecipient = `-- name: SendGetByRecipient :one
+SELECT id, workspace_id, campaign_id, recipient_id, product_id, status, mode, total_cents, funded_by, attribution, outcome, recipient_email, recipient_source_system, recipient_external_id, recipient_profile_url, recipient_name, created_at, auto_approved, approved_by, recipient, message, customization, updated_at
+FROM sends
+WHERE recipient_id = $1 AND status <> 'cancelled'
+`
+
+// The person's gift that is not cancelled, if any.
+func (q *Queries) SendGetByRecipient(ctx context.Context, recipientID string) (Send, error) {
+	row := q.db.QueryRow(ctx, sendGetByRecipient, recipientID)
+	var i Send
+	err := row.Scan(
+		&i.ID,
+		&i.WorkspaceID,
+		&i.CampaignID,
+		&i.RecipientID,
+		&i.ProductID,
+		&i.Status,
+		&i.Mode,
+		&i.TotalCents,
+		&i.FundedBy,
+		&i.Attribution,
+		&i.Outcome,
+		&i.RecipientEmail,
+		&i.RecipientSourceSystem,
+		&i.RecipientExternalID,
+		&i.RecipientProfileUrl,
+		&i.RecipientName,
+		&i.CreatedAt,
+		&i.AutoApproved,
+		&i.ApprovedBy,
+		&i.Recipient,
+		&i.Message,
+		&i.Customization,
+		&i.UpdatedAt,
+	)
+	return i, err
+}
+
 const sendInsert = `-- name: SendInsert :exec
 INSERT INTO sends (
     id, workspace_id, campaign_id, recipient_id, product_id, status, mode, total_cents, funded_by,
     attribution, outcome, recipient_email, recipient_source_system, recipient_external_id,
-    recipient_profile_url, recipient_name, created_at
+    recipient_profile_url, recipient_name, auto_approved, approved_by, recipient, message,
+    customization, created_at, updated_at
 ) VALUES (
     $1, $2, $3, $4, $5, $6, $7, $8, $9,
     $10, $11, $12, $13, $14,
-    $15, $16, $17
+    $15, $16, $17, $18, $19, $20,
+    $21, $22, $22
 )
 `
 
@@ -102,6 +184,11 @@ type SendInsertParams struct {
 	RecipientExternalID   string
 	RecipientProfileUrl   string
 	RecipientName         string
+	AutoApproved          bool
+	ApprovedBy            string
+	Recipient             []byte
+	Message               string
+	Customization         []byte
 	CreatedAt             time.Time
 }
 
@@ -123,13 +210,18 @@ func (q *Queries) SendInsert(ctx context.Context, arg SendInsertParams) error {
 		arg.RecipientExternalID,
 		arg.RecipientProfileUrl,
 		arg.RecipientName,
+		arg.AutoApproved,
+		arg.ApprovedBy,
+		arg.Recipient,
+		arg.Message,
+		arg.Customization,
 		arg.CreatedAt,
 	)
 	return err
 }
 
 const sendListByCampaign = `-- name: SendListByCampaign :many
-SELECT id, workspace_id, campaign_id, recipient_id, product_id, status, mode, total_cents, funded_by, attribution, outcome, recipient_email, recipient_source_system, recipient_external_id, recipient_profile_url, recipient_name, created_at
+SELECT id, workspace_id, campaign_id, recipient_id, product_id, status, mode, total_cents, funded_by, attribution, outcome, recipient_email, recipient_source_system, recipient_external_id, recipient_profile_url, recipient_name, created_at, auto_approved, approved_by, recipient, message, customization, updated_at
 FROM sends
 WHERE campaign_id = $1
 ORDER BY created_at, id
@@ -162,6 +254,12 @@ func (q *Queries) SendListByCampaign(ctx context.Context, campaignID string) ([]
 			&i.RecipientProfileUrl,
 			&i.RecipientName,
 			&i.CreatedAt,
+			&i.AutoApproved,
+			&i.ApprovedBy,
+			&i.Recipient,
+			&i.Message,
+			&i.Customization,
+			&i.UpdatedAt,
 		); err != nil {
 			return nil, err
 		}

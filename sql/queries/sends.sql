@@ -2,11 +2,13 @@
 INSERT INTO sends (
     id, workspace_id, campaign_id, recipient_id, product_id, status, mode, total_cents, funded_by,
     attribution, outcome, recipient_email, recipient_source_system, recipient_external_id,
-    recipient_profile_url, recipient_name, created_at
+    recipient_profile_url, recipient_name, auto_approved, approved_by, recipient, message,
+    customization, created_at, updated_at
 ) VALUES (
     @id, @workspace_id, @campaign_id, @recipient_id, @product_id, @status, @mode, @total_cents, @funded_by,
     @attribution, @outcome, @recipient_email, @recipient_source_system, @recipient_external_id,
-    @recipient_profile_url, @recipient_name, @created_at
+    @recipient_profile_url, @recipient_name, @auto_approved, @approved_by, @recipient, @message,
+    @customization, @created_at, @created_at
 );
 
 -- name: SendListByCampaign :many
@@ -50,3 +52,14 @@ JOIN sends s
 WHERE r.campaign_id = @campaign_id
   AND NOT EXISTS (SELECT 1 FROM sends own WHERE own.recipient_id = r.id)
 ORDER BY r.id, s.created_at DESC, s.id DESC;
+
+-- name: SendGet :one
+SELECT *
+FROM sends
+WHERE workspace_id = @workspace_id AND id = @id;
+
+-- name: SendGetByRecipient :one
+-- The person's gift that is not cancelled, if any.
+SELECT *
+FROM sends
+WHERE recipient_id = @recipient_id AND status <> 'cancelled';

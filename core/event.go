@@ -1,0 +1,110 @@
+package core
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+
+	"github.com/giftwell/giftwell/sql/db"
+)
+
+// EventType is the discriminator of an event (the feed's and webhooks' `type`).
+type EventType string
+
+// The event types of the spec's Events table.
+const (
+	EventSendCreated          EventType = "send.created"
+	EventSendGiftLinkChanged  EventType = "send.gift_link_changed"
+	EventSendAddressConfirmed EventType = "send.address_confirmed"
+	EventSendLinkOpened       EventType = "send.link_opened"
+	EventSendStatusChanged    EventType = "send.status_changed"
+	EventSendOrderChanged     EventType = "send.order_changed"
+	EventSendOutcomeReported  EventType = "send.outcome_reported"
+	EventSendTrackingChanged  EventType = "send.tracking_changed"
+	EventSendAutoApproved     EventType = "send.auto_approved"
+	// EventPlaybookPersonWaiting is webhook-only: it has no feed cursor.
+	EventPlaybookPersonWaiting EventType = "playbook.person_waiting"
+)
+
+// InFeed reports whether events of type t appear in the event feed
+// (GET /events); playbook.person_waiting is delivered by webhooks only.
+func (t EventType) InFeed() bool { return t != EventPlaybookPersonWaiting }
+
+// Event is one recorded change, as the feed and webhook deliveries carry
+// it. It never holds addresses, emails, notes or gift links.
+type Event struct {
+	ID          string          `json:"id" jsonschema:"the event ID (evt_...), identical on every delivery"`
+	Seq         int64           `json:"seq" jsonschema:"the event's position in the workspace's ordered feed"`
+	Type        EventType       `json:"type" jsonschema:"what happened"`
+	Mode        Mode            `json:"mode" jsonschema:"test or live, as the gift was created" schema:"enum=test|live"`
+	CampaignID  string          `json:"campaignId,omitempty" jsonschema:"the campaign"`
+	SendID      string          `json:"sendId,omitempty" jsonschema:"the gift, when the event is about one"`
+	RecipientID string          `json:"recipientId,omitempty" jsonschema:"the roster person"`
+	Data        json.RawMessage `json:"data" jsonschema:"the type's own fields"`
+	CreatedAt   time.Time       `json:"createdAt" jsonschema:"when it happened"`
+}
+
+// eventRecord is an event to record inside a write's transaction.
+type eventRecord struct {
+	workspaceID string
+	typ         EventType
+	mode        Mode
+	campaignID  string
+	sendID      string
+	recipientID string
+	// data holds the type's own fields; it must never carry an address,
+	// email, note or gift link.
+	data map[string]any
+}
+
+// recordEvent writes ev in the caller's transaction, so that an event
+// exists exactly when the change it reports was committed.
+func (a *App) recordEvent(ctx context.Context, q *db.Queries, ev eventRecord) error {
+	data := ev.data
+	if data == nil {
+		data = map[string]any{}
+	}
+	raw, err := json.Marshal(data)
+	if err != nil {
+		return Internal(err)
+	}
+	if err := q.EventInsert(ctx, db.EventInsertParams{
+		ID: NewID(PrefixEvent), WorkspaceID: ev.workspaceID, Type: string(ev.typ), Mode: string(ev.mode),
+		CampaignID: ev.campaignID, SendID: ev.sendID, RecipientID: ev.recipientID, Data: raw,
+		InFeed: ev.typ.InFeed(), CreatedAt: a.Clock.Now(),
+	}); err != nil {
+		return Internal(err)
+	}
+	return nil
+}
+
+// eventFromRow maps a stored event.
+func eventFromRow(r db.Event) Event {
+	return Event{
+		ID: r.ID, Seq: r.Seq, Type: EventType(r.Type), Mode: Mode(r.Mode), CampaignID: r.CampaignID,
+		SendID: r.SendID, RecipientID: r.RecipientID, Data: json.RawMessage(r.Data), CreatedAt: r.CreatedAt,
+	}
+}
+
+// GiftEvents returns the events recorded for gift sendID of p's workspace,
+// oldest first. It returns NOT_FOUND for a gift outside the workspace.
+func (a *App) GiftEvents(ctx context.Context, p Principal, sendID string) ([]Event, error) {
+	if err := Authorize(p, ActRead, ""); err != nil {
+		return nil, err
+	}
+	q := db.New(a.DB)
+	if _, err := q.SendGet(ctx, db.SendGetParams{WorkspaceID: p.WorkspaceID, ID: sendID}); isNoRows(err) {
+		return nil, fieldError(CodeNotFound, "sendId", "no gift %s in this workspace", clip(sendID, 60))
+	} else if err != nil {
+		return nil, Internal(err)
+	}
+	rows, err := q.EventListBySend(ctx, sendID)
+	if err != nil {
+		return nil, Internal(err)
+	}
+	out := make([]Event, 0, len(rows))
+	for _, r := range rows {
+		out = append(out, eventFromRow(r))
+	}
+	return out, nil
+}
