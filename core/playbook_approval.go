@@ -1,5 +1,7 @@
 package core
 
+import "time"
+
 // ApprovalState is a playbook person's approval state (PlaybookApproval.state).
 type ApprovalState string
 
@@ -83,7 +85,7 @@ type QueueItem struct {
 	Reason       ApprovalReason `json:"reason,omitempty" jsonschema:"why the person started waiting"`
 	ApprovalURL  string         `json:"approvalUrl" jsonschema:"the queue page to hand to an owner or admin"`
 	AutoApprove  *AutoApprove   `json:"autoApprove,omitempty" jsonschema:"the playbook's auto-approve rule, when one is set"`
-	QueuedAt     string         `json:"queuedAt" jsonschema:"when the person was added (ISO 8601)"`
+	QueuedAt     time.Time      `json:"queuedAt" jsonschema:"when the person was added"`
 }
 
 // QueuePerson is who a queue item or skipped item is about.
@@ -100,5 +102,5 @@ type SkippedItem struct {
 	RecipientID  string      `json:"recipientId" jsonschema:"the skipped person"`
 	Recipient    QueuePerson `json:"recipient" jsonschema:"who they are"`
 	Reason       string      `json:"reason" jsonschema:"why they were skipped, or empty"`
-	SkippedAt    string      `json:"skippedAt" jsonschema:"when (ISO 8601)"`
+	SkippedAt    time.Time   `json:"skippedAt" jsonschema:"when they were skipped"`
 }
