@@ -1,6 +1,7 @@
 package oauth
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"html/template"
@@ -13,6 +14,7 @@ import (
 	"github.com/ory/fosite"
 
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/internal/webshell"
 )
 
 // Server is the authorization server for sign-in connections: authorize
@@ -125,19 +127,32 @@ var errInvalidTarget = &fosite.RFC6749Error{
 	CodeField:        http.StatusBadRequest,
 }
 
-// authorize shows the consent page.
+// authorize shows the consent page, in the web app's shell (header with
+// the workspace and its test/live marker, site nav, stylesheet).
 func (s *Server) authorize(w http.ResponseWriter, r *http.Request) {
 	a, ok := s.begin(w, r)
 	if !ok {
 		return
 	}
-	workspaces, err := s.app.ListWorkspaces(r.Context(), a.person)
-	if err != nil || len(workspaces) == 0 {
+	header, err := webshell.LoadHeader(r.Context(), s.app, a.person)
+	if err != nil {
+		// The page still works without its header: the picker falls back to
+		// the session's workspace.
+		s.log.ErrorContext(r.Context(), "oauth consent header", "err", err)
+	}
+	var workspaces []core.WorkspaceSummary
+	if header != nil {
+		workspaces = header.Workspaces
+		// The form's picker chooses the grant's workspace; the header's
+		// switcher (which would leave this page) is not shown.
+		header.Workspaces = nil
+	}
+	if len(workspaces) == 0 {
 		workspaces = []core.WorkspaceSummary{{ID: a.person.WorkspaceID, Name: a.person.WorkspaceID}}
 	}
 	var choices []consentWorkspace
 	for _, ws := range workspaces {
-		choices = append(choices, consentWorkspace{ID: ws.ID, Name: ws.Name, Selected: ws.ID == a.person.WorkspaceID})
+		choices = append(choices, consentWorkspace{WorkspaceSummary: ws, Selected: ws.ID == a.person.WorkspaceID})
 	}
 	redirectHost := a.request.GetRedirectURI().Host
 	if redirectHost == "" {
@@ -155,11 +170,7 @@ func (s *Server) authorize(w http.ResponseWriter, r *http.Request) {
 			view.Scopes = append(view.Scopes, consentScope{Scope: string(sc), Text: scopeText[sc], Optional: sc != core.ScopeRead})
 		}
 	}
-	protectPage(w)
-	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	if err := consentPage.Execute(w, view); err != nil {
-		s.log.ErrorContext(r.Context(), "oauth consent page", "err", err)
-	}
+	s.render(r.Context(), w, http.StatusOK, consentPage, page{Shell: header, Data: view})
 }
 
 // consent records the person's answer and redirects to the client with a
@@ -258,20 +269,53 @@ func (s *Server) revoke(w http.ResponseWriter, r *http.Request) {
 }
 
 // protectPage forbids framing and caching of a page that asks for consent.
+// Styles and scripts come only from the site (the shell's /static/ files).
+// There is no form-action: Chromium applies it to the redirect that follows
+// the consent post, which goes to the client's callback.
 func protectPage(w http.ResponseWriter) {
 	h := w.Header()
 	h.Set("X-Frame-Options", "DENY")
-	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'")
+	h.Set("Content-Security-Policy", "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "+
+		"frame-ancestors 'none'; base-uri 'none'; object-src 'none'")
+	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Cache-Control", "no-store")
 	h.Set("Referrer-Policy", "no-referrer")
 }
 
-// errorPage is a plain page for errors that must not redirect to the client.
-func (s *Server) errorPage(w http.ResponseWriter, status int, message string) {
+// render draws a page of the oauth face in the shell's layout, protected by
+// protectPage. It is drawn into a buffer first, so a template error never
+// sends half a page.
+func (s *Server) render(ctx context.Context, w http.ResponseWriter, status int, t *template.Template, p page) {
+	var buf bytes.Buffer
+	if err := t.ExecuteTemplate(&buf, "layout", p); err != nil {
+		s.log.ErrorContext(ctx, "oauth page", "page", t.Name(), "err", err)
+		protectPage(w)
+		http.Error(w, "Something went wrong; try again.", http.StatusInternalServerError)
+		return
+	}
 	protectPage(w)
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.WriteHeader(status)
-	_ = errorTemplate.Execute(w, message)
+	_, _ = w.Write(buf.Bytes())
+}
+
+// errorPage is a page for errors that must not redirect to the client.
+func (s *Server) errorPage(w http.ResponseWriter, status int, message string) {
+	s.render(context.Background(), w, status, errorTemplate, page{Data: message})
+}
+
+// page is what the shell's layout (internal/webshell) reads, with the
+// page's own Data.
+type page struct {
+	// Shell is the header of a signed-in page; nil draws the bare header.
+	Shell *webshell.Header
+	// Nav is the site nav's current link: none, the consent page is not in the nav.
+	Nav string
+	// Notice and Problem are the layout's alerts; these pages have none.
+	Notice  string
+	Problem any
+	// Data is the page's own content.
+	Data any
 }
 
 // scopeText says what each scope lets the app do, in plain words.
@@ -287,7 +331,7 @@ type consentScope struct {
 }
 
 type consentWorkspace struct {
-	ID, Name string
+	core.WorkspaceSummary
 	Selected bool
 }
 
@@ -297,27 +341,59 @@ type consentView struct {
 	Scopes                                 []consentScope
 }
 
-var consentPage = template.Must(template.New("consent").Parse(`<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Connect {{.Client}} to Giftwell</title></head>
-<body><main>
-<h1>Connect {{.Client}} to Giftwell?</h1>
-<form method="post" action="{{.Action}}">
-<p><strong>{{.Client}}</strong> (client {{.ClientID}}) will get access to the workspace
-{{if eq (len .Workspaces) 1}}{{range .Workspaces}}<strong>{{.Name}}</strong><input type="hidden" name="workspace_id" value="{{.ID}}">{{end}}
-{{else}}<select name="workspace_id" aria-label="Workspace">{{range .Workspaces}}
-<option value="{{.ID}}"{{if .Selected}} selected{{end}}>{{.Name}}</option>{{end}}
-</select>{{end}}
-and will be sent back to <strong>{{.RedirectHost}}</strong>.</p>
-<ul>{{range .Scopes}}
-<li><label><input type="checkbox" name="scope_grant" value="{{.Scope}}" checked{{if not .Optional}} disabled{{end}}> {{.Text}} <code>{{.Scope}}</code></label></li>{{end}}
-</ul>
-<button type="submit" name="decision" value="allow">Allow</button>
-<button type="submit" name="decision" value="deny">Deny</button>
-</form>
-</main></body></html>
-`))
+// shellPage parses a page (defining "title" and "main") into the shell's layout.
+func shellPage(name, text string) *template.Template {
+	layout, err := webshell.Layout(nil)
+	if err != nil {
+		panic(err)
+	}
+	return template.Must(layout.New(name).Parse(text))
+}
 
-var errorTemplate = template.Must(template.New("error").Parse(`<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Cannot connect</title></head>
-<body><main><h1>Cannot connect this app</h1><p>{{.}}</p></main></body></html>
-`))
+// consentPage asks the person to connect the app: which workspace, which
+// scopes (gifts:read always; the others ticked and untickable), Allow or Deny.
+var consentPage = shellPage("consent", `{{define "title"}}Connect {{.Data.Client}}{{end}}
+{{define "width"}}narrow{{end}}
+{{define "main"}}{{with .Data -}}
+<h1>Connect {{.Client}} to Giftwell?</h1>
+<p class="lead"><strong>{{.Client}}</strong> (client <code>{{.ClientID}}</code>) asks to act for you.
+Whatever you answer, you will be sent back to <strong>{{.RedirectHost}}</strong>.</p>
+<form method="post" action="{{.Action}}" class="card" id="consent">
+{{- if eq (len .Workspaces) 1}}{{range .Workspaces}}
+  <p>It will get access to the workspace <strong>{{.Name}}</strong> {{template "mode" .}}.</p>
+  <input type="hidden" name="workspace_id" value="{{.ID}}">
+{{- end}}{{else}}
+  <div class="field">
+    <label for="workspace_id">Workspace</label>
+    <p class="hint" id="workspace_id-hint">The workspace it will get access to.</p>
+    <select id="workspace_id" name="workspace_id" aria-describedby="workspace_id-hint">
+    {{- range .Workspaces}}
+      <option value="{{.ID}}"{{if .Selected}} selected{{end}}>{{.Name}}{{if eq (print .Mode) "live"}} (live mode){{else}} (test mode){{end}}</option>
+    {{- end}}
+    </select>
+  </div>
+{{- end}}
+  <fieldset class="consent-scopes">
+    <legend>It will be able to</legend>
+    <ul>
+    {{- range .Scopes}}
+      <li><label><input type="checkbox" name="scope_grant" value="{{.Scope}}" checked{{if not .Optional}} disabled{{end}}> <span>{{.Text}} <code>{{.Scope}}</code></span></label></li>
+    {{- end}}
+    </ul>
+  </fieldset>
+  <div class="consent-answer">
+    <button type="submit" class="button" name="decision" value="allow">Allow</button>
+    <button type="submit" class="button button-secondary" name="decision" value="deny">Deny</button>
+  </div>
+</form>
+<p class="muted">You can disconnect it at any time under Settings, Connected apps.</p>
+{{- end}}{{end}}`)
+
+// errorTemplate is the page of an authorization request that cannot go on
+// (Data is the message).
+var errorTemplate = shellPage("error", `{{define "title"}}Cannot connect{{end}}
+{{define "width"}}narrow{{end}}
+{{define "main" -}}
+<h1>Cannot connect this app</h1>
+<p class="lead">{{.Data}}</p>
+{{- end}}`)

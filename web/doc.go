@@ -9,8 +9,9 @@
 //
 // Pages are html/template files embedded with their assets; there is no
 // build step. Every page is one template in templates/ that defines "title"
-// and "main" and is drawn inside templates/layout.html, plus one thin handler
-// (parse the form, one core call, render). Adding a page is those two things
+// and "main" and is drawn inside the shared shell
+// (internal/webshell/templates/layout.html), plus one thin handler (parse
+// the form, one core call, render). Adding a page is those two things
 // and a line in routes.
 //
 // Every state-changing request passes http.CrossOriginProtection with the

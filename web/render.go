@@ -9,6 +9,7 @@ import (
 	"github.com/go-chi/chi/v5/middleware"
 
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/internal/webshell"
 )
 
 // pageLoader builds a signed-in page's view: the reads the page shows.
@@ -123,27 +124,15 @@ func titleFor(status int) string {
 	return "Cannot do that"
 }
 
-// shell reads the header of a signed-in page: the person and their workspaces.
+// shell reads the header of a signed-in page: the person and their
+// workspaces, as the shell (internal/webshell) reads it for every face.
+// shell has webshell.Header's fields, so one converts to the other.
 func (h *handler) shell(ctx context.Context, s session) (*shell, error) {
-	who, err := h.app.Session(ctx, s.Principal)
+	hd, err := webshell.LoadHeader(ctx, h.app, s.Principal)
 	if err != nil {
 		return nil, err
 	}
-	list, err := h.app.ListWorkspaces(ctx, s.Principal)
-	if err != nil {
-		return nil, err
-	}
-	sh := &shell{Workspaces: list, Role: s.Role}
-	if who != nil {
-		sh.Email = who.Email
-		sh.Workspace = core.WorkspaceSummary{ID: who.TeamID, Name: who.Company, Mode: who.WorkspaceMode, IsDemo: who.IsDemo, Role: who.TeamRole}
-	}
-	for _, ws := range list {
-		if ws.ID == s.WorkspaceID {
-			sh.Workspace = ws
-		}
-	}
-	return sh, nil
+	return (*shell)(hd), nil
 }
 
 // notices are the success messages a redirect can ask for with ?done=.
@@ -158,4 +147,6 @@ var notices = map[string]string{
 	"campaign-active":    "The campaign is on.",
 	"campaign-paused":    "The campaign is paused. Nothing more is sent until it is turned on again.",
 	"topup-paid":         "The payment is complete and the funds are in the balance.",
+	"auto-approve-on":    "Auto-approve is on for this playbook.",
+	"auto-approve-off":   "Auto-approve is off. Every person waits for approval; the limits are kept.",
 }

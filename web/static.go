@@ -1,54 +1,12 @@
 package web
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
-	"io/fs"
 	"net/http"
-	"strings"
+
+	"github.com/giftwell/giftwell/internal/webshell"
 )
 
-// staticFS is static/ of the embedded assets.
-var staticFS = func() fs.FS {
-	sub, err := fs.Sub(assets, "static")
-	if err != nil {
-		panic(err)
-	}
-	return sub
-}()
-
-// assetVersion changes whenever any static file changes; asset URLs carry it
-// so that browsers may cache them for a long time.
-var assetVersion = func() string {
-	sum := sha256.New()
-	_ = fs.WalkDir(staticFS, ".", func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		b, err := fs.ReadFile(staticFS, p)
-		sum.Write([]byte(p))
-		sum.Write(b)
-		return err
-	})
-	return hex.EncodeToString(sum.Sum(nil))[:12]
-}()
-
-// assetURL is the cache-busting URL of a static file, "/static/app.css?v=...".
-func assetURL(name string) string { return "/static/" + name + "?v=" + assetVersion }
-
-// staticHandler serves the embedded static files under /static/.
-func staticHandler() http.Handler {
-	files := http.StripPrefix("/static/", http.FileServerFS(staticFS))
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if strings.HasSuffix(r.URL.Path, "/") {
-			http.NotFound(w, r) // no directory listings
-			return
-		}
-		if r.URL.Query().Get("v") == assetVersion {
-			w.Header().Set("Cache-Control", "public, max-age=31536000, immutable")
-		} else {
-			w.Header().Set("Cache-Control", "no-cache")
-		}
-		files.ServeHTTP(w, r)
-	})
-}
+// staticHandler serves the shell's static files (stylesheet and script,
+// shared with the OAuth consent page) under /static/. Pages link them with
+// the shell's "asset" template function.
+func staticHandler() http.Handler { return webshell.StaticHandler() }

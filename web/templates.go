@@ -11,23 +11,26 @@ import (
 	"time"
 
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/internal/webshell"
 )
 
-// assets holds the page templates and the static files, embedded in the binary.
+// assets holds the page templates, embedded in the binary. The layout, the
+// partials it draws and the static files are the shell's (internal/webshell).
 //
-//go:embed templates/*.html static/*
+//go:embed templates/*.html
 var assets embed.FS
 
-// shared are the templates every page is drawn with: the layout shell and
-// the partials (form fields, alerts, the copy box).
-var shared = []string{"templates/layout.html", "templates/partials.html"}
+// shared are the templates of fsys every page is drawn with besides the
+// shell's layout: the partials (form fields, the copy box, campaign tables).
+var shared = []string{"templates/partials.html"}
 
 // pages are the parsed page templates by name ("team" for templates/team.html).
 type pages struct {
 	byName map[string]*template.Template
 }
 
-// mustParsePages parses every page in templates/ with the shared templates.
+// mustParsePages parses every page in templates/ with the shell's layout
+// (webshell.Layout) and the shared templates.
 // The templates are embedded, so an error is a programming error: it panics
 // at start-up, and the tests parse them too.
 func mustParsePages() *pages {
@@ -39,7 +42,11 @@ func mustParsePages() *pages {
 }
 
 func parsePages(fsys fs.FS) (*pages, error) {
-	base, err := template.New("").Funcs(templateFuncs).ParseFS(fsys, shared...)
+	layout, err := webshell.Layout(templateFuncs)
+	if err != nil {
+		return nil, err
+	}
+	base, err := layout.ParseFS(fsys, shared...)
 	if err != nil {
 		return nil, err
 	}
@@ -79,9 +86,9 @@ func (p *pages) execute(w io.Writer, name string, v view) error {
 	return t.ExecuteTemplate(w, "layout", v)
 }
 
-// templateFuncs are the helpers the templates may call.
+// templateFuncs are the helpers the templates may call, besides the
+// shell's (asset).
 var templateFuncs = template.FuncMap{
-	"asset":        assetURL,
 	"date":         formatDate,
 	"datetime":     formatDateTime,
 	"required":     func(f field) field { f.Required = true; return f },
