@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"strconv"
+	"strings"
 
 	"github.com/giftwell/giftwell/core"
 )
@@ -42,7 +43,7 @@ func (h *handler) campaignLoader(r *http.Request) pageLoader {
 			return view{}, err
 		}
 		d.Review = review
-		return view{Nav: "campaigns", Data: d}, nil
+		return view{Nav: "campaigns", Data: d, Values: d.autoApproveValues()}, nil
 	}
 }
 
@@ -77,4 +78,84 @@ func statusPatch(status, version string) (core.CampaignPatch, error) {
 		return core.CampaignPatch{}, core.Invalid("expectedPolicyVersion", "is missing; reload the page and try again")
 	}
 	return core.CampaignPatch{Status: &st, ExpectedPolicyVersion: v}, nil
+}
+
+// autoApproveFields are the auto-approve form's fields, in dollars.
+var autoApproveFields = []string{"perGift", "monthlyBudget"}
+
+// setAutoApprove turns a playbook's auto-approve on (enabled=true, with the
+// limits in dollars; an empty one keeps the stored limit) or off
+// (enabled=false) through core's SetAutoApprove, on the policyVersion the
+// page showed.
+func (h *handler) setAutoApprove(w http.ResponseWriter, r *http.Request, s session) {
+	if !h.parseForm(w, r) {
+		return
+	}
+	id := r.PathValue("id")
+	in, err := autoApproveForm(r.PostForm.Get("enabled"), r.PostForm.Get("perGift"), r.PostForm.Get("monthlyBudget"), r.PostForm.Get("policyVersion"))
+	if err == nil {
+		_, err = h.app.SetAutoApprove(r.Context(), s.Principal, id, in)
+	}
+	if err != nil {
+		h.formFailed(w, r, s, "campaign", h.campaignLoader(r), autoApproveFormError(err), autoApproveFields...)
+		return
+	}
+	done := "auto-approve-off"
+	if in.Enabled {
+		done = "auto-approve-on"
+	}
+	http.Redirect(w, r, "/campaigns/"+id+"?done="+done+"#auto-approve", http.StatusSeeOther)
+}
+
+// autoApproveForm reads the form: enabled is true or false, the amounts are
+// US dollars (empty keeps the stored limit), the version is required.
+func autoApproveForm(enabled, perGift, monthly, version string) (core.AutoApproveSettings, error) {
+	var in core.AutoApproveSettings
+	switch enabled {
+	case "true":
+		in.Enabled = true
+	case "false":
+	default:
+		return in, core.Invalid("enabled", "must be true or false")
+	}
+	for _, f := range []struct {
+		name, value string
+		dst         **int64
+	}{{"perGift", perGift, &in.PerGiftMaxCents}, {"monthlyBudget", monthly, &in.MonthlyBudgetCents}} {
+		if strings.TrimSpace(f.value) == "" {
+			continue
+		}
+		cents, ok := parseDollars(f.value)
+		if !ok {
+			return in, core.Invalid(f.name, "enter an amount in US dollars, like 100 or 100.00")
+		}
+		*f.dst = &cents
+	}
+	v, err := strconv.ParseInt(version, 10, 64)
+	if err != nil || v < 1 || v > core.MaxPolicyVersion {
+		return in, core.Invalid("expectedPolicyVersion", "is missing; reload the page and try again")
+	}
+	in.ExpectedPolicyVersion = v
+	return in, nil
+}
+
+// autoApproveFormError names the form's fields, in dollars, where core
+// names the cents fields.
+func autoApproveFormError(err error) error {
+	e := core.AsError(err)
+	if len(e.Fields) == 0 {
+		return err
+	}
+	switch {
+	case e.Code == core.CodeValidation && e.Fields[0] == "perGiftMaxCents":
+		return core.Invalid("perGift", "enter the most one gift may cost: between %s and %s, and no more than the monthly budget",
+			core.Dollars(core.MinPerGiftMaxCents), core.Dollars(core.MaxPerGiftMaxCents))
+	case e.Code == core.CodeValidation && e.Fields[0] == "monthlyBudgetCents":
+		return core.Invalid("monthlyBudget", "must be between %s and %s", core.Dollars(core.MinMonthlyBudgetCents), core.Dollars(core.MaxMonthlyBudgetCents))
+	case e.Code == core.CodeMonthlyBudgetRequired:
+		return &core.Error{Code: e.Code, Fields: []string{"monthlyBudget"}, Message: "monthlyBudget: enter a monthly budget to turn auto-approve on"}
+	case e.Code == core.CodeLimitsBelowCommitments && e.Fields[0] == "monthlyBudgetCents":
+		return &core.Error{Code: e.Code, Fields: []string{"monthlyBudget"}, Message: "monthlyBudget: is below what gifts already committed this month"}
+	}
+	return err
 }

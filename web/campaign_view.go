@@ -2,6 +2,8 @@ package web
 
 import (
 	"context"
+	"fmt"
+	"net/url"
 	"strings"
 
 	"github.com/giftwell/giftwell/core"
@@ -19,6 +21,9 @@ type campaignData struct {
 	Preview core.Preview
 	// Review puts the decision first (?review=1).
 	Review bool
+	// CanRaiseAutoApprove: the person may turn auto-approve on or raise
+	// its limits (an owner or admin); anyone signed in may lower them.
+	CanRaiseAutoApprove bool
 }
 
 // loadCampaignPage reads campaign id, its gift and its preview for p.
@@ -31,7 +36,7 @@ func (h *handler) loadCampaignPage(ctx context.Context, p core.Principal, id str
 	if err != nil {
 		return campaignData{}, err
 	}
-	d := campaignData{Campaign: c, Preview: pv}
+	d := campaignData{Campaign: c, Preview: pv, CanRaiseAutoApprove: core.Authorize(p, core.ActRaiseAutoApprove, "") == nil}
 	if g, err := h.app.Catalog.Get(ctx, c.ProductID); err == nil {
 		d.Gift = &g
 	} else if core.ErrorCode(err) != core.CodeNotFound {
@@ -58,6 +63,48 @@ func (d campaignData) CanPause() bool { return d.Campaign.Status == core.StatusA
 func (d campaignData) NeedsCheckout() bool {
 	return !d.Campaign.Mode.Playbook() && d.Campaign.Status == core.StatusDraft
 }
+
+// AutoApproveOn reports whether the playbook's auto-approve is on.
+func (d campaignData) AutoApproveOn() bool {
+	return d.Campaign.AutoApprove != nil && d.Campaign.AutoApprove.Enabled
+}
+
+// AutoApproveRule says the playbook's auto-approve rule in words.
+func (d campaignData) AutoApproveRule() string {
+	c := d.Campaign
+	monthly := "no monthly budget"
+	if c.MonthlyBudgetCents != nil {
+		monthly = "a monthly budget of " + core.Dollars(*c.MonthlyBudgetCents)
+	}
+	rule := c.AutoApprove
+	switch {
+	case rule == nil:
+		return "Off: every person waits until an owner or admin approves their gift."
+	case rule.Enabled:
+		s := fmt.Sprintf("On: gifts up to %s each are approved without a person, within %s and the balance.", core.Dollars(rule.PerGiftMaxCents), monthly)
+		if rule.EnabledAt != nil {
+			s += " Turned on " + formatDateTime(*rule.EnabledAt) + "."
+		}
+		return s
+	}
+	return fmt.Sprintf("Off: every person waits until an owner or admin approves their gift. Its limits are kept: %s per gift, %s.", core.Dollars(rule.PerGiftMaxCents), monthly)
+}
+
+// autoApproveValues fill the auto-approve form with the current limits in
+// dollars (empty where there is none).
+func (d campaignData) autoApproveValues() url.Values {
+	v := url.Values{}
+	if r := d.Campaign.AutoApprove; r != nil && r.PerGiftMaxCents > 0 {
+		v.Set("perGift", dollarInput(r.PerGiftMaxCents))
+	}
+	if m := d.Campaign.MonthlyBudgetCents; m != nil {
+		v.Set("monthlyBudget", dollarInput(*m))
+	}
+	return v
+}
+
+// dollarInput is cents as a form's dollar amount: 12345 is "123.45".
+func dollarInput(cents int64) string { return fmt.Sprintf("%d.%02d", cents/100, cents%100) }
 
 // kindName names a campaign kind in words.
 func kindName(m core.CampaignMode) string {

@@ -5,6 +5,7 @@
 //	giftwell workspace create --name NAME --owner-email EMAIL --owner-password PASSWORD [--api-key] [--demo]
 //	giftwell workspace add-member --workspace ID --email EMAIL --password PASSWORD --role admin|member [--api-key]
 //	giftwell catalog import FILE
+//	giftwell staff enable-live --workspace ID
 //
 // Every command uses DATABASE_URL when it is set, and otherwise a private
 // PostgreSQL cluster under GIFTWELL_DATA_DIR (default ./.giftwell).
@@ -30,6 +31,7 @@ const usage = `usage:
   giftwell workspace create --name NAME --owner-email EMAIL --owner-password PASSWORD [--api-key] [--demo]
   giftwell workspace add-member --workspace ID --email EMAIL --password PASSWORD --role admin|member [--api-key]
   giftwell catalog import FILE
+  giftwell staff enable-live --workspace ID
 
 Environment: DATABASE_URL (else a private cluster under GIFTWELL_DATA_DIR, default ./.giftwell),
 GIFTWELL_ADDR, GIFTWELL_SITE_URL.
@@ -53,6 +55,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		"workspace create":     workspaceCreate,
 		"workspace add-member": workspaceAddMember,
 		"catalog import":       catalogImport,
+		"staff enable-live":    staffEnableLive,
 	}
 	var cmd command
 	var rest []string
@@ -103,6 +106,7 @@ var flagNames = map[string]string{
 	"email":         "--email",
 	"password":      "--password",
 	"role":          "--role",
+	"workspace":     "--workspace",
 }
 
 // newFlags is a flag set that reports errors instead of exiting.

@@ -73,3 +73,15 @@ WHERE workspace_id = @workspace_id
 UPDATE campaigns
 SET auto_approve = @auto_approve, updated_at = @updated_at
 WHERE workspace_id = @workspace_id AND id = @id;
+
+-- name: CampaignUpdateAutoApprove :execrows
+-- Stores a playbook's auto-approve rule and monthly budget with a
+-- compare-and-swap on policy_version: no row changes when the version moved.
+UPDATE campaigns
+SET auto_approve         = @auto_approve,
+    monthly_budget_cents = sqlc.narg(monthly_budget_cents),
+    policy_version       = @new_policy_version,
+    updated_at           = @updated_at
+WHERE workspace_id = @workspace_id
+  AND id = @id
+  AND policy_version = @expected_policy_version;

@@ -77,3 +77,9 @@ SELECT w.id, w.name, w.mode, w.is_demo, m.role
 FROM memberships m
 JOIN workspaces w ON w.id = m.workspace_id
 WHERE m.workspace_id = @workspace_id AND m.user_id = @user_id;
+
+-- name: WorkspaceSetLive :execrows
+-- Switches a test workspace to live mode; a live one is left alone (no row).
+UPDATE workspaces
+SET mode = 'live'
+WHERE id = @id AND mode = 'test';
