@@ -126,14 +126,28 @@ func (a *App) nextGiftCents(ctx context.Context, q *db.Queries, workspaceID stri
 	return most, nil
 }
 
-// waitingTotalCents is what the people waiting in the approval queue of the
-// workspace in mode would cost, which lowBalance sets aside first.
-//
-// The queue arrives with a later slice of issue 5; until then nobody waits
-// and the total is always 0. That slice replaces this body with the sum of
-// the waiting queue items' gift prices.
-func (a *App) waitingTotalCents(_ context.Context, _ *db.Queries, _ string, _ Mode) (int64, error) {
-	return 0, nil
+// waitingTotalCents is what the people in the approval queue of the
+// workspace would cost, which lowBalance sets aside first: the price
+// (priceCents + shippingCents) of each waiting or scheduled person's gift on
+// the workspace's active playbooks, the same people Queue lists. A gift the
+// catalog no longer has costs nothing (it cannot be approved). mode is the
+// balance's: the queue is always the workspace's current one.
+func (a *App) waitingTotalCents(ctx context.Context, q *db.Queries, workspaceID string, _ Mode) (int64, error) {
+	rows, err := q.QueueProductCounts(ctx, workspaceID)
+	if err != nil {
+		return 0, Internal(err)
+	}
+	var total int64
+	for _, r := range rows {
+		product, err := a.storedProduct(ctx, r.ProductID)
+		if err != nil {
+			return 0, err
+		}
+		if product != nil {
+			total += product.UnitCents() * r.People
+		}
+	}
+	return total, nil
 }
 
 // Ledger returns the newest limit entries (1-200; faces default to 50) of the

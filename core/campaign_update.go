@@ -205,6 +205,11 @@ func (a *App) updateCampaign(ctx context.Context, q *db.Queries, p Principal, c 
 	if err := plan.write(ctx, q, c.WorkspaceID, c.ID, now); err != nil {
 		return Campaign{}, err
 	}
+	if keepsOn {
+		if err := a.queueAdded(ctx, q, p, c, plan.added); err != nil {
+			return Campaign{}, err
+		}
+	}
 	return a.getCampaign(ctx, q, c.WorkspaceID, c.ID)
 }
 

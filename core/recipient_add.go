@@ -141,6 +141,11 @@ func (a *App) addRecipients(ctx context.Context, q *db.Queries, p Principal, c c
 		if err := insertPeople(ctx, q, c.WorkspaceID, c.ID, added, now); err != nil {
 			return RecipientsAdded{}, err
 		}
+		if keepsOn {
+			if err := a.queueAdded(ctx, q, p, c, added); err != nil {
+				return RecipientsAdded{}, err
+			}
+		}
 	}
 	res.Campaign, err = a.getCampaign(ctx, q, c.WorkspaceID, c.ID)
 	return res, err

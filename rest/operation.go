@@ -96,6 +96,16 @@ func operations(list []tools.Tool) ([]operation, error) {
 		return nil, err
 	}
 	ops = append(ops, balance...)
+	queue, err := queueOperations()
+	if err != nil {
+		return nil, err
+	}
+	ops = append(ops, queue...)
+	autoApprove, err := autoApproveOperations()
+	if err != nil {
+		return nil, err
+	}
+	ops = append(ops, autoApprove...)
 	seen := map[string]string{}
 	for i := range ops {
 		op := &ops[i]

@@ -21,7 +21,9 @@ var groups = []func(*core.App) []Tool{
 	catalogTools,
 	campaignTools,
 	recipientTools,
+	queueWriteTools,
 	settingsTools,
+	queueReadTools,
 	balanceTools,
 	teamTools,
 }

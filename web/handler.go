@@ -66,6 +66,7 @@ func (h *handler) routes() http.Handler {
 	mux.Handle("GET /campaigns", h.signedIn(h.campaigns))
 	mux.Handle("GET /campaigns/{id}", h.signedIn(h.campaign))
 	mux.Handle("POST /campaigns/{id}/status", h.signedIn(h.setCampaignStatus))
+	mux.Handle("POST /campaigns/{id}/auto-approve", h.signedIn(h.setAutoApprove))
 
 	mux.Handle("GET /team", h.signedIn(h.team))
 	mux.Handle("POST /team/invitations", h.signedIn(h.invite))
@@ -79,6 +80,10 @@ func (h *handler) routes() http.Handler {
 
 	mux.Handle("GET /settings", h.signedIn(h.settings))
 	mux.Handle("POST /settings", h.signedIn(h.saveSettings))
+
+	mux.Handle("POST /queue/approve", h.signedIn(h.approveQueued))
+	mux.Handle("POST /queue/skip", h.signedIn(h.skipQueued))
+	mux.Handle("POST /queue/unskip", h.signedIn(h.unskipQueued))
 
 	mux.Handle("GET /balance", h.signedIn(h.balance))
 	mux.Handle("POST /balance/topup", h.signedIn(h.createTopup))

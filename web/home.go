@@ -21,7 +21,13 @@ type homeData struct {
 }
 
 // home shows the workspace, its recent campaigns, and how agents connect.
+// With ?queue= it is the queue page instead (every add's approvalUrl is
+// {site_url}/?queue=<campaignId>).
 func (h *handler) home(w http.ResponseWriter, r *http.Request, s session) {
+	if r.URL.Query().Has(queueParam) {
+		h.queuePage(w, r, s)
+		return
+	}
 	h.show(w, r, s, "home", h.homeView)
 }
 

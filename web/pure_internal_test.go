@@ -78,6 +78,10 @@ func TestEveryPageRenders(t *testing.T) {
 		"campaign":    campaignData{Review: true},
 		"balance":     balanceData{CanTopUp: true, Ledger: []core.LedgerEntry{{Kind: core.LedgerDebit, Cents: -100}}},
 		"sandbox_pay": core.SandboxPayment{State: core.TopupCreated},
+		"queue": queueData{CanDecide: true, Campaign: &core.Campaign{ID: "cmp_1", Mode: core.ModeAlwaysOn, Status: core.StatusPaused},
+			Items:   []core.QueueItem{{CampaignID: "cmp_1", RecipientID: "rcp_1", Blockers: []string{core.ReasonRepeatReview.Blocker()}, State: core.ApprovalScheduled}},
+			Skipped: []core.SkippedItem{{CampaignID: "cmp_1", RecipientID: "rcp_2"}}, MoreSkipped: 1,
+			Flash: &queueNotice{Summary: "1 could not be approved:", Failed: true, Failures: []queueFailureGroup{{Names: "rcp_1", Message: "No.", TopUp: true}}, More: "1 more not listed here."}},
 	}
 	require.Len(t, p.byName, len(data), "every page has a case here")
 	sh := &shell{Workspace: core.WorkspaceSummary{ID: "ws_1", Name: "Acme"}, Workspaces: []core.WorkspaceSummary{{ID: "ws_1"}, {ID: "ws_2"}}}

@@ -56,6 +56,30 @@ func (w *PruneSignInRecordsWorker) Work(ctx context.Context, _ *river.Job[PruneS
 	return nil
 }
 
+// ApproveScheduledArgs asks for the scheduled playbook people to be decided.
+type ApproveScheduledArgs struct{}
+
+// Kind names the job.
+func (ApproveScheduledArgs) Kind() string { return "approve_scheduled" }
+
+// ApproveScheduledWorker runs auto-approve for people added while another
+// approval held the balance, and for backfills.
+type ApproveScheduledWorker struct {
+	river.WorkerDefaults[ApproveScheduledArgs]
+	app *core.App
+}
+
+// Work decides every scheduled person once.
+func (w *ApproveScheduledWorker) Work(ctx context.Context, _ *river.Job[ApproveScheduledArgs]) error {
+	if _, err := w.app.RunScheduledApprovals(ctx); err != nil {
+		return fmt.Errorf("approve scheduled: %w", err)
+	}
+	return nil
+}
+
+// scheduledInterval is how often scheduled playbook people are decided.
+const scheduledInterval = 20 * time.Second
+
 // emailInterval is how often the outbox is delivered.
 const emailInterval = 15 * time.Second
 
@@ -63,6 +87,7 @@ const emailInterval = 15 * time.Second
 func housekeeping(workers *river.Workers, app *core.App, sender core.EmailSender) []*river.PeriodicJob {
 	river.AddWorker(workers, &DeliverEmailsWorker{app: app, sender: sender})
 	river.AddWorker(workers, &PruneSignInRecordsWorker{app: app})
+	river.AddWorker(workers, &ApproveScheduledWorker{app: app})
 	unique := func(args river.JobArgs) func() (river.JobArgs, *river.InsertOpts) {
 		return func() (river.JobArgs, *river.InsertOpts) {
 			return args, &river.InsertOpts{UniqueOpts: river.UniqueOpts{ByArgs: true, ByState: []rivertype.JobState{
@@ -73,5 +98,6 @@ func housekeeping(workers *river.Workers, app *core.App, sender core.EmailSender
 	return []*river.PeriodicJob{
 		river.NewPeriodicJob(river.PeriodicInterval(emailInterval), unique(DeliverEmailsArgs{}), &river.PeriodicJobOpts{RunOnStart: true}),
 		river.NewPeriodicJob(river.PeriodicInterval(time.Hour), unique(PruneSignInRecordsArgs{}), &river.PeriodicJobOpts{RunOnStart: true}),
+		river.NewPeriodicJob(river.PeriodicInterval(scheduledInterval), unique(ApproveScheduledArgs{}), &river.PeriodicJobOpts{RunOnStart: true}),
 	}
 }

@@ -368,3 +368,42 @@ func (q *Queries) CampaignUpdate(ctx context.Context, arg CampaignUpdateParams) 
 	}
 	return result.RowsAffected(), nil
 }
+
+const campaignUpdateAutoApprove = `-- name: CampaignUpdateAutoApprove :execrows
+UPDATE campaigns
+SET auto_approve         = $1,
+    monthly_budget_cents = $2,
+    policy_version       = $3,
+    updated_at           = $4
+WHERE workspace_id = $5
+  AND id = $6
+  AND policy_version = $7
+`
+
+type CampaignUpdateAutoApproveParams struct {
+	AutoApprove           []byte
+	MonthlyBudgetCents    *int64
+	NewPolicyVersion      int64
+	UpdatedAt             time.Time
+	WorkspaceID           string
+	ID                    string
+	ExpectedPolicyVersion int64
+}
+
+// Stores a playbook's auto-approve rule and monthly budget with a
+// compare-and-swap on policy_version: no row changes when the version moved.
+func (q *Queries) CampaignUpdateAutoApprove(ctx context.Context, arg CampaignUpdateAutoApproveParams) (int64, error) {
+	result, err := q.db.Exec(ctx, campaignUpdateAutoApprove,
+		arg.AutoApprove,
+		arg.MonthlyBudgetCents,
+		arg.NewPolicyVersion,
+		arg.UpdatedAt,
+		arg.WorkspaceID,
+		arg.ID,
+		arg.ExpectedPolicyVersion,
+	)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected(), nil
+}

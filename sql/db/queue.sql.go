@@ -10,6 +10,131 @@ import (
 	"time"
 )
 
+const balanceGetForUpdateNoWait = `-- name: BalanceGetForUpdateNoWait :one
+SELECT cents
+FROM balances
+WHERE workspace_id = $1 AND mode = $2
+FOR UPDATE NOWAIT
+`
+
+type BalanceGetForUpdateNoWaitParams struct {
+	WorkspaceID string
+	Mode        string
+}
+
+// Locks the balance without waiting: SQLSTATE 55P03 (lock_not_available)
+// when another transaction holds it.
+func (q *Queries) BalanceGetForUpdateNoWait(ctx context.Context, arg BalanceGetForUpdateNoWaitParams) (int64, error) {
+	row := q.db.QueryRow(ctx, balanceGetForUpdateNoWait, arg.WorkspaceID, arg.Mode)
+	var cents int64
+	err := row.Scan(&cents)
+	return cents, err
+}
+
+const recipientGetForApproval = `-- name: RecipientGetForApproval :one
+SELECT id, workspace_id, campaign_id, position, name, email, company, title, source_system, external_id, profile_url, context, message, custom_tag, asset_ids, photo, adult_recipient_confirmed, details, import_id, import_row_id, address_mode, address, city, state, zip, country, repeat_approved_at, repeat_approved_by, created_at, updated_at, queue_seq, approval_state, approval_reason, skip_reason, skipped_by, skipped_at
+FROM recipients
+WHERE campaign_id = $1 AND id = $2
+`
+
+type RecipientGetForApprovalParams struct {
+	CampaignID string
+	ID         string
+}
+
+// One roster person with their approval state; the caller has locked the campaign.
+func (q *Queries) RecipientGetForApproval(ctx context.Context, arg RecipientGetForApprovalParams) (Recipient, error) {
+	row := q.db.QueryRow(ctx, recipientGetForApproval, arg.CampaignID, arg.ID)
+	var i Recipient
+	err := row.Scan(
+		&i.ID,
+		&i.WorkspaceID,
+		&i.CampaignID,
+		&i.Position,
+		&i.Name,
+		&i.Email,
+		&i.Company,
+		&i.Title,
+		&i.SourceSystem,
+		&i.ExternalID,
+		&i.ProfileUrl,
+		&i.Context,
+		&i.Message,
+		&i.CustomTag,
+		&i.AssetIds,
+		&i.Photo,
+		&i.AdultRecipientConfirmed,
+		&i.Details,
+		&i.ImportID,
+		&i.ImportRowID,
+		&i.AddressMode,
+		&i.Address,
+		&i.City,
+		&i.State,
+		&i.Zip,
+		&i.Country,
+		&i.RepeatApprovedAt,
+		&i.RepeatApprovedBy,
+		&i.CreatedAt,
+		&i.UpdatedAt,
+		&i.QueueSeq,
+		&i.ApprovalState,
+		&i.ApprovalReason,
+		&i.SkipReason,
+		&i.SkippedBy,
+		&i.SkippedAt,
+	)
+	return i, err
+}
+
+const recipientListScheduled = `-- name: RecipientListScheduled :many
+SELECT r.workspace_id, r.campaign_id, r.id, r.queue_seq
+FROM recipients r
+JOIN campaigns c ON c.id = r.campaign_id
+WHERE r.approval_state = 'scheduled' AND r.queue_seq > $1::bigint
+  AND c.mode = 'always_on' AND c.status = 'active'
+ORDER BY r.queue_seq
+LIMIT $2
+`
+
+type RecipientListScheduledParams struct {
+	After   int64
+	MaxRows int32
+}
+
+type RecipientListScheduledRow struct {
+	WorkspaceID string
+	CampaignID  string
+	ID          string
+	QueueSeq    *int64
+}
+
+// Scheduled people of active playbooks after queue_seq after, oldest first.
+func (q *Queries) RecipientListScheduled(ctx context.Context, arg RecipientListScheduledParams) ([]RecipientListScheduledRow, error) {
+	rows, err := q.db.Query(ctx, recipientListScheduled, arg.After, arg.MaxRows)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []RecipientListScheduledRow{}
+	for rows.Next() {
+		var i RecipientListScheduledRow
+		if err := rows.Scan(
+			&i.WorkspaceID,
+			&i.CampaignID,
+			&i.ID,
+			&i.QueueSeq,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const recipientSetApproval = `-- name: RecipientSetApproval :execrows
 UPDATE recipients
 SET approval_state = $1, approval_reason = $2, updated_at = $3
@@ -94,4 +219,15 @@ func (q *Queries) RecipientUnskip(ctx context.Context, arg RecipientUnskipParams
 		return 0, err
 	}
 	return result.RowsAffected(), nil
+}
+
+const txSetLockTimeout = `-- name: TxSetLockTimeout :exec
+SELECT set_config('lock_timeout', $1::text, true)
+`
+
+// Sets how long the transaction's statements wait for a lock ('0' waits
+// for ever); adding a person waits only briefly for the playbook.
+func (q *Queries) TxSetLockTimeout(ctx context.Context, timeout string) error {
+	_, err := q.db.Exec(ctx, txSetLockTimeout, timeout)
+	return err
 }

@@ -328,6 +328,21 @@ func (q *Queries) WorkspaceLockFirstRun(ctx context.Context) error {
 	return err
 }
 
+const workspaceSetLive = `-- name: WorkspaceSetLive :execrows
+UPDATE workspaces
+SET mode = 'live'
+WHERE id = $1 AND mode = 'test'
+`
+
+// Switches a test workspace to live mode; a live one is left alone (no row).
+func (q *Queries) WorkspaceSetLive(ctx context.Context, id string) (int64, error) {
+	result, err := q.db.Exec(ctx, workspaceSetLive, id)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected(), nil
+}
+
 const workspaceSummaryGet = `-- name: WorkspaceSummaryGet :one
 SELECT w.id, w.name, w.mode, w.is_demo, m.role
 FROM memberships m

@@ -16,3 +16,32 @@ UPDATE recipients
 SET approval_state = 'waiting', approval_reason = @approval_reason, skip_reason = '', skipped_by = '',
     skipped_at = NULL, updated_at = @updated_at
 WHERE campaign_id = @campaign_id AND id = @id AND approval_state = 'skipped';
+
+-- name: TxSetLockTimeout :exec
+-- Sets how long the transaction's statements wait for a lock ('0' waits
+-- for ever); adding a person waits only briefly for the playbook.
+SELECT set_config('lock_timeout', @timeout::text, true);
+
+-- name: BalanceGetForUpdateNoWait :one
+-- Locks the balance without waiting: SQLSTATE 55P03 (lock_not_available)
+-- when another transaction holds it.
+SELECT cents
+FROM balances
+WHERE workspace_id = @workspace_id AND mode = @mode
+FOR UPDATE NOWAIT;
+
+-- name: RecipientGetForApproval :one
+-- One roster person with their approval state; the caller has locked the campaign.
+SELECT *
+FROM recipients
+WHERE campaign_id = @campaign_id AND id = @id;
+
+-- name: RecipientListScheduled :many
+-- Scheduled people of active playbooks after queue_seq after, oldest first.
+SELECT r.workspace_id, r.campaign_id, r.id, r.queue_seq
+FROM recipients r
+JOIN campaigns c ON c.id = r.campaign_id
+WHERE r.approval_state = 'scheduled' AND r.queue_seq > sqlc.arg(after)::bigint
+  AND c.mode = 'always_on' AND c.status = 'active'
+ORDER BY r.queue_seq
+LIMIT @max_rows;

@@ -1,0 +1,298 @@
+package core
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/giftwell/giftwell/sql/db"
+)
+
+// Auto-approve decides a playbook person in three places: when an agent
+// adds them (AddToPlaybook), when the same person is added again while they
+// wait, and in the background for scheduled people (RunScheduledApprovals).
+// All three call decideAuto, which reads the one set of approval checks.
+
+// pgLockNotAvailable is PostgreSQL's SQLSTATE for lock_not_available: a
+// NOWAIT lock that another transaction holds, or a lock_timeout that ran out.
+const pgLockNotAvailable = "55P03"
+
+// isLockNotAvailable reports whether err is (or wraps) lock_not_available.
+func isLockNotAvailable(err error) bool {
+	var pgErr *pgconn.PgError
+	return errors.As(err, &pgErr) && pgErr.Code == pgLockNotAvailable
+}
+
+// autoDecision is what auto-approve decided for one person.
+type autoDecision struct {
+	state  ApprovalState
+	reason ApprovalReason
+	gift   Gift
+}
+
+// approval is the decision as a PlaybookApproval.
+func (d autoDecision) approval() PlaybookApproval {
+	out := PlaybookApproval{State: d.state, Reason: d.reason}
+	if d.state == ApprovalAutoApproved {
+		out.SendID = d.gift.ID
+	}
+	return out
+}
+
+// decideAuto runs auto-approve for person who of playbook c, inside tx,
+// which has locked c. It checks, in order, the auto-approve rule
+// (autoApproveChecks), the gift (giftChecks), the person (personChecks,
+// with an unapproved repeat blocking) and the limits with the balance
+// (limitChecks); the first failing check's reason makes the person wait.
+// When every check passes it pays for the gift from the balance of mode
+// (createGift: auto_approved, send.auto_approved). With wait false the
+// balance lock is taken without waiting: when another approval holds it,
+// the person is scheduled for the background run instead. It stores
+// nothing but the gift; settleDecision stores the state.
+func (a *App) decideAuto(ctx context.Context, tx pgx.Tx, c campaignRecord, product *Product, who person, mode Mode, wait bool) (autoDecision, error) {
+	q := db.New(tx)
+	var unit int64
+	if product != nil {
+		unit = product.UnitCents()
+	}
+	prior, err := unapprovedPrior(ctx, q, c.ID, who, mode)
+	if err != nil {
+		return autoDecision{}, err
+	}
+	checks := autoApproveChecks(c.AutoApprove, c, product, unit)
+	checks = append(checks, giftChecks(c, product, mode)...)
+	checks = append(checks, personChecks(c, product, who, prior, mode, false)...)
+	if len(checks) > 0 {
+		return autoDecision{state: ApprovalWaiting, reason: checks[0].reason}, nil
+	}
+	com, err := a.loadCommitments(ctx, q, c.ID)
+	if err != nil {
+		return autoDecision{}, err
+	}
+	balance, locked, err := a.lockBalanceMaybe(ctx, tx, c.WorkspaceID, mode, wait)
+	if err != nil {
+		return autoDecision{}, err
+	}
+	if !locked {
+		return autoDecision{state: ApprovalScheduled}, nil
+	}
+	spend := playbookSpend{sentCount: com.SentCount, spentCents: com.SpentCents, monthCents: com.MonthCents, balanceCents: balance}
+	if ks := limitChecks(c, unit, spend); len(ks) > 0 {
+		return autoDecision{state: ApprovalWaiting, reason: ks[0].reason}, nil
+	}
+	g, err := a.createGift(ctx, q, giftParams{
+		c: c, who: who, unitCents: unit, mode: mode, fundedBy: FundedByBalance, autoApproved: true,
+	})
+	if err != nil {
+		return autoDecision{}, err
+	}
+	return autoDecision{state: ApprovalAutoApproved, gift: g}, nil
+}
+
+// unapprovedPrior is the earlier gift that makes who a repeat not yet
+// approved, or "".
+func unapprovedPrior(ctx context.Context, q *db.Queries, campaignID string, who person, mode Mode) (string, error) {
+	repeats, err := repeatsOf(ctx, q, campaignID, rosterView{people: []person{who}}, mode)
+	if err != nil {
+		return "", err
+	}
+	for _, r := range repeats {
+		if r.RecipientID == who.id && !r.Approved {
+			return r.PriorSendID, nil
+		}
+	}
+	return "", nil
+}
+
+// lockBalanceMaybe locks the balance of workspace in mode for tx and
+// returns it. With wait it waits for the lock (lockBalance); without, it
+// tries once inside a savepoint, so that a lock held elsewhere (locked
+// false) leaves tx usable. A workspace without a balance row has nothing to
+// pay with: 0, and nothing to lock.
+func (a *App) lockBalanceMaybe(ctx context.Context, tx pgx.Tx, workspaceID string, mode Mode, wait bool) (cents int64, locked bool, err error) {
+	if wait {
+		cents, err := a.lockBalance(ctx, db.New(tx), workspaceID, mode)
+		return cents, err == nil, err
+	}
+	sp, err := tx.Begin(ctx)
+	if err != nil {
+		return 0, false, Internal(err)
+	}
+	cents, err = db.New(sp).BalanceGetForUpdateNoWait(ctx, db.BalanceGetForUpdateNoWaitParams{WorkspaceID: workspaceID, Mode: string(mode)})
+	switch {
+	case err == nil || isNoRows(err):
+		if cerr := sp.Commit(ctx); cerr != nil {
+			return 0, false, Internal(cerr)
+		}
+		return cents, true, nil
+	case isLockNotAvailable(err):
+		if rerr := sp.Rollback(ctx); rerr != nil {
+			return 0, false, Internal(rerr)
+		}
+		return 0, false, nil
+	default:
+		_ = sp.Rollback(ctx)
+		return 0, false, Internal(err)
+	}
+}
+
+// settleDecision stores decision d for person recipientID of c, who was in
+// state from ("" for a person just added): a scheduled or waiting state with
+// its reason (createGift already stored an approval), and a
+// playbook.person_waiting event in mode when the person starts waiting.
+func (a *App) settleDecision(ctx context.Context, q *db.Queries, c campaignRecord, recipientID string, from ApprovalState, fromReason ApprovalReason, d autoDecision, mode Mode) error {
+	switch d.state {
+	case ApprovalAutoApproved:
+		return nil
+	case ApprovalWaiting:
+		if from == ApprovalWaiting && fromReason == d.reason {
+			return nil
+		}
+	}
+	if err := setApproval(ctx, q, c.ID, recipientID, d.state, d.reason, a.Clock.Now()); err != nil {
+		return err
+	}
+	if d.state == ApprovalWaiting && from != ApprovalWaiting {
+		return a.recordWaiting(ctx, q, c, recipientID, d.reason, mode)
+	}
+	return nil
+}
+
+// setApproval moves a person to state (reason only for waiting).
+func setApproval(ctx context.Context, q *db.Queries, campaignID, recipientID string, state ApprovalState, reason ApprovalReason, now time.Time) error {
+	if state != ApprovalWaiting {
+		reason = ""
+	}
+	if _, err := q.RecipientSetApproval(ctx, db.RecipientSetApprovalParams{
+		ApprovalState: string(state), ApprovalReason: string(reason), UpdatedAt: now, CampaignID: campaignID, ID: recipientID,
+	}); err != nil {
+		return Internal(err)
+	}
+	return nil
+}
+
+// recordWaiting records playbook.person_waiting for a person of c who
+// starts waiting with reason: IDs and the reason only, never an email,
+// address or note.
+func (a *App) recordWaiting(ctx context.Context, q *db.Queries, c campaignRecord, recipientID string, reason ApprovalReason, mode Mode) error {
+	return a.recordEvent(ctx, q, eventRecord{
+		workspaceID: c.WorkspaceID, typ: EventPlaybookPersonWaiting, mode: mode, campaignID: c.ID, recipientID: recipientID,
+		data: map[string]any{"campaignId": c.ID, "recipientId": recipientID, "reason": reason, "approvalUrl": a.Config.QueueURL(c.ID)},
+	})
+}
+
+// queueAdded puts people just added to active playbook c by a roster write
+// (add_recipients, a recipients-only PATCH) into the queue: scheduled for
+// the background run when auto-approve is on, else waiting with
+// auto_approve_off and a playbook.person_waiting event each.
+func (a *App) queueAdded(ctx context.Context, q *db.Queries, p Principal, c campaignRecord, added []person) error {
+	on := c.AutoApprove != nil && c.AutoApprove.Enabled
+	for _, who := range added {
+		d := autoDecision{state: ApprovalScheduled}
+		if !on {
+			d = autoDecision{state: ApprovalWaiting, reason: ReasonAutoApproveOff}
+		}
+		if err := a.settleDecision(ctx, q, c, who.id, "", "", d, modeOf(p)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// scheduledBatch is how many scheduled people RunScheduledApprovals reads at a time.
+const scheduledBatch = 100
+
+// RunScheduledApprovals decides every scheduled person of every active
+// playbook, oldest queue_seq first, each in its own transaction: the
+// playbook is locked (waiting for it), and auto-approve runs exactly as
+// for an add, in the workspace's current mode, waiting for the balance
+// lock. The person is auto_approved (send.auto_approved recorded) or starts
+// waiting with the first failing check's reason (playbook.person_waiting).
+// Scheduled people of a playbook that is not active are left scheduled
+// until it is turned on again. It returns how many people it decided and
+// the first error met (the others are still tried).
+func (a *App) RunScheduledApprovals(ctx context.Context) (int, error) {
+	var (
+		after    int64
+		n        int
+		firstErr error
+	)
+	for {
+		rows, err := db.New(a.DB).RecipientListScheduled(ctx, db.RecipientListScheduledParams{After: after, MaxRows: scheduledBatch})
+		if err != nil {
+			return n, Internal(err)
+		}
+		for _, r := range rows {
+			if r.QueueSeq != nil {
+				after = *r.QueueSeq
+			}
+			decided, err := a.approveScheduled(ctx, r.WorkspaceID, r.CampaignID, r.ID)
+			if err != nil {
+				a.Log.Error("scheduled approval", "campaign", r.CampaignID, "recipient", r.ID, "err", err)
+				if firstErr == nil {
+					firstErr = err
+				}
+				continue
+			}
+			if decided {
+				n++
+			}
+		}
+		if len(rows) < scheduledBatch || ctx.Err() != nil {
+			return n, errors.Join(firstErr, ctx.Err())
+		}
+	}
+}
+
+// approveScheduled decides one scheduled person; false when there was
+// nothing to decide (the person moved on, or the playbook is not active).
+func (a *App) approveScheduled(ctx context.Context, workspaceID, campaignID, recipientID string) (bool, error) {
+	decided := false
+	err := pgx.BeginFunc(ctx, a.DB, func(tx pgx.Tx) error {
+		q := db.New(tx)
+		ws, err := q.WorkspaceGetByID(ctx, workspaceID)
+		if err != nil {
+			return Internal(err)
+		}
+		c, err := lockCampaign(ctx, q, workspaceID, campaignID)
+		if err != nil {
+			return err
+		}
+		if !c.Mode.Playbook() || c.Status != StatusActive {
+			return nil
+		}
+		row, err := q.RecipientGetForApproval(ctx, db.RecipientGetForApprovalParams{CampaignID: c.ID, ID: recipientID})
+		if isNoRows(err) {
+			return nil
+		}
+		if err != nil {
+			return Internal(err)
+		}
+		if ApprovalState(row.ApprovalState) != ApprovalScheduled {
+			return nil
+		}
+		who, err := personFromRow(row)
+		if err != nil {
+			return Internal(err)
+		}
+		product, err := a.storedProduct(ctx, c.ProductID)
+		if err != nil {
+			return err
+		}
+		mode := Mode(ws.Mode)
+		d, err := a.decideAuto(ctx, tx, c, product, who, mode, true)
+		if err != nil {
+			return err
+		}
+		decided = true
+		return a.settleDecision(ctx, q, c, who.id, ApprovalScheduled, "", d, mode)
+	})
+	if err != nil {
+		return false, fmt.Errorf("recipient %s: %w", recipientID, asCoreError(err))
+	}
+	return decided, nil
+}

@@ -1,0 +1,71 @@
+package tools_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/sql/db"
+)
+
+// activePlaybook creates a playbook of product, has the signed-in owner turn
+// it on, and adds people one call each, each waiting with reason
+// auto_approve_off. It returns the playbook's ID and the people's IDs.
+func (c *campaigns) activePlaybook(product string, people ...obj) (string, []string) {
+	c.t.Helper()
+	id := c.playbook(product, obj{"message": "Thanks, {{firstName}}!"})["id"].(string)
+	c.ok(c.session, "update_campaign", obj{"id": id, "status": "active"})
+	var ids []string
+	for _, p := range people {
+		got := c.ok(c.key, "add_recipients", obj{"id": id, "recipients": []obj{p}})
+		rid := got["added"].([]any)[0].(string)
+		_, err := db.New(c.env.App.DB).RecipientSetApproval(context.Background(), db.RecipientSetApprovalParams{
+			ApprovalState: string(core.ApprovalWaiting), ApprovalReason: string(core.ReasonAutoApproveOff),
+			UpdatedAt: c.env.Clock.Now(), CampaignID: id, ID: rid,
+		})
+		require.NoError(c.t, err)
+		ids = append(ids, rid)
+	}
+	return id, ids
+}
+
+func TestListQueuePages(t *testing.T) {
+	t.Parallel()
+	c := newCampaigns(t)
+	id, ids := c.activePlaybook("gourmet-snack-crate", person("1"), person("2"), person("3"), person("4"), person("5"))
+
+	var got []string
+	args := obj{"campaignId": id, "limit": 2}
+	for pages := 1; ; pages++ {
+		page := c.ok(c.key, "list_queue", args)
+		items := page["items"].([]any)
+		require.LessOrEqual(t, len(items), 2)
+		for _, it := range items {
+			item := it.(obj)
+			got = append(got, item["recipientId"].(string))
+			require.Equal(t, []any{"Add funds"}, item["blockers"], "the balance is empty")
+			require.Equal(t, "waiting", item["state"])
+			require.Equal(t, "auto_approve_off", item["reason"])
+			require.Equal(t, c.env.SiteURL+"/?queue="+id, item["approvalUrl"])
+		}
+		if page["nextCursor"] == nil {
+			require.Equal(t, 3, pages)
+			break
+		}
+		args["cursor"] = page["nextCursor"]
+	}
+	require.Equal(t, ids, got, "every person once, in queue order")
+
+	// The default page holds everyone; connections with gifts:read list it too.
+	page := c.ok(c.conn, "list_queue", obj{})
+	require.Len(t, page["items"], 5)
+	require.Nil(t, page["nextCursor"])
+
+	c.fails(c.key, "list_queue", obj{"limit": 0}, core.CodeValidation, "limit")
+	c.fails(c.key, "list_queue", obj{"limit": 101}, core.CodeValidation, "limit")
+	c.fails(c.key, "list_queue", obj{"cursor": "not-a-cursor"}, core.CodeValidation, "cursor")
+	c.fails(c.key, "list_queue", obj{"campaignId": "cmp_000000000000000000000000"}, core.CodeNotFound, "campaignId")
+	c.ok(c.key, "list_queue", obj{"limit": 100})
+}

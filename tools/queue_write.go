@@ -1,0 +1,70 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+
+	"github.com/giftwell/giftwell/core"
+)
+
+// AddToPlaybookInput is add_to_playbook's input.
+type AddToPlaybookInput struct {
+	ID string `json:"id" jsonschema:"the active playbook's campaign ID (cmp_...)" schema:"minLength=1,maxLength=100"`
+	core.PlaybookPersonAdd
+}
+
+const descAddToPlaybook = "Add one person to an active playbook, once per trigger, and read approval.state: auto_approved (auto-approve paid the gift from the balance; sendId), " +
+	"waiting (nothing charged; reason says why, see get_workflow_guide's approvalReasons; hand approvalUrl to a signed-in owner or admin), or scheduled (auto-approve decides in the background within minutes). " +
+	"Agents never approve: only auto-approve, within limits a person set, or a signed-in owner or admin spends. No expectedPolicyVersion is needed and the playbook stays on. " +
+	"Send sourceSystem+externalId: the call is idempotent on the person (matched by sourceSystem+externalId, then recipientId, email or profileUrl) and answers alreadyQueued with their current state, " +
+	"so a resend after a timeout is safe. Adding a waiting person again takes the fields sent (fill missing details, note or address this way) and runs auto-approve again when it is on. " +
+	"The person needs an identity and a complete note (RECIPIENT_MESSAGE_REQUIRED); fields follow add_recipients. Errors: PLAYBOOK_OFF (draft or paused: hand url to a teammate to turn it on, then resend), " +
+	"PLAYBOOK_BUSY (wait retryAfterMs, then resend the same body), RECIPIENT_SKIPPED (an owner or admin skipped them: do not re-add), NOT_ALWAYS_ON (use add_recipients for batches), " +
+	"APPROVAL_REQUIRED means a gift was asked for outside approval: playbook gifts are created only through approval, so hand approvalUrl to an owner or admin."
+
+const descApproveGift = "Approve a waiting playbook person's gift: the gift is created and its price charged to the workspace's balance in one step. Only a signed-in owner or admin can; " +
+	"keys and connections get HUMAN_APPROVAL_REQUIRED with the queue page: hand it to a person and stop. An approval does not wait for the people ahead in the queue. " +
+	"Errors: INSUFFICIENT_BALANCE (url: add funds), BUDGET_CAP (send limit, playbook budget or monthly budget), REPEAT_REVIEW_REQUIRED (approve again with approveRepeat: true), " +
+	"RECIPIENT_SKIPPED, LIVE_ADDRESSLESS_UNAVAILABLE, PRODUCT_UNVERIFIED, RECIPIENT_DETAILS_REQUIRED, PERSONALIZATION_REQUIRED, RECIPIENT_MESSAGE_REQUIRED, PLAYBOOK_OFF. " +
+	"A person already approved returns their gift unchanged; nothing is charged twice."
+
+const descSkipGift = "Skip a waiting playbook person, with an optional reason of up to 200 characters: they leave the queue and adding them again gives RECIPIENT_SKIPPED. " +
+	"Only a signed-in owner or admin can; keys and connections get HUMAN_APPROVAL_REQUIRED with the queue page. Skipping a skipped person changes nothing; a person with a gift cannot be skipped. Returns {skipped: true}."
+
+const descUnskipGift = "Clear a skip: the person waits in the queue again for an owner or admin (auto-approve does not run; adding the same person again runs it). " +
+	"Only a signed-in owner or admin can; keys and connections get HUMAN_APPROVAL_REQUIRED with the queue page. A person who is not skipped is left as is. Returns {skipped: false}."
+
+// queueWriteTools are the playbook's writes: an agent's add (TOOLS.md row
+// 20) and a signed-in person's approve, skip and unskip (rows 47-49).
+func queueWriteTools(app *core.App) []Tool {
+	queuePage := func(args json.RawMessage) string {
+		var in struct {
+			CampaignID string `json:"campaignId"`
+		}
+		_ = json.Unmarshal(args, &in)
+		return app.Config.QueueURL(in.CampaignID)
+	}
+	return []Tool{
+		Define("add_to_playbook", descAddToPlaybook, ScopeWrite, core.ActAddPeople,
+			func(ctx context.Context, p core.Principal, in AddToPlaybookInput) (core.AddPersonResult, error) {
+				return app.AddToPlaybook(ctx, p, in.ID, in.PlaybookPersonAdd)
+			},
+			Title("Add a person to a playbook"), Idempotent(), REST(http.MethodPost, "/playbooks/{id}/people", http.StatusOK)),
+		Define("approve_gift", descApproveGift, ScopeSignedIn, core.ActApprove,
+			func(ctx context.Context, p core.Principal, in core.QueueDecision) (core.Gift, error) {
+				return app.ApproveGift(ctx, p, in)
+			},
+			Title("Approve a gift"), Idempotent(), PersonURL(queuePage), REST(http.MethodPost, "/queue/approve", http.StatusOK)),
+		Define("skip_gift", descSkipGift, ScopeSignedIn, core.ActApprove,
+			func(ctx context.Context, p core.Principal, in core.QueueSkip) (core.SkipResult, error) {
+				return app.SkipGift(ctx, p, in)
+			},
+			Title("Skip a waiting person"), Idempotent(), PersonURL(queuePage), REST(http.MethodPost, "/queue/skip", http.StatusOK)),
+		Define("unskip_gift", descUnskipGift, ScopeSignedIn, core.ActApprove,
+			func(ctx context.Context, p core.Principal, in core.QueueUnskip) (core.SkipResult, error) {
+				return app.UnskipGift(ctx, p, in)
+			},
+			Title("Unskip a person"), Idempotent(), PersonURL(queuePage), REST(http.MethodPost, "/queue/unskip", http.StatusOK)),
+	}
+}
