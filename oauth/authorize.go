@@ -309,7 +309,7 @@ func (s *Server) errorPage(w http.ResponseWriter, status int, message string) {
 type page struct {
 	// Shell is the header of a signed-in page; nil draws the bare header.
 	Shell *webshell.Header
-	// Nav is the site nav's current link: none, the consent page is not in the nav.
+	// Nav is the site nav's current link: none on the consent page.
 	Nav string
 	// Notice and Problem are the layout's alerts; these pages have none.
 	Notice  string

@@ -1,11 +1,11 @@
 package oauth
 
 import (
-	"html/template"
 	"net/http"
 	"net/url"
 
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/internal/webshell"
 )
 
 // signedIn returns the person signed in with the web app's session cookie,
@@ -36,11 +36,12 @@ func (s *Server) connectedApps(w http.ResponseWriter, r *http.Request) {
 		s.errorPage(w, http.StatusInternalServerError, "Something went wrong; try again.")
 		return
 	}
-	protectPage(w)
-	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	if err := connectedAppsPage.Execute(w, apps); err != nil {
-		s.log.ErrorContext(r.Context(), "oauth connected apps page", "err", err)
+	header, err := webshell.LoadHeader(r.Context(), s.app, person)
+	if err != nil {
+		// The list still works without its header.
+		s.log.ErrorContext(r.Context(), "oauth connected apps header", "err", err)
 	}
+	s.render(r.Context(), w, http.StatusOK, connectedAppsPage, page{Shell: header, Nav: "settings", Data: apps})
 }
 
 // disconnect serves POST /oauth/disconnect (form grant_id): ends the grant
@@ -62,13 +63,21 @@ func (s *Server) disconnect(w http.ResponseWriter, r *http.Request) {
 	http.Redirect(w, r, "/oauth/disconnect", http.StatusSeeOther)
 }
 
-var connectedAppsPage = template.Must(template.New("apps").Parse(`<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Connected apps</title></head>
-<body><main><h1>Connected apps</h1>
-{{if not .}}<p>No app is connected to your account in this workspace.</p>{{end}}
-<ul>{{range .}}
-<li><strong>{{if .ClientName}}{{.ClientName}}{{else}}An unnamed app{{end}}</strong> ({{.ClientID}}) on {{.Resource}}:
-{{range $i, $s := .Scopes}}{{if $i}}, {{end}}<code>{{$s}}</code>{{end}}; connected {{.ConsentedAt.Format "2006-01-02"}}, until {{.ExpiresAt.Format "2006-01-02"}} unless used.
-<form method="post" action="/oauth/disconnect"><input type="hidden" name="grant_id" value="{{.GrantID}}"><button type="submit">Disconnect</button></form></li>{{end}}
-</ul></main></body></html>
-`))
+// connectedAppsPage lists the person's connected apps (Data is
+// []core.ConnectedApp), each with a Disconnect button, in the web app's shell.
+var connectedAppsPage = shellPage("apps", `{{define "title"}}Connected apps{{end}}
+{{define "main"}}
+<h1>Connected apps</h1>
+<p class="lead">Assistants you connected to this workspace. Disconnecting one ends its access at once.</p>
+{{- if not .Data}}
+<p>No app is connected to your account in this workspace.</p>
+{{- else}}
+<ul class="card">
+{{- range .Data}}
+  <li><strong>{{if .ClientName}}{{.ClientName}}{{else}}An unnamed app{{end}}</strong> (<code>{{.ClientID}}</code>) on {{.Resource}}:
+  {{range $i, $s := .Scopes}}{{if $i}}, {{end}}<code>{{$s}}</code>{{end}}; connected {{.ConsentedAt.Format "2006-01-02"}}, until {{.ExpiresAt.Format "2006-01-02"}} unless used.
+  <form method="post" action="/oauth/disconnect"><input type="hidden" name="grant_id" value="{{.GrantID}}"><button type="submit" class="button button-small button-secondary">Disconnect</button></form></li>
+{{- end}}
+</ul>
+{{- end}}
+{{- end}}`)

@@ -516,6 +516,10 @@ func TestOAuthDisconnect(t *testing.T) {
 	require.Contains(t, string(body), "Test Desktop")
 	require.Contains(t, string(body), grantID)
 	require.Equal(t, "DENY", res.Header.Get("X-Frame-Options"))
+	// The list is drawn in the web app's shell: brand, stylesheet, site nav.
+	require.Contains(t, string(body), `class="brand"`)
+	require.Contains(t, string(body), "/static/app.")
+	require.Contains(t, string(body), `href="/settings" aria-current="page"`)
 
 	res, _ = s.do(t, http.MethodGet, "/oauth/disconnect", "", "", false)
 	require.Equal(t, http.StatusSeeOther, res.StatusCode)
