@@ -240,7 +240,7 @@ func (a *App) queueOf(ctx context.Context, q *db.Queries, workspaceID string, mo
 			*pb.spend = playbookSpend{sentCount: int(s.SentCount), spentCents: s.SpentCents, monthCents: s.MonthCents}
 		}
 	}
-	priors, err := q.SendPriorForQueue(ctx, db.SendPriorForQueueParams{Mode: string(mode), CampaignIds: ids})
+	priors, err := q.SendPriorForCampaigns(ctx, db.SendPriorForCampaignsParams{Mode: string(mode), CampaignIds: ids, QueuedOnly: true})
 	if err != nil {
 		return nil, Internal(err)
 	}

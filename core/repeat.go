@@ -115,7 +115,7 @@ func (a *App) ApproveRepeats(ctx context.Context, p Principal, id string, in Rep
 
 // repeatsOf matches the roster against other campaigns' gifts in mode.
 func repeatsOf(ctx context.Context, q *db.Queries, campaignID string, roster rosterView, mode Mode) ([]RepeatItem, error) {
-	rows, err := q.SendPriorForCampaign(ctx, db.SendPriorForCampaignParams{Mode: string(mode), CampaignID: campaignID})
+	rows, err := q.SendPriorForCampaigns(ctx, db.SendPriorForCampaignsParams{Mode: string(mode), CampaignIds: []string{campaignID}})
 	if err != nil {
 		return nil, Internal(err)
 	}

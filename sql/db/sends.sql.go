@@ -271,7 +271,7 @@ func (q *Queries) SendListByCampaign(ctx context.Context, campaignID string) ([]
 	return items, nil
 }
 
-const sendPriorForCampaign = `-- name: SendPriorForCampaign :many
+const sendPriorForCampaigns = `-- name: SendPriorForCampaigns :many
 SELECT DISTINCT ON (r.id) r.id AS recipient_id, s.id AS send_id
 FROM recipients r
 JOIN sends s
@@ -282,34 +282,37 @@ JOIN sends s
  AND ((r.email <> '' AND s.recipient_email = r.email)
    OR (r.source_system <> '' AND s.recipient_source_system = r.source_system AND s.recipient_external_id = r.external_id)
    OR (r.profile_url <> '' AND s.recipient_profile_url = r.profile_url))
-WHERE r.campaign_id = $2
+WHERE r.campaign_id = ANY($2::text[])
+  AND (NOT $3::boolean OR r.approval_state IN ('waiting', 'scheduled'))
   AND NOT EXISTS (SELECT 1 FROM sends own WHERE own.recipient_id = r.id)
 ORDER BY r.id, s.created_at DESC, s.id DESC
 `
 
-type SendPriorForCampaignParams struct {
-	Mode       string
-	CampaignID string
+type SendPriorForCampaignsParams struct {
+	Mode        string
+	CampaignIds []string
+	QueuedOnly  bool
 }
 
-type SendPriorForCampaignRow struct {
+type SendPriorForCampaignsRow struct {
 	RecipientID string
 	SendID      string
 }
 
-// Repeats: for each person on the campaign's roster without a gift from this
-// campaign, the latest gift another campaign of the workspace made in mode
-// to the same email, the same sourceSystem+externalId or the same profile.
-// Cancelled gifts never reached anyone and do not count.
-func (q *Queries) SendPriorForCampaign(ctx context.Context, arg SendPriorForCampaignParams) ([]SendPriorForCampaignRow, error) {
-	rows, err := q.db.Query(ctx, sendPriorForCampaign, arg.Mode, arg.CampaignID)
+// Repeats: for each person on the rosters of the campaigns without a gift
+// from their own campaign (only the waiting and scheduled ones when
+// queued_only), the latest gift another campaign of the workspace made in
+// mode to the same email, the same sourceSystem+externalId or the same
+// profile. Cancelled gifts never reached anyone and do not count.
+func (q *Queries) SendPriorForCampaigns(ctx context.Context, arg SendPriorForCampaignsParams) ([]SendPriorForCampaignsRow, error) {
+	rows, err := q.db.Query(ctx, sendPriorForCampaigns, arg.Mode, arg.CampaignIds, arg.QueuedOnly)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	items := []SendPriorForCampaignRow{}
+	items := []SendPriorForCampaignsRow{}
 	for rows.Next() {
-		var i SendPriorForCampaignRow
+		var i SendPriorForCampaignsRow
 		if err := rows.Scan(&i.RecipientID, &i.SendID); err != nil {
 			return nil, err
 		}

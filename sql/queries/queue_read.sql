@@ -33,27 +33,6 @@ FROM sends
 WHERE campaign_id = ANY(@campaign_ids::text[]) AND status NOT IN ('cancelled', 'declined')
 GROUP BY campaign_id;
 
--- name: SendPriorForQueue :many
--- SendPriorForCampaign for the queue: for each waiting or scheduled person
--- of the campaigns without a gift from their own campaign, the latest gift
--- another campaign of the workspace made in mode to the same email, the
--- same sourceSystem+externalId or the same profile. Keep the match the same
--- as SendPriorForCampaign's.
-SELECT DISTINCT ON (r.id) r.id AS recipient_id, s.id AS send_id
-FROM recipients r
-JOIN sends s
-  ON s.workspace_id = r.workspace_id
- AND s.campaign_id <> r.campaign_id
- AND s.mode = @mode
- AND s.status <> 'cancelled'
- AND ((r.email <> '' AND s.recipient_email = r.email)
-   OR (r.source_system <> '' AND s.recipient_source_system = r.source_system AND s.recipient_external_id = r.external_id)
-   OR (r.profile_url <> '' AND s.recipient_profile_url = r.profile_url))
-WHERE r.campaign_id = ANY(@campaign_ids::text[])
-  AND r.approval_state IN ('waiting', 'scheduled')
-  AND NOT EXISTS (SELECT 1 FROM sends own WHERE own.recipient_id = r.id)
-ORDER BY r.id, s.created_at DESC, s.id DESC;
-
 -- name: RecipientListSkipped :many
 -- The skipped people of a workspace, or of one campaign when campaign_id is
 -- set, newest skip first.

@@ -34,11 +34,12 @@ FROM sends
 WHERE workspace_id = @workspace_id AND status NOT IN ('cancelled', 'declined')
 GROUP BY campaign_id;
 
--- name: SendPriorForCampaign :many
--- Repeats: for each person on the campaign's roster without a gift from this
--- campaign, the latest gift another campaign of the workspace made in mode
--- to the same email, the same sourceSystem+externalId or the same profile.
--- Cancelled gifts never reached anyone and do not count.
+-- name: SendPriorForCampaigns :many
+-- Repeats: for each person on the rosters of the campaigns without a gift
+-- from their own campaign (only the waiting and scheduled ones when
+-- queued_only), the latest gift another campaign of the workspace made in
+-- mode to the same email, the same sourceSystem+externalId or the same
+-- profile. Cancelled gifts never reached anyone and do not count.
 SELECT DISTINCT ON (r.id) r.id AS recipient_id, s.id AS send_id
 FROM recipients r
 JOIN sends s
@@ -49,7 +50,8 @@ JOIN sends s
  AND ((r.email <> '' AND s.recipient_email = r.email)
    OR (r.source_system <> '' AND s.recipient_source_system = r.source_system AND s.recipient_external_id = r.external_id)
    OR (r.profile_url <> '' AND s.recipient_profile_url = r.profile_url))
-WHERE r.campaign_id = @campaign_id
+WHERE r.campaign_id = ANY(@campaign_ids::text[])
+  AND (NOT @queued_only::boolean OR r.approval_state IN ('waiting', 'scheduled'))
   AND NOT EXISTS (SELECT 1 FROM sends own WHERE own.recipient_id = r.id)
 ORDER BY r.id, s.created_at DESC, s.id DESC;
 
