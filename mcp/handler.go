@@ -36,6 +36,9 @@ type Config struct {
 	// Authenticate resolves a bearer token to a principal; nil means
 	// App.Authenticate. Tests replace it to stand in for sign-in connections.
 	Authenticate func(ctx context.Context, bearer string) (core.Principal, error)
+	// LimitAssistantToolCalls limits tool calls on the assistant endpoint
+	// (/chatgpt/mcp) per workspace; nil means no limit.
+	LimitAssistantToolCalls ToolCallLimiter
 }
 
 // handler is the http.Handler NewHandler returns.
@@ -44,6 +47,8 @@ type handler struct {
 	log          *slog.Logger
 	authenticate func(ctx context.Context, bearer string) (core.Principal, error)
 	origin       string // the site's origin, scheme://host[:port], lower case
+	// limitToolCalls is Config.LimitAssistantToolCalls.
+	limitToolCalls ToolCallLimiter
 
 	tools     []tools.Tool
 	byName    map[string]tools.Tool
@@ -83,16 +88,17 @@ func NewHandler(cfg Config) http.Handler {
 		cfg.Authenticate = cfg.App.Authenticate
 	}
 	h := &handler{
-		app:          cfg.App,
-		log:          cfg.Log,
-		authenticate: cfg.Authenticate,
-		origin:       originOf(cfg.App.Config.SiteURL),
-		tools:        cfg.Tools,
-		byName:       tools.ByName(cfg.Tools),
-		sdkTools:     sdkTools(cfg.Tools),
-		prompts:      cfg.Prompts,
-		resources:    cfg.Resources,
-		impl:         implementation(),
+		app:            cfg.App,
+		log:            cfg.Log,
+		authenticate:   cfg.Authenticate,
+		limitToolCalls: cfg.LimitAssistantToolCalls,
+		origin:         originOf(cfg.App.Config.SiteURL),
+		tools:          cfg.Tools,
+		byName:         tools.ByName(cfg.Tools),
+		sdkTools:       sdkTools(cfg.Tools),
+		prompts:        cfg.Prompts,
+		resources:      cfg.Resources,
+		impl:           implementation(),
 	}
 	h.sdk = sdk.NewStreamableHTTPHandler(serverFromContext, &sdk.StreamableHTTPOptions{
 		Stateless:    true,
@@ -155,6 +161,9 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if !h.scopesCover(rw, r, m, profile, p, msgs) {
+		return
+	}
+	if !h.toolCallsAllowed(rw, r, m, p, msgs) {
 		return
 	}
 

@@ -43,6 +43,7 @@ type bundle struct {
 
 type setupOptions struct {
 	extraTools func(app *core.App) []tools.Tool
+	limiter    mcp.ToolCallLimiter
 }
 
 // setup starts the MCP face on a fresh workspace. Keys authenticate through
@@ -61,9 +62,10 @@ func setup(t testing.TB, opts ...func(*setupOptions)) *bundle {
 	}
 	logs := &apptest.LogBuffer{}
 	h := mcp.NewHandler(mcp.Config{
-		App:   env.App,
-		Tools: list,
-		Log:   slog.New(slog.NewJSONHandler(logs, nil)),
+		App:                     env.App,
+		Tools:                   list,
+		Log:                     slog.New(slog.NewJSONHandler(logs, nil)),
+		LimitAssistantToolCalls: o.limiter,
 		Authenticate: func(ctx context.Context, bearer string) (core.Principal, error) {
 			scopes, ok := map[string][]core.Scope{
 				connAll:      core.AllScopes,
@@ -80,6 +82,11 @@ func setup(t testing.TB, opts ...func(*setupOptions)) *bundle {
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
 	return &bundle{env: env, srv: srv, tools: list, log: logs}
+}
+
+// withLimiter limits the assistant endpoint's tool calls with l.
+func withLimiter(l mcp.ToolCallLimiter) func(*setupOptions) {
+	return func(o *setupOptions) { o.limiter = l }
 }
 
 // withTools adds tools to the registry the handler serves.
