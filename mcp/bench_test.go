@@ -2,12 +2,14 @@ package mcp_test
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"testing"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/giftwell/giftwell/core"
 	"github.com/giftwell/giftwell/internal/apptest"
 )
 
@@ -71,4 +73,36 @@ func benchCall(b *testing.B, cs *sdk.ClientSession, name string, args map[string
 			b.Fatalf("call %s: %v %v", name, err, res)
 		}
 	}
+}
+
+// BenchmarkReadToolListQueue calls list_queue (limit 50) through the full
+// MCP handler with a workspace key on a playbook with 50 people waiting: the
+// queue is computed in queue order in one read transaction (the people, the
+// playbooks' commitments, earlier gifts and the balance).
+func BenchmarkReadToolListQueue(b *testing.B) {
+	bd := setup(b)
+	ctx := context.Background()
+	app := bd.env.App
+	key, err := app.Authenticate(ctx, bd.env.OwnerKey)
+	if err != nil {
+		b.Fatal(err)
+	}
+	_, owner := bd.env.SignIn(b, bd.env.OwnerEmail)
+	c, err := app.CreateCampaign(ctx, key, core.CampaignInput{Name: "Closed-won", Mode: core.ModeAlwaysOn, ProductID: "gourmet-snack-crate",
+		SenderName: "Sam", SenderCompany: "Acme", Message: "Thanks, {{firstName}}!"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	active := core.StatusActive
+	if _, err := app.UpdateCampaign(ctx, owner, c.ID, core.CampaignPatch{Status: &active}); err != nil {
+		b.Fatal(err)
+	}
+	for i := range 50 {
+		in := core.PlaybookPersonAdd{Recipient: core.RecipientInput{Name: fmt.Sprintf("Person %d", i), SourceSystem: "crm", ExternalID: fmt.Sprint(i)}}
+		if _, err := app.AddToPlaybook(ctx, key, c.ID, in); err != nil {
+			b.Fatal(err)
+		}
+	}
+	cs := connectBench(b, bd.srv.URL+"/mcp", bd.env.OwnerKey)
+	benchCall(b, cs, "list_queue", map[string]any{"limit": 50})
 }
