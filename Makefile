@@ -32,9 +32,12 @@ deps:
 		fi; \
 	fi
 
+# test starts one throwaway PostgreSQL for the whole run (testpg) and hands
+# it to every test binary through TEST_DATABASE_URL.
 test: deps
 	$(GO) vet ./...
-	$(GO) test -race -count=1 ./...
+	$(GO) build -o bin/testpg ./internal/testdb/testpg
+	bin/testpg -- $(GO) test -race -count=1 ./...
 
 generate:
 	$(GO) tool sqlc generate

@@ -42,6 +42,8 @@ type Options struct {
 	// Ephemeral turns off fsync, synchronous_commit and full_page_writes:
 	// fast, and unsafe for anything but throwaway test clusters.
 	Ephemeral bool
+	// MaxConnections sets max_connections; zero keeps PostgreSQL's default.
+	MaxConnections int
 }
 
 // Cluster is a PostgreSQL server on a private data directory.
@@ -53,6 +55,7 @@ type Cluster struct {
 	logFile   string
 	port      int
 	ephemeral bool
+	maxConns  int
 	attached  bool
 	// ownSocketDir: the socket directory was derived, so Stop removes it.
 	ownSocketDir bool
@@ -98,7 +101,7 @@ func newCluster(opts Options) (*Cluster, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &Cluster{bin: bin, account: account, dataDir: dataDir, port: opts.Port, ephemeral: opts.Ephemeral}
+	c := &Cluster{bin: bin, account: account, dataDir: dataDir, port: opts.Port, ephemeral: opts.Ephemeral, maxConns: opts.MaxConnections}
 	if c.port == 0 {
 		c.port = 5432
 	}
@@ -269,6 +272,9 @@ func (c *Cluster) start(ctx context.Context) error {
 	serverOpts := fmt.Sprintf("-k '%s' -p %d -c listen_addresses=''", c.socketDir, c.port)
 	if c.ephemeral {
 		serverOpts += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+	}
+	if c.maxConns > 0 {
+		serverOpts += fmt.Sprintf(" -c max_connections=%d", c.maxConns)
 	}
 	if out, err := c.run(ctx, "pg_ctl", "-D", c.dataDir, "-l", c.logFile, "-w", "-t", "120", "-s", "-o", serverOpts, "start"); err != nil {
 		return fmt.Errorf("pgcluster: pg_ctl start: %w\n%s\nserver log (%s):\n%s", err, out, c.logFile, tail(c.logFile, 20))

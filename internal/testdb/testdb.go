@@ -35,13 +35,20 @@ import (
 // instead of a private cluster. Its role must be able to create databases.
 const EnvURL = "TEST_DATABASE_URL"
 
+// EnvTemplate names the variable that, beside EnvURL, names a migrated
+// template database already on that server (made by Prepare, as `make test`
+// does through testpg), so that test binaries neither migrate nor drop one.
+const EnvTemplate = "TEST_DATABASE_TEMPLATE"
+
 // server is the per-binary state: a maintenance connection and the template.
 type server struct {
 	baseDSN  string
 	admin    *pgxpool.Pool
 	template string
-	cluster  *pgcluster.Cluster // nil with TEST_DATABASE_URL
-	dir      string             // the private cluster's directory
+	// shared: the template belongs to whoever set EnvTemplate; close leaves it.
+	shared  bool
+	cluster *pgcluster.Cluster // nil with TEST_DATABASE_URL
+	dir     string             // the private cluster's directory
 }
 
 var (
@@ -131,6 +138,9 @@ func start() (*server, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	s := &server{baseDSN: os.Getenv(EnvURL), template: "gw_template_" + core.RandomHex(6)}
+	if t := os.Getenv(EnvTemplate); t != "" && s.baseDSN != "" {
+		s.template, s.shared = t, true
+	}
 	if s.baseDSN == "" {
 		if err := s.startCluster(ctx); err != nil {
 			return nil, err
@@ -143,6 +153,9 @@ func start() (*server, error) {
 	cfg.MaxConns = 4
 	if s.admin, err = pgxpool.NewWithConfig(ctx, cfg); err != nil {
 		return nil, err
+	}
+	if s.shared {
+		return s, nil
 	}
 	if err := s.makeTemplate(ctx); err != nil {
 		_ = s.close()
@@ -168,14 +181,19 @@ func (s *server) startCluster(ctx context.Context) error {
 	return c.StopAfterExit(dir)
 }
 
-// makeTemplate creates, migrates and seeds the template database, then
-// closes it to connections so that CREATE DATABASE ... TEMPLATE never finds
-// it busy.
+// makeTemplate creates, migrates and seeds the template database.
 func (s *server) makeTemplate(ctx context.Context) error {
-	if _, err := s.admin.Exec(ctx, "CREATE DATABASE "+s.template); err != nil {
+	return makeTemplate(ctx, s.admin, s.baseDSN, s.template)
+}
+
+// makeTemplate creates, migrates and seeds the template database named
+// template on the server of baseDSN, then closes it to connections so that
+// CREATE DATABASE ... TEMPLATE never finds it busy.
+func makeTemplate(ctx context.Context, admin *pgxpool.Pool, baseDSN, template string) error {
+	if _, err := admin.Exec(ctx, "CREATE DATABASE "+template); err != nil {
 		return fmt.Errorf("create template: %w", err)
 	}
-	dsn, err := withDatabase(s.baseDSN, s.template)
+	dsn, err := withDatabase(baseDSN, template)
 	if err != nil {
 		return err
 	}
@@ -191,7 +209,14 @@ func (s *server) makeTemplate(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("seed catalog: %w", err)
 	}
-	_, err = s.admin.Exec(ctx, "ALTER DATABASE "+s.template+" WITH IS_TEMPLATE true ALLOW_CONNECTIONS false")
+	_, err = admin.Exec(ctx, "ALTER DATABASE "+template+" WITH IS_TEMPLATE true ALLOW_CONNECTIONS false")
+	return err
+}
+
+// dropTemplate drops a template made by makeTemplate.
+func dropTemplate(ctx context.Context, admin *pgxpool.Pool, template string) error {
+	_, _ = admin.Exec(ctx, "ALTER DATABASE "+template+" WITH IS_TEMPLATE false")
+	_, err := admin.Exec(ctx, "DROP DATABASE IF EXISTS "+template+" WITH (FORCE)")
 	return err
 }
 
@@ -215,9 +240,10 @@ func (s *server) close() error {
 		return nil
 	}
 	defer s.admin.Close()
-	_, _ = s.admin.Exec(ctx, "ALTER DATABASE "+s.template+" WITH IS_TEMPLATE false")
-	_, err := s.admin.Exec(ctx, "DROP DATABASE IF EXISTS "+s.template+" WITH (FORCE)")
-	return err
+	if s.shared {
+		return nil
+	}
+	return dropTemplate(ctx, s.admin, s.template)
 }
 
 // withDatabase returns dsn (a URL or keyword/value string) pointing at database.
