@@ -4,7 +4,6 @@ import (
 	"context"
 	"net/url"
 	"testing"
-	"time"
 
 	"github.com/ory/fosite"
 	"github.com/stretchr/testify/require"
@@ -41,7 +40,7 @@ func newStoreSetup(t *testing.T) storeSetup {
 // request is a fosite request of the setup's grant.
 func (s storeSetup) request(id string) *fosite.Request {
 	return &fosite.Request{
-		ID: id, RequestedAt: time.Now().UTC(), Client: &oauth.Client{OAuthClient: s.client},
+		ID: id, RequestedAt: s.env.Clock.Now(), Client: &oauth.Client{OAuthClient: s.client},
 		RequestedScope: fosite.Arguments{"gifts:read"}, GrantedScope: fosite.Arguments{"gifts:read"},
 		Form:    url.Values{"redirect_uri": {"http://127.0.0.1/cb"}, "code_verifier": {"secret-verifier"}, "refresh_token": {"mco_refresh_x"}},
 		Session: &oauth.Session{GrantID: s.grant.ID, WorkspaceID: s.grant.WorkspaceID, UserID: s.grant.UserID},

@@ -11,7 +11,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/ory/fosite"
 	"github.com/stretchr/testify/require"
@@ -69,7 +68,7 @@ func TestRefreshRotationIsAtomic(t *testing.T) {
 	access := core.OAuthAccessTokenPrefix + core.RandomHex(32)
 	refresh := core.OAuthRefreshTokenPrefix + core.RandomHex(32)
 	issued := &fosite.Request{
-		ID: "req-atomic", RequestedAt: time.Now().UTC(), Client: &Client{OAuthClient: client},
+		ID: "req-atomic", RequestedAt: env.Clock.Now(), Client: &Client{OAuthClient: client},
 		RequestedScope: fosite.Arguments{"gifts:read"}, GrantedScope: fosite.Arguments{"gifts:read"}, Form: url.Values{},
 		Session: &Session{GrantID: grant.ID, WorkspaceID: grant.WorkspaceID, UserID: grant.UserID},
 	}
