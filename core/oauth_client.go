@@ -10,6 +10,8 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/giftwell/giftwell/sql/db"
 )
 
@@ -83,17 +85,6 @@ func (a *App) RegisterOAuthClient(ctx context.Context, reg OAuthClientRegistrati
 		return OAuthClient{}, err
 	}
 	now := a.Clock.Now().UTC().Truncate(time.Second)
-	recent, err := db.New(a.DB).OAuthClientCountRecent(ctx, db.OAuthClientCountRecentParams{
-		RegisteredFrom: clientIP, Since: now.Add(-OAuthRegistrationWindow),
-	})
-	if err != nil {
-		return OAuthClient{}, Internal(err)
-	}
-	if recent.N >= OAuthRegistrationsPerAddress {
-		wait := recent.Oldest.Add(OAuthRegistrationWindow).Sub(now)
-		return OAuthClient{}, &Error{Code: CodeRateLimit, Message: "too many client registrations from this address; wait and try again",
-			RetryAfterMs: max(wait.Milliseconds(), 1000)}
-	}
 	c.ClientID = NewID(PrefixOAuthClient)
 	c.ClientIDIssuedAt = now.Unix()
 	var secretHash *string
@@ -104,20 +95,45 @@ func (a *App) RegisterOAuthClient(ctx context.Context, reg OAuthClientRegistrati
 		zero := int64(0)
 		c.ClientSecretExpiresAt = &zero
 	}
-	err = db.New(a.DB).OAuthClientInsert(ctx, db.OAuthClientInsertParams{
-		ID: c.ClientID, ClientName: c.ClientName, ClientUri: c.ClientURI, RedirectUris: c.RedirectURIs,
-		TokenEndpointAuthMethod: c.TokenEndpointAuthMethod, SecretHash: secretHash,
-		GrantTypes: c.GrantTypes, ResponseTypes: c.ResponseTypes, Scope: c.Scope, RegisteredFrom: clientIP, CreatedAt: now,
+	// Registrations from one address are serialised (a transaction-scoped
+	// advisory lock on the address), so that concurrent ones cannot all
+	// count the same number and exceed the bound together.
+	err = pgx.BeginFunc(ctx, a.DB, func(tx pgx.Tx) error {
+		q := db.New(tx)
+		if err := q.OAuthClientLockAddress(ctx, clientIP); err != nil {
+			return Internal(err)
+		}
+		recent, err := q.OAuthClientCountRecent(ctx, db.OAuthClientCountRecentParams{
+			RegisteredFrom: clientIP, Since: now.Add(-OAuthRegistrationWindow),
+		})
+		if err != nil {
+			return Internal(err)
+		}
+		if recent.N >= OAuthRegistrationsPerAddress {
+			wait := recent.Oldest.Add(OAuthRegistrationWindow).Sub(now)
+			return &Error{Code: CodeRateLimit, Message: "too many client registrations from this address; wait and try again",
+				RetryAfterMs: max(wait.Milliseconds(), 1000)}
+		}
+		err = q.OAuthClientInsert(ctx, db.OAuthClientInsertParams{
+			ID: c.ClientID, ClientName: c.ClientName, ClientUri: c.ClientURI, RedirectUris: c.RedirectURIs,
+			TokenEndpointAuthMethod: c.TokenEndpointAuthMethod, SecretHash: secretHash,
+			GrantTypes: c.GrantTypes, ResponseTypes: c.ResponseTypes, Scope: c.Scope, RegisteredFrom: clientIP, CreatedAt: now,
+		})
+		if err != nil {
+			return Internal(err)
+		}
+		return nil
 	})
 	if err != nil {
-		return OAuthClient{}, Internal(err)
+		return OAuthClient{}, asCoreError(err)
 	}
 	return c, nil
 }
 
-// OAuthClientByID returns a registered client. It returns NOT_FOUND or INTERNAL_ERROR.
+// OAuthClientByID returns a registered client. It joins the caller's
+// transaction (see BeginTx). It returns NOT_FOUND or INTERNAL_ERROR.
 func (a *App) OAuthClientByID(ctx context.Context, id string) (OAuthClient, error) {
-	r, err := db.New(a.DB).OAuthClientGetByID(ctx, id)
+	r, err := db.New(a.conn(ctx)).OAuthClientGetByID(ctx, id)
 	if isNoRows(err) {
 		return OAuthClient{}, Errorf(CodeNotFound, "client_id: no client %q is registered", id)
 	}

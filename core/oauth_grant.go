@@ -6,6 +6,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/giftwell/giftwell/sql/db"
 )
 
@@ -41,55 +43,104 @@ type OAuthGrant struct {
 	RevokedAt   *time.Time
 }
 
-// OAuthResources are the resource indicators a grant can be bound to:
-// {mcp_url} and {chatgpt_mcp_url}.
-func (c Config) OAuthResources() []string { return []string{c.MCPURL(), c.ChatGPTMCPURL()} }
+// OAuthConsent is a signed-in person's answer to an authorization request
+// on the consent page.
+type OAuthConsent struct {
+	ClientID string
+	// Resources are the request's resource parameters (RFC 8707): exactly
+	// one, {mcp_url} or {chatgpt_mcp_url}.
+	Resources []string
+	// WorkspaceID is the workspace the person picked; "" is the session's.
+	WorkspaceID string
+	// Requested are the scopes the client asked for.
+	Requested []string
+	// Ticked are the optional scopes the person left ticked (see OAuthConsentScopes).
+	Ticked []string
+}
 
-// CreateOAuthGrant records the consent of the signed-in person p for client
-// to act in p's workspace with scopes on resource. It returns
-// AUTH_REQUIRED unless p is a signed-in session, VALIDATION_ERROR for an
-// unknown resource or scope or an empty scope list, NOT_FOUND for an unknown
-// client, or INTERNAL_ERROR.
-func (a *App) CreateOAuthGrant(ctx context.Context, p Principal, clientID, resource string, scopes []Scope) (OAuthGrant, error) {
+// CreateOAuthGrant records the consent c of the signed-in person p: the
+// client may act for p in the workspace p picked, with the scopes granted
+// (gifts:read when asked for, and the optional scopes p left ticked), on one
+// resource. The workspace must be one p belongs to, checked in the grant's
+// own transaction; removing p from it meanwhile ends the grant.
+//
+// It returns AUTH_REQUIRED unless p is a signed-in session,
+// VALIDATION_ERROR naming resource or scope for what CheckOAuthAuthorization
+// refuses, for a scope the client did not register or when no scope is
+// granted, NOT_FOUND naming workspace_id when p is not a member of the
+// workspace, NOT_FOUND for an unknown client, or INTERNAL_ERROR.
+func (a *App) CreateOAuthGrant(ctx context.Context, p Principal, c OAuthConsent) (OAuthGrant, error) {
 	if p.Via != ViaSession || p.Anonymous() {
 		return OAuthGrant{}, a.authRequired("sign in to connect an app")
 	}
-	if !slices.Contains(a.Config.OAuthResources(), resource) {
-		return OAuthGrant{}, Invalid("resource", "must be %s or %s", a.Config.MCPURL(), a.Config.ChatGPTMCPURL())
+	if err := a.Config.CheckOAuthAuthorization(c.Resources, c.Requested); err != nil {
+		return OAuthGrant{}, err
 	}
-	if len(scopes) == 0 {
-		return OAuthGrant{}, Invalid("scope", "grant at least one scope")
-	}
-	str := make([]string, 0, len(scopes))
-	for _, s := range scopes {
-		if !slices.Contains(AllScopes, s) {
+	for _, s := range c.Requested {
+		if !slices.Contains(AllScopes, Scope(s)) {
 			return OAuthGrant{}, Invalid("scope", "unknown scope %q", s)
 		}
-		if !slices.Contains(str, string(s)) {
-			str = append(str, string(s))
-		}
 	}
-	if _, err := a.OAuthClientByID(ctx, clientID); err != nil {
+	scopes, err := grantedScopes(c.Requested, c.Ticked)
+	if err != nil {
 		return OAuthGrant{}, err
+	}
+	workspaceID := c.WorkspaceID
+	if workspaceID == "" {
+		workspaceID = p.WorkspaceID
 	}
 	now := a.Clock.Now().UTC()
 	g := OAuthGrant{
-		ID: NewID(PrefixOAuthGrant), ClientID: clientID, WorkspaceID: p.WorkspaceID, UserID: p.UserID,
-		Resource: resource, Scopes: scopes, ConsentedAt: now, ExpiresAt: now.Add(OAuthGrantIdleLifetime),
+		ID: NewID(PrefixOAuthGrant), ClientID: c.ClientID, WorkspaceID: workspaceID, UserID: p.UserID,
+		Resource: c.Resources[0], Scopes: scopes, ConsentedAt: now, ExpiresAt: now.Add(OAuthGrantIdleLifetime),
 	}
-	err := db.New(a.DB).OAuthGrantInsert(ctx, db.OAuthGrantInsertParams{
-		ID: g.ID, ClientID: clientID, WorkspaceID: p.WorkspaceID, UserID: p.UserID, Resource: resource,
-		Scopes: str, ConsentedAt: now, ExpiresAt: g.ExpiresAt, HardExpiresAt: now.Add(OAuthGrantMaxLifetime),
+	str := make([]string, len(scopes))
+	for i, s := range scopes {
+		str[i] = string(s)
+	}
+	err = pgx.BeginFunc(ctx, a.DB, func(tx pgx.Tx) error {
+		q := db.New(tx)
+		client, err := q.OAuthClientGetByID(ctx, c.ClientID)
+		if isNoRows(err) {
+			return Errorf(CodeNotFound, "client_id: no client %q is registered", c.ClientID)
+		}
+		if err != nil {
+			return Internal(err)
+		}
+		for _, s := range c.Requested {
+			if !slices.Contains(strings.Fields(client.Scope), s) {
+				return Invalid("scope", "the app did not register the scope %q", s)
+			}
+		}
+		// The membership stays locked until commit: a removal waits, then
+		// takes the grant with it (the grant's foreign key cascades).
+		_, err = q.OAuthGrantLockMembership(ctx, db.OAuthGrantLockMembershipParams{WorkspaceID: workspaceID, UserID: p.UserID})
+		if isNoRows(err) {
+			return &Error{Code: CodeNotFound, Message: "workspace_id: you are not a member of the workspace you picked",
+				Fields: []string{"workspace_id"}}
+		}
+		if err != nil {
+			return Internal(err)
+		}
+		err = q.OAuthGrantInsert(ctx, db.OAuthGrantInsertParams{
+			ID: g.ID, ClientID: c.ClientID, WorkspaceID: workspaceID, UserID: p.UserID, Resource: g.Resource,
+			Scopes: str, ConsentedAt: now, ExpiresAt: g.ExpiresAt, HardExpiresAt: now.Add(OAuthGrantMaxLifetime),
+		})
+		if err != nil {
+			return Internal(err)
+		}
+		return nil
 	})
 	if err != nil {
-		return OAuthGrant{}, Internal(err)
+		return OAuthGrant{}, asCoreError(err)
 	}
 	return g, nil
 }
 
-// OAuthGrantByID returns a grant. It returns NOT_FOUND or INTERNAL_ERROR.
+// OAuthGrantByID returns a grant. It joins the caller's transaction (see
+// BeginTx). It returns NOT_FOUND or INTERNAL_ERROR.
 func (a *App) OAuthGrantByID(ctx context.Context, id string) (OAuthGrant, error) {
-	r, err := db.New(a.DB).OAuthGrantGetByID(ctx, id)
+	r, err := db.New(a.conn(ctx)).OAuthGrantGetByID(ctx, id)
 	if isNoRows(err) {
 		return OAuthGrant{}, Errorf(CodeNotFound, "no grant %q", id)
 	}

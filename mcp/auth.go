@@ -9,31 +9,27 @@ import (
 )
 
 // principal authenticates the request's bearer token before the SDK sees
-// anything. A missing, malformed, unknown or revoked token is 401
+// anything, then asks core whether the principal may use this endpoint
+// (core.Config.AuthorizeMCPEndpoint). A missing, malformed, unknown or
+// revoked token, a connection bound to the other endpoint (RFC 8707
+// resource) and a workspace key on the assistant endpoint are 401
 // AUTH_REQUIRED with a WWW-Authenticate challenge naming the endpoint's
-// protected-resource metadata. The assistant endpoint refuses workspace keys
-// the same way, as it does a connection whose grant is bound to the other
-// endpoint (RFC 8707 resource), and a connection without gifts:read gets 403
-// INSUFFICIENT_SCOPE. It writes the refusal and returns false, or returns the
-// principal.
+// protected-resource metadata; a connection without the endpoint's scope is
+// 403 INSUFFICIENT_SCOPE. It writes the refusal and returns false, or
+// returns the principal.
 func (h *handler) principal(w http.ResponseWriter, r *http.Request, m mount) (core.Principal, bool) {
 	p, err := h.authenticate(r.Context(), bearerToken(r.Header.Get("Authorization")))
 	if err != nil {
 		h.refuse(w, r, err, h.challenge(m, err))
 		return core.Principal{}, false
 	}
-	if p.Via == core.ViaConnection && p.Resource != "" && p.Resource != h.app.Config.SiteURL+m.path {
-		err := h.app.Config.AuthRequired("this access token was issued for another resource (" + p.Resource + "); connect to this endpoint")
-		h.refuse(w, r, err, h.challenge(m, err))
+	missing, err := h.app.Config.AuthorizeMCPEndpoint(p, h.app.Config.SiteURL+m.path)
+	if missing != "" {
+		h.refuseScope(w, r, m, missing)
 		return core.Principal{}, false
 	}
-	if m.chatgpt && p.Via != core.ViaConnection {
-		err := h.app.Config.AuthRequired("workspace keys do not work on the assistant endpoint; connect with sign-in (OAuth) instead")
+	if err != nil {
 		h.refuse(w, r, err, h.challenge(m, err))
-		return core.Principal{}, false
-	}
-	if m.chatgpt && !p.HasScope(core.ScopeRead) {
-		h.refuseScope(w, r, m, core.ScopeRead)
 		return core.Principal{}, false
 	}
 	return p, true
@@ -61,7 +57,6 @@ func (h *handler) challenge(m mount, err error) string {
 // refuseScope writes 403 INSUFFICIENT_SCOPE with the RFC 6750 challenge
 // naming the scope the connection lacks.
 func (h *handler) refuseScope(w http.ResponseWriter, r *http.Request, m mount, s core.Scope) {
-	err := core.Errorf(core.CodeInsufficientScope, "this connection lacks the %s scope; reconnect and grant it", s)
-	h.refuse(w, r, err, fmt.Sprintf("Bearer error=\"insufficient_scope\", scope=%q, resource_metadata=%q",
+	h.refuse(w, r, core.InsufficientScope(s), fmt.Sprintf("Bearer error=\"insufficient_scope\", scope=%q, resource_metadata=%q",
 		string(s), m.resourceMetadataURL(h.app.Config.SiteURL)))
 }

@@ -30,7 +30,7 @@ func NewServer(app *core.App, log *slog.Logger) *Server {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Server{app: app, log: log, provider: newProvider(app)}
+	return &Server{app: app, log: log, provider: newProvider(app, NewStore(app))}
 }
 
 // Handler serves /oauth/authorize, /oauth/token, /oauth/revoke,
@@ -58,11 +58,11 @@ func (s *Server) Handler() http.Handler {
 
 // authorizeRequest is a checked authorization request of a signed-in person.
 type authorizeRequest struct {
-	person   core.Principal
-	client   core.OAuthClient
-	request  fosite.AuthorizeRequester
-	resource string
-	ctx      context.Context
+	person    core.Principal
+	client    core.OAuthClient
+	request   fosite.AuthorizeRequester
+	resources []string
+	ctx       context.Context
 }
 
 // begin checks the authorization request common to the consent page and its
@@ -104,27 +104,11 @@ func (s *Server) begin(w http.ResponseWriter, r *http.Request) (authorizeRequest
 		s.provider.WriteAuthorizeError(ctx, w, ar, fosite.ErrInvalidRequest.WithHint("PKCE with code_challenge_method S256 is required."))
 		return authorizeRequest{}, false
 	}
-	resource := q.Get("resource")
-	if !slices.Contains(s.app.Config.OAuthResources(), resource) || len(q["resource"]) != 1 {
-		s.provider.WriteAuthorizeError(ctx, w, ar, errInvalidTarget)
+	if err := s.app.Config.CheckOAuthAuthorization(q["resource"], ar.GetRequestedScopes()); err != nil {
+		s.provider.WriteAuthorizeError(ctx, w, ar, oauthError(err, fosite.ErrInvalidScope))
 		return authorizeRequest{}, false
 	}
-	if !ar.GetRequestedScopes().Has(string(core.ScopeRead)) && resource == s.app.Config.ChatGPTMCPURL() {
-		s.provider.WriteAuthorizeError(ctx, w, ar, fosite.ErrInvalidScope.WithHint("The assistant endpoint needs gifts:read."))
-		return authorizeRequest{}, false
-	}
-	if len(ar.GetRequestedScopes()) == 0 {
-		s.provider.WriteAuthorizeError(ctx, w, ar, fosite.ErrInvalidScope.WithHint("Request at least one scope."))
-		return authorizeRequest{}, false
-	}
-	return authorizeRequest{person: person, client: client, request: ar, resource: resource, ctx: ctx}, true
-}
-
-// errInvalidTarget is RFC 8707's error for a missing or unknown resource.
-var errInvalidTarget = &fosite.RFC6749Error{
-	ErrorField:       "invalid_target",
-	DescriptionField: "The resource parameter must be the Giftwell MCP URL ({mcp_url} or {chatgpt_mcp_url}).",
-	CodeField:        http.StatusBadRequest,
+	return authorizeRequest{person: person, client: client, request: ar, resources: q["resource"], ctx: ctx}, true
 }
 
 // authorize shows the consent page, in the web app's shell (header with
@@ -165,10 +149,8 @@ func (s *Server) authorize(w http.ResponseWriter, r *http.Request) {
 	if view.Client == "" {
 		view.Client = "An unnamed app"
 	}
-	for _, sc := range core.AllScopes {
-		if a.request.GetRequestedScopes().Has(string(sc)) {
-			view.Scopes = append(view.Scopes, consentScope{Scope: string(sc), Text: scopeText[sc], Optional: sc != core.ScopeRead})
-		}
+	for _, sc := range core.OAuthConsentScopes(a.request.GetRequestedScopes()) {
+		view.Scopes = append(view.Scopes, consentScope{Scope: string(sc.Scope), Text: scopeText[sc.Scope], Optional: sc.Optional})
 	}
 	s.render(r.Context(), w, http.StatusOK, consentPage, page{Shell: header, Data: view})
 }
@@ -184,38 +166,28 @@ func (s *Server) consent(w http.ResponseWriter, r *http.Request) {
 		s.provider.WriteAuthorizeError(a.ctx, w, a.request, fosite.ErrAccessDenied.WithHint("The person declined."))
 		return
 	}
-	ticked := r.PostForm["scope_grant"]
-	var scopes []core.Scope
-	for _, sc := range core.AllScopes {
-		if a.request.GetRequestedScopes().Has(string(sc)) && (sc == core.ScopeRead || slices.Contains(ticked, string(sc))) {
-			scopes = append(scopes, sc)
-		}
-	}
-	if len(scopes) == 0 {
-		s.provider.WriteAuthorizeError(a.ctx, w, a.request, fosite.ErrAccessDenied.WithHint("No scope was granted."))
-		return
-	}
-	// The person picks the workspace; it must be one they belong to now.
-	person := a.person
-	if chosen := r.PostFormValue("workspace_id"); chosen != "" && chosen != person.WorkspaceID {
-		list, err := s.app.ListWorkspaces(a.ctx, person)
-		i := slices.IndexFunc(list, func(ws core.WorkspaceSummary) bool { return ws.ID == chosen })
-		if err != nil || i < 0 {
-			s.errorPage(w, http.StatusForbidden, "You are not a member of the workspace you picked.")
-			return
-		}
-		person.WorkspaceID, person.Role = list[i].ID, list[i].Role
-	}
-	grant, err := s.app.CreateOAuthGrant(a.ctx, person, a.client.ClientID, a.resource, scopes)
+	grant, err := s.app.CreateOAuthGrant(a.ctx, a.person, core.OAuthConsent{
+		ClientID: a.client.ClientID, Resources: a.resources, WorkspaceID: r.PostFormValue("workspace_id"),
+		Requested: a.request.GetRequestedScopes(), Ticked: r.PostForm["scope_grant"],
+	})
 	if err != nil {
-		s.log.ErrorContext(r.Context(), "oauth grant", "err", err)
-		s.provider.WriteAuthorizeError(a.ctx, w, a.request, fosite.ErrServerError)
+		e := core.AsError(err)
+		switch {
+		case e.Code == core.CodeNotFound && slices.Contains(e.Fields, "workspace_id"):
+			// A forged workspace gets a page, never a code.
+			s.errorPage(w, http.StatusForbidden, sentence(e))
+		case e.Code == core.CodeValidation:
+			s.provider.WriteAuthorizeError(a.ctx, w, a.request, oauthError(e, fosite.ErrAccessDenied))
+		default:
+			s.log.ErrorContext(r.Context(), "oauth grant", "err", err)
+			s.provider.WriteAuthorizeError(a.ctx, w, a.request, fosite.ErrServerError)
+		}
 		return
 	}
-	for _, sc := range scopes {
+	for _, sc := range grant.Scopes {
 		a.request.GrantScope(string(sc))
 	}
-	session := &core.OAuthSession{GrantID: grant.ID, WorkspaceID: grant.WorkspaceID, UserID: grant.UserID}
+	session := &Session{GrantID: grant.ID, WorkspaceID: grant.WorkspaceID, UserID: grant.UserID}
 	resp, err := s.provider.NewAuthorizeResponse(a.ctx, a.request, session)
 	if err != nil {
 		s.provider.WriteAuthorizeError(a.ctx, w, a.request, err)
@@ -229,7 +201,7 @@ func (s *Server) consent(w http.ResponseWriter, r *http.Request) {
 // sent with it must be the grant's.
 func (s *Server) token(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
-	session := &core.OAuthSession{}
+	session := &Session{}
 	ar, err := s.provider.NewAccessRequest(ctx, r, session)
 	if err != nil {
 		s.provider.WriteAccessError(ctx, w, ar, err)
@@ -240,16 +212,10 @@ func (s *Server) token(w http.ResponseWriter, r *http.Request) {
 		s.provider.WriteAccessError(ctx, w, ar, fosite.ErrInvalidGrant)
 		return
 	}
-	if res := r.PostForm["resource"]; len(res) > 0 && (len(res) != 1 || res[0] != grant.Resource) {
-		s.provider.WriteAccessError(ctx, w, ar, errInvalidTarget)
-		return
-	}
 	// No scope beyond the grant's, ever (fosite would quietly narrow it).
-	for _, sc := range strings.Fields(r.PostForm.Get("scope")) {
-		if !slices.Contains(grant.Scopes, core.Scope(sc)) {
-			s.provider.WriteAccessError(ctx, w, ar, fosite.ErrInvalidScope.WithHintf("The scope %q was not granted.", sc))
-			return
-		}
+	if err := grant.CheckTokenRequest(r.PostForm["resource"], strings.Fields(r.PostForm.Get("scope"))); err != nil {
+		s.provider.WriteAccessError(ctx, w, ar, oauthError(err, fosite.ErrInvalidScope))
+		return
 	}
 	resp, err := s.provider.NewAccessResponse(ctx, ar)
 	if err != nil {

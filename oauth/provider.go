@@ -3,7 +3,6 @@ package oauth
 import (
 	"context"
 	"strings"
-	"time"
 
 	"github.com/ory/fosite"
 	"github.com/ory/fosite/compose"
@@ -14,9 +13,9 @@ import (
 
 // newProvider composes fosite for Giftwell: authorization code with PKCE
 // S256 only, refresh tokens (rotated; issued without an offline scope) and
-// revocation, over core's PostgreSQL storage, with tokenStrategy's
-// mco_-prefixed tokens.
-func newProvider(app *core.App) fosite.OAuth2Provider {
+// revocation, over st (the Store of app in production), with
+// tokenStrategy's mco_-prefixed tokens on the App's clock.
+func newProvider(app *core.App, st Storage) fosite.OAuth2Provider {
 	cfg := &fosite.Config{
 		AccessTokenLifespan:            core.OAuthAccessTokenLifetime,
 		RefreshTokenLifespan:           core.OAuthGrantIdleLifetime,
@@ -26,13 +25,13 @@ func newProvider(app *core.App) fosite.OAuth2Provider {
 		EnablePKCEPlainChallengeMethod: false,
 		RefreshTokenScopes:             []string{},
 		ScopeStrategy:                  fosite.ExactScopeStrategy,
-		ClientSecretsHasher:            core.OAuthSecretHasher{},
+		ClientSecretsHasher:            SecretHasher{},
 		AccessTokenIssuer:              app.Config.SiteURL,
 		IDTokenIssuer:                  app.Config.SiteURL,
 		TokenURL:                       app.Config.SiteURL + "/oauth/token",
 		MinParameterEntropy:            8,
 	}
-	return compose.Compose(cfg, &store{OAuthStore: app.OAuthStore()}, tokenStrategy{},
+	return compose.Compose(cfg, st, tokenStrategy{clock: app.Clock},
 		compose.OAuth2AuthorizeExplicitFactory,
 		compose.OAuth2RefreshTokenGrantFactory,
 		compose.OAuth2TokenRevocationFactory,
@@ -40,35 +39,14 @@ func newProvider(app *core.App) fosite.OAuth2Provider {
 	)
 }
 
-// store wraps core's storage to apply Giftwell's redirect URI matcher:
-// fosite's own matcher lets any loopback port through only for IP
-// literals and compares unescaped paths, so the authorize handler matches
-// with core.RedirectURIMatches first and puts the matched URI in the
-// context; the client fosite sees then has exactly that redirect URI.
-type store struct{ *core.OAuthStore }
-
-type matchedRedirectKey struct{}
-
-// GetClient implements fosite.ClientManager.
-func (s *store) GetClient(ctx context.Context, id string) (fosite.Client, error) {
-	c, err := s.OAuthStore.GetClient(ctx, id)
-	if err != nil {
-		return nil, err
-	}
-	if uri, ok := ctx.Value(matchedRedirectKey{}).(string); ok {
-		cc := *c.(*core.OAuthClient)
-		cc.RedirectURIs = []string{uri}
-		return &cc, nil
-	}
-	return c, nil
-}
-
 // tokenStrategy issues opaque tokens with the spec's prefixes: 256 random
 // bits after mco_access_, mco_refresh_ or mco_code_. A token's signature
 // (its storage key) is its SHA-256, so core can authenticate an access
 // token with one lookup and no secret; the strategy holds no key, and a
 // token is valid exactly when its hash is stored, active and unexpired.
-type tokenStrategy struct{}
+// Expiry is read on clock, the App's: the Store puts each record's expiry,
+// stamped on the same clock, in the session it loads.
+type tokenStrategy struct{ clock core.Clock }
 
 var _ oauth2.CoreStrategy = tokenStrategy{}
 
@@ -77,11 +55,11 @@ func (tokenStrategy) generate(prefix string) (string, string, error) {
 	return tok, core.HashOAuthSecret(tok), nil
 }
 
-func (tokenStrategy) validate(r fosite.Requester, token, prefix string, tt fosite.TokenType, expired *fosite.RFC6749Error) error {
+func (s tokenStrategy) validate(r fosite.Requester, token, prefix string, tt fosite.TokenType, expired *fosite.RFC6749Error) error {
 	if !strings.HasPrefix(token, prefix) {
 		return fosite.ErrInvalidRequest.WithHint("The token has the wrong format.")
 	}
-	if exp := r.GetSession().GetExpiresAt(tt); !exp.IsZero() && exp.Before(time.Now().UTC()) {
+	if exp := r.GetSession().GetExpiresAt(tt); !exp.IsZero() && exp.Before(s.clock.Now()) {
 		return expired
 	}
 	return nil

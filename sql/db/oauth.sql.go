@@ -140,6 +140,18 @@ func (q *Queries) OAuthClientInsert(ctx context.Context, arg OAuthClientInsertPa
 	return err
 }
 
+const oAuthClientLockAddress = `-- name: OAuthClientLockAddress :exec
+SELECT pg_advisory_xact_lock(7591, hashtext($1::text))
+`
+
+// Serialises the registrations from one address until the transaction ends,
+// so that counting them and inserting one keep the rate limit under
+// concurrency. The two-key form (class 7591, RFC 7591) has its own key space.
+func (q *Queries) OAuthClientLockAddress(ctx context.Context, registeredFrom string) error {
+	_, err := q.db.Exec(ctx, oAuthClientLockAddress, registeredFrom)
+	return err
+}
+
 const oAuthGrantExtend = `-- name: OAuthGrantExtend :exec
 UPDATE oauth_grants
 SET expires_at = least($1::timestamptz + interval '30 days', hard_expires_at)
@@ -265,6 +277,27 @@ func (q *Queries) OAuthGrantListLive(ctx context.Context, arg OAuthGrantListLive
 		return nil, err
 	}
 	return items, nil
+}
+
+const oAuthGrantLockMembership = `-- name: OAuthGrantLockMembership :one
+SELECT role
+FROM memberships
+WHERE workspace_id = $1 AND user_id = $2
+FOR KEY SHARE
+`
+
+type OAuthGrantLockMembershipParams struct {
+	WorkspaceID string
+	UserID      string
+}
+
+// The person's membership of the workspace, kept until the grant's
+// transaction ends: removing them meanwhile waits, then ends the grant.
+func (q *Queries) OAuthGrantLockMembership(ctx context.Context, arg OAuthGrantLockMembershipParams) (string, error) {
+	row := q.db.QueryRow(ctx, oAuthGrantLockMembership, arg.WorkspaceID, arg.UserID)
+	var role string
+	err := row.Scan(&role)
+	return role, err
 }
 
 const oAuthGrantRevoke = `-- name: OAuthGrantRevoke :execrows

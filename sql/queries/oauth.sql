@@ -10,6 +10,12 @@ SELECT count(*)::bigint AS n, coalesce(min(created_at), sqlc.arg(since)::timesta
 FROM oauth_clients
 WHERE registered_from = @registered_from AND created_at > sqlc.arg(since)::timestamptz;
 
+-- name: OAuthClientLockAddress :exec
+-- Serialises the registrations from one address until the transaction ends,
+-- so that counting them and inserting one keep the rate limit under
+-- concurrency. The two-key form (class 7591, RFC 7591) has its own key space.
+SELECT pg_advisory_xact_lock(7591, hashtext(@registered_from::text));
+
 -- name: OAuthClientGetByID :one
 SELECT * FROM oauth_clients WHERE id = @id;
 
@@ -18,6 +24,14 @@ INSERT INTO oauth_grants (id, client_id, workspace_id, user_id, resource, scopes
                           consented_at, expires_at, hard_expires_at)
 VALUES (@id, @client_id, @workspace_id, @user_id, @resource, @scopes,
         @consented_at, @expires_at, @hard_expires_at);
+
+-- name: OAuthGrantLockMembership :one
+-- The person's membership of the workspace, kept until the grant's
+-- transaction ends: removing them meanwhile waits, then ends the grant.
+SELECT role
+FROM memberships
+WHERE workspace_id = @workspace_id AND user_id = @user_id
+FOR KEY SHARE;
 
 -- name: OAuthGrantRevoke :execrows
 -- Revoking an already revoked grant keeps its first revocation time.
