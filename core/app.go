@@ -14,24 +14,6 @@ type Config struct {
 	SiteURL string
 }
 
-// BaseURL is {site_url}/api/v1.
-func (c Config) BaseURL() string { return c.SiteURL + "/api/v1" }
-
-// MCPURL is {site_url}/mcp.
-func (c Config) MCPURL() string { return c.SiteURL + "/mcp" }
-
-// ChatGPTMCPURL is {site_url}/chatgpt/mcp.
-func (c Config) ChatGPTMCPURL() string { return c.SiteURL + "/chatgpt/mcp" }
-
-// SignInURL is where a person signs in (and creates a new key): {site_url}/login.
-func (c Config) SignInURL() string { return c.SiteURL + "/login" }
-
-// AuthRequired is AUTH_REQUIRED with message, pointing a person at the
-// sign-in page. Every face refuses missing or bad credentials with it.
-func (c Config) AuthRequired(message string) *Error {
-	return &Error{Code: CodeAuthRequired, Message: message, URL: c.SignInURL()}
-}
-
 // App is the domain at the centre: every rule and every transaction of
 // Giftwell is a method on App or on one of its services. Faces (MCP, REST,
 // web) hold an *App and call it; App never imports them.

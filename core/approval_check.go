@@ -125,15 +125,15 @@ func limitChecks(c campaignRecord, unit int64, s playbookSpend) []approvalCheck 
 	}
 	if s.spentCents+unit > c.BudgetCents {
 		out = append(out, approvalCheck{ReasonPlaybookBudget,
-			fmt.Sprintf("%s of budgetCents %s is committed; another gift at %s does not fit", dollars(s.spentCents), dollars(c.BudgetCents), dollars(unit))})
+			fmt.Sprintf("%s of budgetCents %s is committed; another gift at %s does not fit", Dollars(s.spentCents), Dollars(c.BudgetCents), Dollars(unit))})
 	}
 	if m := c.MonthlyBudgetCents; m != nil && s.monthCents+unit > *m {
 		out = append(out, approvalCheck{ReasonBudgetCap,
-			fmt.Sprintf("%s of the monthly budget %s is spent this UTC month; another gift at %s does not fit", dollars(s.monthCents), dollars(*m), dollars(unit))})
+			fmt.Sprintf("%s of the monthly budget %s is spent this UTC month; another gift at %s does not fit", Dollars(s.monthCents), Dollars(*m), Dollars(unit))})
 	}
 	if s.balanceCents < unit {
 		out = append(out, approvalCheck{ReasonLowBalance,
-			fmt.Sprintf("the balance is %s; the gift costs %s", dollars(max(s.balanceCents, 0)), dollars(unit))})
+			fmt.Sprintf("the balance is %s; the gift costs %s", Dollars(max(s.balanceCents, 0)), Dollars(unit))})
 	}
 	return out
 }
@@ -152,7 +152,7 @@ func autoApproveChecks(rule *AutoApprove, c campaignRecord, product *Product, un
 	}
 	if unit > rule.PerGiftMaxCents {
 		out = append(out, approvalCheck{ReasonOverPerGiftLimit,
-			fmt.Sprintf("the gift costs %s, above auto-approve's per-gift limit %s", dollars(unit), dollars(rule.PerGiftMaxCents))})
+			fmt.Sprintf("the gift costs %s, above auto-approve's per-gift limit %s", Dollars(unit), Dollars(rule.PerGiftMaxCents))})
 	}
 	if c.MonthlyBudgetCents == nil {
 		out = append(out, approvalCheck{ReasonBudgetCap, "auto-approve needs a monthly budget; an owner or admin sets monthlyBudgetCents"})

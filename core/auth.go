@@ -7,9 +7,6 @@ import (
 	"github.com/giftwell/giftwell/sql/db"
 )
 
-// OAuthAccessTokenPrefix starts OAuth access tokens of sign-in connections.
-const OAuthAccessTokenPrefix = "mco_access_"
-
 // Authenticate resolves a bearer token (the text after "Bearer ") to the
 // Principal it acts as. A workspace key acts as its creator with the
 // creator's current role, in the workspace's current mode.
@@ -43,17 +40,4 @@ func (a *App) Authenticate(ctx context.Context, bearer string) (Principal, error
 		IsDemo:       row.IsDemo,
 		CredentialID: row.ID,
 	}, nil
-}
-
-// authRequired is AUTH_REQUIRED pointing a person at the sign-in page, where
-// they can create a new key.
-func (a *App) authRequired(message string) *Error { return a.Config.AuthRequired(message) }
-
-// Ready reports whether the database answers, for /readyz. It returns
-// SERVICE_UNAVAILABLE when it does not.
-func (a *App) Ready(ctx context.Context) error {
-	if err := a.DB.Ping(ctx); err != nil {
-		return &Error{Code: CodeUnavailableRead, Message: "the database is unavailable", Cause: err}
-	}
-	return nil
 }

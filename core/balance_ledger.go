@@ -90,7 +90,7 @@ func (a *App) debit(ctx context.Context, q *db.Queries, workspaceID string, mode
 	if balance < cents {
 		return "", &Error{
 			Code: CodeInsufficientBalance, URL: a.Config.BalanceURL(),
-			Message: fmt.Sprintf("the %s balance is %s; the gift costs %s. An owner or admin can add funds", mode, dollars(balance), dollars(cents)),
+			Message: fmt.Sprintf("the %s balance is %s; the gift costs %s. An owner or admin can add funds", mode, Dollars(balance), Dollars(cents)),
 		}
 	}
 	return a.moveBalance(ctx, q, ledgerMove{
@@ -127,7 +127,7 @@ func (a *App) credit(ctx context.Context, q *db.Queries, workspaceID string, mod
 	}
 	if credited+cents > -d.Cents {
 		return "", Errorf(CodeInvalidRequestState, "gift %s was paid %s and %s is already back; %s more is too much",
-			sendID, dollars(-d.Cents), dollars(credited), dollars(cents))
+			sendID, Dollars(-d.Cents), Dollars(credited), Dollars(cents))
 	}
 	if note == "" {
 		note = "gift " + sendID + " refunded"
@@ -136,18 +136,4 @@ func (a *App) credit(ctx context.Context, q *db.Queries, workspaceID string, mod
 		workspaceID: workspaceID, mode: mode, kind: LedgerCredit, cents: cents,
 		sendID: sendID, campaignID: campaignID, note: note,
 	})
-}
-
-// dollars renders cents as $1,234.56.
-func dollars(cents int64) string {
-	sign := ""
-	if cents < 0 {
-		sign, cents = "-", -cents
-	}
-	whole, frac := cents/100, cents%100
-	s := fmt.Sprintf("%d", whole)
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return fmt.Sprintf("%s$%s.%02d", sign, s, frac)
 }

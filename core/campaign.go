@@ -53,24 +53,22 @@ func (s RecipientSource) Valid() bool { return s == SourceManual || s == SourceW
 // Campaign bounds from the spec's Campaign table and Limits (see also
 // limits.go). Bounds of batch and single campaigns are RecipientsPerCampaign.
 const (
-	MaxCampaignNameLength   = 200
-	MaxDescriptionLength    = 2000
-	MaxSenderLength         = 200
-	MaxPerPersonCents       = 10_000_000
-	MinMonthlyBudgetCents   = 100
-	MaxMonthlyBudgetCents   = 100_000_000
-	MaxPlaybookSends        = RecipientsPerPlaybook
-	MaxBatchSends           = RecipientsPerCampaign
-	PeoplePerAddCall        = 500
-	MaxNoteTemplateLength   = 1000
-	MaxMeetingURLLength     = 2000
-	MaxCustomizationFields  = 8
-	MaxCustomizationValue   = 400
-	MaxCustomizationKey     = 64
-	MaxAttributionField     = 200
-	MaxAttributionMetadata  = 10
-	MinIdempotencyKeyLength = 8
-	MaxIdempotencyKeyLength = 150
+	MaxCampaignNameLength  = 200
+	MaxDescriptionLength   = 2000
+	MaxSenderLength        = 200
+	MaxPerPersonCents      = 10_000_000
+	MinMonthlyBudgetCents  = 100
+	MaxMonthlyBudgetCents  = 100_000_000
+	MaxPlaybookSends       = RecipientsPerPlaybook
+	MaxBatchSends          = RecipientsPerCampaign
+	PeoplePerAddCall       = 500
+	MaxNoteTemplateLength  = 1000
+	MaxMeetingURLLength    = 2000
+	MaxCustomizationFields = 8
+	MaxCustomizationValue  = 400
+	MaxCustomizationKey    = 64
+	MaxAttributionField    = 200
+	MaxAttributionMetadata = 10
 	// MaxPolicyVersion is the largest expectedPolicyVersion (2^53-1, the
 	// largest integer every JSON client reads exactly).
 	MaxPolicyVersion = 9007199254740991
@@ -192,10 +190,3 @@ type CampaignPatch struct {
 	// keys and connections must send it (see UpdateCampaign).
 	ExpectedPolicyVersion int64 `json:"expectedPolicyVersion,omitempty" jsonschema:"the policyVersion you last read; required for keys except when appending people to an active playbook" schema:"minimum=1,maximum=9007199254740991"`
 }
-
-// ReviewURL is the page where a signed-in person reviews campaign id and
-// decides: {site_url}/campaigns/<id>?review=1.
-func (c Config) ReviewURL(id string) string { return c.SiteURL + "/campaigns/" + id + "?review=1" }
-
-// CampaignURL is the campaign's page: {site_url}/campaigns/<id>.
-func (c Config) CampaignURL(id string) string { return c.SiteURL + "/campaigns/" + id }

@@ -36,12 +36,6 @@ func (p *problems) err() error {
 	return &Error{Code: CodeValidation, Message: strings.Join(p.msgs, "; "), Fields: append([]string(nil), p.fields...)}
 }
 
-// fieldError is an *Error of code about one field, its message starting
-// with the field's path.
-func fieldError(code Code, field, format string, args ...any) *Error {
-	return &Error{Code: code, Message: field + ": " + fmt.Sprintf(format, args...), Fields: []string{field}}
-}
-
 // at joins a path and a field name: at("recipients[2]", "zip").
 func at(path, name string) string {
 	if path == "" {

@@ -259,3 +259,9 @@ func init() {
 	row(CodeUnavailableRead, http.StatusServiceUnavailable, RetryLater, true, "The service is briefly unavailable. Wait, then send the same read.")
 	row(CodeUnavailableWrite, http.StatusServiceUnavailable, RereadAndRetry, false, "The service failed after a write began. Read current state before retrying.")
 }
+
+// fieldError is an *Error of code about one field, its message starting
+// with the field's path.
+func fieldError(code Code, field, format string, args ...any) *Error {
+	return &Error{Code: code, Message: field + ": " + fmt.Sprintf(format, args...), Fields: []string{field}}
+}

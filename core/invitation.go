@@ -89,9 +89,6 @@ type AcceptParams struct {
 	ClientIP string
 }
 
-// InviteURL is the link that accepts an invitation.
-func (c Config) InviteURL(token string) string { return c.SiteURL + "/invite/" + token }
-
 // invitationState derives the state of an invitation at now.
 func invitationState(now, expiresAt time.Time, acceptedAt, revokedAt *time.Time) InvitationState {
 	switch {

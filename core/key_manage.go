@@ -14,9 +14,6 @@ import (
 // MaxKeyNameLength bounds an API key's name, in characters.
 const MaxKeyNameLength = 100
 
-// KeysURL is the page where a signed-in person creates and revokes keys.
-func (c Config) KeysURL() string { return c.SiteURL + "/settings/keys" }
-
 // APIKeyInfo describes a live API key; the key itself is never shown again.
 type APIKeyInfo struct {
 	ID   string `json:"id"`

@@ -41,3 +41,12 @@ const (
 	// MaxSearchTextLength is the longest query or useCase, in characters.
 	MaxSearchTextLength = 500
 )
+
+// The length of an idempotency key, in characters.
+const (
+	MinIdempotencyKeyLength = 8
+	MaxIdempotencyKeyLength = 150
+)
+
+// MaxEmailLength is the longest email address accepted, in characters.
+const MaxEmailLength = 254

@@ -112,11 +112,3 @@ func resolveNote(shared, own string, v NoteValues) noteState {
 	}
 	return noteState{resolved: note}
 }
-
-// clip shortens s to at most n characters for an error message.
-func clip(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	return string([]rune(s)[:n]) + "..."
-}

@@ -11,10 +11,6 @@ import (
 // resource is RFC 8707's invalid_target, one naming scope is invalid_scope
 // (access_denied at consent).
 
-// OAuthResources are the resource indicators a grant can be bound to:
-// {mcp_url} and {chatgpt_mcp_url}.
-func (c Config) OAuthResources() []string { return []string{c.MCPURL(), c.ChatGPTMCPURL()} }
-
 // OAuthConsentScope is a scope the consent page offers.
 type OAuthConsentScope struct {
 	Scope Scope
@@ -40,7 +36,7 @@ func OAuthConsentScopes(requested []string) []OAuthConsentScope {
 // {chatgpt_mcp_url}; at least one scope; and gifts:read on the assistant
 // endpoint. resources are the request's resource parameters. It returns
 // VALIDATION_ERROR naming resource or scope.
-func (c Config) CheckOAuthAuthorization(resources, scopes []string) error {
+func CheckOAuthAuthorization(c Config, resources, scopes []string) error {
 	if len(resources) != 1 || !slices.Contains(c.OAuthResources(), resources[0]) {
 		return Invalid("resource", "must be %s or %s", c.MCPURL(), c.ChatGPTMCPURL())
 	}

@@ -11,7 +11,7 @@ import "fmt"
 // It returns AUTH_REQUIRED, or INSUFFICIENT_SCOPE (InsufficientScope) with
 // missing set to the scope the connection lacks, which a face names in its
 // challenge.
-func (c Config) AuthorizeMCPEndpoint(p Principal, resource string) (missing Scope, err error) {
+func AuthorizeMCPEndpoint(c Config, p Principal, resource string) (missing Scope, err error) {
 	if p.Via == ViaConnection && p.Resource != "" && p.Resource != resource {
 		return "", c.AuthRequired("this access token was issued for another resource (" + p.Resource + "); connect to this endpoint")
 	}

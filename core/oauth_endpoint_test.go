@@ -38,7 +38,7 @@ func TestAuthorizeMCPEndpoint(t *testing.T) {
 			code: core.CodeInsufficientScope, missing: core.ScopeRead,
 			message: "this connection lacks the gifts:read scope; reconnect and grant it"},
 	} {
-		missing, err := cfg.AuthorizeMCPEndpoint(tc.p, tc.resource)
+		missing, err := core.AuthorizeMCPEndpoint(cfg, tc.p, tc.resource)
 		require.Equal(t, tc.missing, missing, tc.name)
 		if tc.code == "" {
 			require.NoError(t, err, tc.name)

@@ -73,7 +73,7 @@ func (a *App) CreateOAuthGrant(ctx context.Context, p Principal, c OAuthConsent)
 	if p.Via != ViaSession || p.Anonymous() {
 		return OAuthGrant{}, a.authRequired("sign in to connect an app")
 	}
-	if err := a.Config.CheckOAuthAuthorization(c.Resources, c.Requested); err != nil {
+	if err := CheckOAuthAuthorization(a.Config, c.Resources, c.Requested); err != nil {
 		return OAuthGrant{}, err
 	}
 	for _, s := range c.Requested {
@@ -247,3 +247,6 @@ func (a *App) DisconnectApp(ctx context.Context, p Principal, grantID string) er
 	}
 	return nil
 }
+
+// OAuthAccessTokenPrefix starts OAuth access tokens of sign-in connections.
+const OAuthAccessTokenPrefix = "mco_access_"

@@ -124,8 +124,8 @@ func TestCheckOAuthAuthorization(t *testing.T) {
 	t.Parallel()
 	cfg := core.Config{SiteURL: "https://gifts.example.com"}
 	mcp, chat := cfg.MCPURL(), cfg.ChatGPTMCPURL()
-	require.NoError(t, cfg.CheckOAuthAuthorization([]string{mcp}, []string{"gifts:write"}))
-	require.NoError(t, cfg.CheckOAuthAuthorization([]string{chat}, []string{"gifts:read"}))
+	require.NoError(t, core.CheckOAuthAuthorization(cfg, []string{mcp}, []string{"gifts:write"}))
+	require.NoError(t, core.CheckOAuthAuthorization(cfg, []string{chat}, []string{"gifts:read"}))
 	for _, tc := range []struct {
 		resources, scopes []string
 		message           string
@@ -137,7 +137,7 @@ func TestCheckOAuthAuthorization(t *testing.T) {
 		{[]string{chat}, nil, "scope: the assistant endpoint needs gifts:read"},
 		{[]string{mcp}, nil, "scope: request at least one scope"},
 	} {
-		err := cfg.CheckOAuthAuthorization(tc.resources, tc.scopes)
+		err := core.CheckOAuthAuthorization(cfg, tc.resources, tc.scopes)
 		require.Equal(t, core.CodeValidation, core.ErrorCode(err), tc)
 		require.Equal(t, tc.message, core.AsError(err).Message)
 	}

@@ -35,10 +35,6 @@ type AddPersonResult struct {
 	Approval      PlaybookApproval `json:"approval" jsonschema:"the person's approval state"`
 }
 
-// QueueURL is the queue page of a playbook ({site_url}/?queue=<campaign_id>),
-// every add's approvalUrl.
-func (c Config) QueueURL(campaignID string) string { return c.SiteURL + "/?queue=" + campaignID }
-
 // PlaybookPersonAdd is add_to_playbook's input besides the playbook.
 type PlaybookPersonAdd struct {
 	Recipient RecipientInput `json:"recipient" jsonschema:"the one person this trigger is about; send sourceSystem+externalId so a resend after a timeout is safe"`

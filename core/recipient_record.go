@@ -9,7 +9,6 @@ import (
 	"slices"
 	"strings"
 	"time"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/giftwell/giftwell/sql/db"
@@ -375,9 +374,6 @@ func httpURL(s string) bool {
 	u, err := url.Parse(s)
 	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" && !hasControl(s) && !strings.ContainsAny(s, " ")
 }
-
-// hasControl reports whether s holds a control character (line breaks included).
-func hasControl(s string) bool { return strings.IndexFunc(s, unicode.IsControl) >= 0 }
 
 // personFromRow maps a stored roster row.
 func personFromRow(r db.Recipient) (person, error) {

@@ -22,9 +22,6 @@ const (
 	MaxSettingsURLLength = 500
 )
 
-// SettingsURL is the workspace settings page.
-func (c Config) SettingsURL() string { return c.SiteURL + "/settings" }
-
 // Settings are a workspace's sender defaults (GET /settings).
 type Settings struct {
 	Company    string `json:"company" jsonschema:"the sending company's name; defaults to the workspace's name"`

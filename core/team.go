@@ -18,9 +18,6 @@ type TeamMember struct {
 	JoinedAt time.Time `json:"joinedAt" jsonschema:"when the person joined the workspace"`
 }
 
-// TeamURL is the team page, where a signed-in owner or admin manages people.
-func (c Config) TeamURL() string { return c.SiteURL + "/team" }
-
 // ListTeamMembers returns the people of p's workspace in the order they
 // joined. It returns the codes of Authorize (ActListTeammates: every person
 // and key; connections get HUMAN_APPROVAL_REQUIRED) or INTERNAL_ERROR.

@@ -2,7 +2,6 @@ package core
 
 import (
 	"context"
-	"net/mail"
 	"strings"
 	"sync/atomic"
 	"unicode/utf8"
@@ -17,7 +16,6 @@ import (
 const (
 	MinPasswordLength = 8   // characters
 	MaxPasswordBytes  = 72  // bcrypt's limit
-	MaxEmailLength    = 254 // characters
 	MaxNameLength     = 200 // characters, for workspace, user and key names
 )
 
@@ -29,24 +27,6 @@ func init() { passwordCost.Store(int32(bcrypt.DefaultCost)) }
 // UseFastPasswordHashing lowers the bcrypt cost to its minimum so that tests
 // creating many people stay fast. Never call it in a server.
 func UseFastPasswordHashing() { passwordCost.Store(int32(bcrypt.MinCost)) }
-
-// NormalizeEmail trims and lowercases an email address, as Giftwell stores it.
-func NormalizeEmail(email string) string { return strings.ToLower(strings.TrimSpace(email)) }
-
-// checkEmail validates an already normalised email; field names it in the error.
-func checkEmail(field, email string) error {
-	if email == "" {
-		return Invalid(field, "is required")
-	}
-	if utf8.RuneCountInString(email) > MaxEmailLength {
-		return Invalid(field, "must be at most %d characters", MaxEmailLength)
-	}
-	addr, err := mail.ParseAddress(email)
-	if err != nil || addr.Address != email || addr.Name != "" {
-		return Invalid(field, "must be a plain email address like name@example.com")
-	}
-	return nil
-}
 
 // checkPassword enforces the password's length; field names it in the error.
 func checkPassword(field, password string) error {

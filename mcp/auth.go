@@ -23,7 +23,7 @@ func (h *handler) principal(w http.ResponseWriter, r *http.Request, m mount) (co
 		h.refuse(w, r, err, h.challenge(m, err))
 		return core.Principal{}, false
 	}
-	missing, err := h.app.Config.AuthorizeMCPEndpoint(p, h.app.Config.SiteURL+m.path)
+	missing, err := core.AuthorizeMCPEndpoint(h.app.Config, p, h.app.Config.SiteURL+m.path)
 	if missing != "" {
 		h.refuseScope(w, r, m, missing)
 		return core.Principal{}, false

@@ -104,7 +104,7 @@ func (s *Server) begin(w http.ResponseWriter, r *http.Request) (authorizeRequest
 		s.provider.WriteAuthorizeError(ctx, w, ar, fosite.ErrInvalidRequest.WithHint("PKCE with code_challenge_method S256 is required."))
 		return authorizeRequest{}, false
 	}
-	if err := s.app.Config.CheckOAuthAuthorization(q["resource"], ar.GetRequestedScopes()); err != nil {
+	if err := core.CheckOAuthAuthorization(s.app.Config, q["resource"], ar.GetRequestedScopes()); err != nil {
 		s.provider.WriteAuthorizeError(ctx, w, ar, oauthError(err, fosite.ErrInvalidScope))
 		return authorizeRequest{}, false
 	}

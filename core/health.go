@@ -1,0 +1,12 @@
+package core
+
+import "context"
+
+// Ready reports whether the database answers, for /readyz. It returns
+// SERVICE_UNAVAILABLE when it does not.
+func (a *App) Ready(ctx context.Context) error {
+	if err := a.DB.Ping(ctx); err != nil {
+		return &Error{Code: CodeUnavailableRead, Message: "the database is unavailable", Cause: err}
+	}
+	return nil
+}
