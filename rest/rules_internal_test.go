@@ -1,8 +1,11 @@
 package rest
 
 import (
+	"encoding/json"
 	"errors"
+	"log/slog"
 	"net/http"
+	"net/http/httptest"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -81,10 +84,19 @@ func TestNormalizeOrigin(t *testing.T) {
 func TestEnvelope(t *testing.T) {
 	t.Parallel()
 	const site = "https://giftwell.example"
+	genericInternal := core.InternalMessage
+	// envelope is what the REST face writes for err: its status and body.
+	envelope := func(err error, site string) (int, core.Envelope) {
+		rec := httptest.NewRecorder()
+		(&server{siteURL: site, log: slog.New(slog.DiscardHandler)}).fail(rec, httptest.NewRequest(http.MethodGet, "/x", nil), err)
+		var env core.Envelope
+		require.NoError(t, json.Unmarshal(rec.Body.Bytes(), &env))
+		return rec.Code, env
+	}
 
 	status, env := envelope(errors.New("db password is hunter2"), site)
 	require.Equal(t, http.StatusInternalServerError, status)
-	require.Equal(t, ErrorEnvelope{Error: genericInternal, Code: "INTERNAL_ERROR", NextAction: core.Stop}, env)
+	require.Equal(t, core.Envelope{Error: genericInternal, Code: "INTERNAL_ERROR", NextAction: core.Stop}, env)
 
 	status, env = envelope(&core.Error{Code: "MADE_UP", Message: "secret"}, site)
 	require.Equal(t, http.StatusInternalServerError, status)
@@ -97,7 +109,7 @@ func TestEnvelope(t *testing.T) {
 
 	status, env = envelope(&core.Error{Code: core.CodePlaybookBusy, Message: "busy", RetryAfterMs: 400}, site)
 	require.Equal(t, http.StatusConflict, status)
-	require.Equal(t, ErrorEnvelope{Error: "busy", Code: "PLAYBOOK_BUSY", NextAction: core.RetryLater, Retryable: true, RetryAfterMs: 400}, env)
+	require.Equal(t, core.Envelope{Error: "busy", Code: "PLAYBOOK_BUSY", NextAction: core.RetryLater, Retryable: true, RetryAfterMs: 400}, env)
 
 	status, env = envelope(&core.Error{Code: core.CodeInvalidRequestState, Message: "state"}, site)
 	require.Equal(t, http.StatusConflict, status)
