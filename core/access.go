@@ -172,3 +172,16 @@ func demoWhat(p Principal, r rule) string {
 type errUnknownAction Action
 
 func (e errUnknownAction) Error() string { return "unknown action " + string(e) }
+
+// AuthorizeRESTRoute decides whether p may use a REST route at all, before
+// the route's tool runs and before Authorize decides its action. A sign-in
+// connection works on MCP and only on the REST routes that accept
+// connections, the gift-link distribution routes (Authentication §3);
+// acceptsConnections is that route's metadata. Anywhere else a connection
+// gets AUTH_REQUIRED (pointing at the sign-in page); keys and sessions pass.
+func (c Config) AuthorizeRESTRoute(p Principal, acceptsConnections bool) error {
+	if p.Via == ViaConnection && !acceptsConnections {
+		return c.AuthRequired("sign-in connections work on MCP and the gift-link distribution routes only; use a workspace key here")
+	}
+	return nil
+}

@@ -134,3 +134,21 @@ func TestAuthorizeAnonymousAndDemo(t *testing.T) {
 	require.Equal(t, core.CodeDemoLimited, core.ErrorCode(core.Authorize(demoPerson, core.ActManageWebhooks, "")), "no webhooks in a demo")
 	require.Equal(t, core.CodeDemoLimited, core.ErrorCode(core.Authorize(demoPerson, core.ActCreateAPIKey, "")), "no keys in a demo")
 }
+
+// TestAuthorizeRESTRoute: a sign-in connection uses only the REST routes
+// that accept connections (Authentication §3); keys and sessions every one.
+func TestAuthorizeRESTRoute(t *testing.T) {
+	t.Parallel()
+	cfg := core.Config{SiteURL: "https://giftwell.example"}
+	for _, col := range columns() {
+		require.NoError(t, cfg.AuthorizeRESTRoute(col.p, true), col.name)
+		err := cfg.AuthorizeRESTRoute(col.p, false)
+		if col.p.Via != core.ViaConnection {
+			require.NoError(t, err, col.name)
+			continue
+		}
+		require.Equal(t, core.CodeAuthRequired, core.ErrorCode(err), col.name)
+		require.Equal(t, cfg.SignInURL(), core.AsError(err).URL, col.name)
+		require.Contains(t, err.Error(), "distribution", col.name)
+	}
+}

@@ -24,7 +24,8 @@ const (
 )
 
 // Error is the one error type of Giftwell. Faces render it as the spec's
-// envelope {error, code, nextAction, url?, retryable, retryAfterMs?}.
+// envelope {error, code, nextAction, url?, retryable, retryAfterMs?}, which
+// EnvelopeOf builds.
 type Error struct {
 	// Code is the machine-readable code; it decides status, nextAction and retryable.
 	Code Code
@@ -35,7 +36,9 @@ type Error struct {
 	URL string
 	// RetryAfterMs is how long to wait before retrying, where the code says so.
 	RetryAfterMs int64
-	// Fields lists the request fields the error is about, for validation errors.
+	// Fields lists the request fields the error is about, for validation
+	// errors. The envelope carries none of them (the spec has no such
+	// member); Envelope.Field, which is never written, holds the first.
 	Fields []string
 	// Cause is an underlying error, logged but never shown to callers.
 	Cause error
@@ -74,7 +77,7 @@ func Invalid(field, format string, args ...any) *Error {
 
 // Internal wraps an unexpected error. Its cause is logged, never shown.
 func Internal(cause error) *Error {
-	return &Error{Code: CodeInternal, Message: "an unexpected error occurred", Cause: cause}
+	return &Error{Code: CodeInternal, Message: InternalMessage, Cause: cause}
 }
 
 // AsError returns err as an *Error: itself when it is one, INTERNAL_ERROR

@@ -13,54 +13,29 @@ import (
 	"github.com/giftwell/giftwell/core"
 )
 
-// envelope is the spec's error body: {error, code, nextAction, url?,
-// retryable, retryAfterMs?}.
-type envelope struct {
-	Error        string          `json:"error"`
-	Code         string          `json:"code"`
-	NextAction   core.NextAction `json:"nextAction"`
-	URL          string          `json:"url,omitempty"`
-	Retryable    bool            `json:"retryable"`
-	RetryAfterMs int64           `json:"retryAfterMs,omitempty"`
-}
-
-// knownCodes holds every code of core's table.
-var knownCodes = func() map[core.Code]bool {
-	m := map[core.Code]bool{}
-	for _, c := range core.Codes() {
-		m[c] = true
-	}
-	return m
-}()
-
 // translate is the MCP face's one error translator. Every error a caller
-// sees passes here: a *core.Error becomes its envelope and HTTP status from
-// core's code table; anything else (and INTERNAL_ERROR, and a code outside
-// the table) is logged with its cause and shown as a generic
-// INTERNAL_ERROR. A HUMAN_APPROVAL_REQUIRED without a url points at the site.
-func (h *handler) translate(ctx context.Context, err error) (envelope, int) {
-	e := core.AsError(err)
-	if e.Code == core.CodeInternal || !knownCodes[e.Code] {
+// sees passes here and becomes core's envelope with its HTTP status
+// (core.EnvelopeOf): the same envelope REST writes. An internal error (not
+// a *core.Error, INTERNAL_ERROR, or a code outside the table) is logged
+// with its cause and shown only as the generic message.
+func (h *handler) translate(ctx context.Context, err error) (core.Envelope, int) {
+	status, env, internal := core.EnvelopeOf(err, h.app.Config.SiteURL)
+	if internal {
 		h.log.LogAttrs(ctx, slog.LevelError, "mcp: internal error",
-			slog.String("request_id", requestID(ctx)), slog.String("error", err.Error()))
-		e = core.Internal(err)
-	}
-	info := e.Code.Info()
-	env := envelope{
-		Error:        e.Message,
-		Code:         e.Code.Wire(),
-		NextAction:   info.NextAction,
-		URL:          e.URL,
-		Retryable:    info.Retryable,
-		RetryAfterMs: e.RetryAfterMs,
-	}
-	if e.Code == core.CodeHumanApprovalRequired && env.URL == "" {
-		env.URL = h.app.Config.SiteURL + "/"
+			slog.String("request_id", requestID(ctx)), slog.String("error", errorText(err)))
 	}
 	if ri := requestInfoFrom(ctx); ri != nil {
 		ri.setCode(env.Code)
 	}
-	return env, info.Status
+	return env, status
+}
+
+// errorText is err's text for the log; "<nil>" for nil.
+func errorText(err error) string {
+	if err == nil {
+		return "<nil>"
+	}
+	return err.Error()
 }
 
 // refuse writes a refusal made before any tool runs: the envelope with its

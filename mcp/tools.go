@@ -53,7 +53,7 @@ func mustJSON(name string, v any) json.RawMessage {
 }
 
 // addTools registers on s the tools a principal of this kind may call in
-// profile pr. A connection can call exactly
+// profile pr; REST-only tools never. A connection can call exactly
 // what it sees (Tool.Visible). A key also gets the signed-in tools,
 // registered but never listed, so that calling one answers 403
 // HUMAN_APPROVAL_REQUIRED with its url (Tool.Call decides that) rather than
@@ -61,6 +61,9 @@ func mustJSON(name string, v any) json.RawMessage {
 func (h *handler) addTools(s *sdk.Server, pr tools.Profile, p core.Principal) {
 	listed := map[string]int{} // name → position in the registry
 	for i, t := range h.tools {
+		if t.RESTOnly {
+			continue // no MCP profile: calling it over MCP names an unknown tool
+		}
 		visible := t.Visible(pr, p)
 		if !visible && (p.Via == core.ViaConnection || t.Scope != tools.ScopeSignedIn) {
 			continue

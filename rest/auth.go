@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/tools"
 )
 
 // authenticate resolves the request's credentials for op and puts the
@@ -12,7 +13,8 @@ import (
 // without one, the web app's session cookie. A request without credentials
 // is anonymous on an optional route and 401 AUTH_REQUIRED on a required one;
 // a bad, revoked, expired or unknown credential is 401 wherever it is sent;
-// a sign-in connection is 401 outside the gift-link distribution routes; a
+// a sign-in connection is 401 on a route whose tool does not accept
+// connections (core.Config.AuthorizeRESTRoute decides from Route.Connections); a
 // cookie on a state-changing method without a same-origin Origin (or
 // Sec-Fetch-Site: same-origin) is 403 ORIGIN_FORBIDDEN.
 func (s *server) authenticate(op *operation) func(http.Handler) http.Handler {
@@ -34,7 +36,7 @@ func (s *server) principal(r *http.Request, op *operation) (core.Principal, erro
 		if c, err := r.Cookie(core.SessionCookieName); err == nil && c.Value != "" {
 			return s.sessionPrincipal(r, c.Value)
 		}
-		if op.Access == accessOptional {
+		if op.Credentials == tools.CredentialsOptional {
 			return core.Principal{}, nil
 		}
 		return core.Principal{}, s.app.Config.AuthRequired("send a workspace key as Authorization: Bearer <key>")
@@ -53,8 +55,8 @@ func (s *server) principal(r *http.Request, op *operation) (core.Principal, erro
 	if p.Anonymous() {
 		return core.Principal{}, s.app.Config.AuthRequired("the key is not valid")
 	}
-	if p.Via == core.ViaConnection && !connectionRoute(op.Path) {
-		return core.Principal{}, s.app.Config.AuthRequired("sign-in connections work on MCP and the gift-link distribution routes only; use a workspace key here")
+	if err := s.app.Config.AuthorizeRESTRoute(p, op.Connections); err != nil {
+		return core.Principal{}, err
 	}
 	return p, nil
 }

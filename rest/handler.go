@@ -41,9 +41,11 @@ type server struct {
 
 // NewHandler returns the REST API's handler, with routes relative to the
 // base path /api/v1 (see the package documentation for mounting). The
-// routes are the registry's tools with a Route, GET /catalog, GET /session, GET /workspaces
-// and the OpenAPI documents at /openapi.json (3.1) and /openapi-3.0.json
-// (3.0.3). Every response is JSON: {data: ...} or the error envelope.
+// routes are the registry's tools with a Route (the REST-only operations
+// among them: GET /catalog, GET /session, GET /workspaces, ...) and the
+// OpenAPI documents at /openapi.json (3.1) and /openapi-3.0.json (3.0.3).
+// Every response is JSON, {data: ...} or the error envelope, except the
+// files of routes that produce one (a CSV export).
 //
 // NewHandler panics when the registry routes two tools to one method and
 // path or names a path parameter a tool's input lacks: programming errors
@@ -73,13 +75,13 @@ func NewHandler(cfg Config) http.Handler {
 	for i := range ops {
 		op := &ops[i]
 		var chain []func(http.Handler) http.Handler
-		if op.Access != accessPublic {
+		if op.Credentials != tools.CredentialsNone {
 			chain = append(chain, s.authenticate(op))
 		}
 		if op.bind.body {
 			chain = append(chain, s.readBody)
 		}
-		r.With(chain...).Method(op.Method, op.Path, op.handle(s, op))
+		r.With(chain...).Method(op.Method, op.Path, s.handler(op))
 	}
 	r.Get("/openapi.json", s.serveDocument(false))
 	r.Get("/openapi-3.0.json", s.serveDocument(true))

@@ -103,6 +103,12 @@ func TestRoleMatrixOverREST(t *testing.T) {
 		require.NoError(t, err)
 		return inv.ID
 	}
+	newPlaybook := func(t *testing.T, ws *matrixWorkspace) string {
+		c, err := env.App.CreateCampaign(ctx, ws.owner, core.CampaignInput{Name: "Matrix playbook", Mode: core.ModeAlwaysOn,
+			ProductID: "gourmet-snack-crate", SenderName: "Sam", SenderCompany: "Acme"})
+		require.NoError(t, err)
+		return c.ID
+	}
 	fixed := func(method, path, body string) func(*testing.T, *harness, *matrixWorkspace) (string, string, string) {
 		return func(*testing.T, *harness, *matrixWorkspace) (string, string, string) { return method, path, body }
 	}
@@ -146,6 +152,18 @@ func TestRoleMatrixOverREST(t *testing.T) {
 			[8]cellWant{s200, s200, s200, s200, s200, s200, s200, dem}},
 		{"GET /session", fixed("GET", "/session", ""),
 			[8]cellWant{s200, s200, s200, s200, s200, s200, s200, s200}},
+		// The REST-only registry entries.
+		{"GET /catalog", fixed("GET", "/catalog", ""),
+			[8]cellWant{s200, s200, s200, s200, s200, s200, s200, s200}},
+		{"GET /queue", fixed("GET", "/queue", ""),
+			[8]cellWant{s200, s200, s200, s200, s200, s200, s200, dem}},
+		{"GET /queue/skipped", fixed("GET", "/queue/skipped", ""),
+			[8]cellWant{s200, s200, s200, s200, s200, s200, s200, dem}},
+		{"GET /balance/ledger", fixed("GET", "/balance/ledger", ""),
+			[8]cellWant{s200, s200, s200, s200, s200, s200, s200, dem}},
+		{"POST /campaigns/{playbook}/auto-approve (off)", func(t *testing.T, h *harness, ws *matrixWorkspace) (string, string, string) {
+			return "POST", "/campaigns/" + newPlaybook(t, ws) + "/auto-approve", `{"enabled":false}`
+		}, [8]cellWant{s200, s200, s200, har, har, har, s200, dem}},
 	}
 
 	var summary strings.Builder
@@ -173,7 +191,11 @@ func TestRoleMatrixOverREST(t *testing.T) {
 			got := cellWant{res.Status, res.code()}
 			require.Equal(t, want, got, "%s as %s: %s", row.name, col.name, res.Body)
 			if want.code == "HUMAN_APPROVAL_REQUIRED" {
-				require.Contains(t, []string{h.site + "/team", h.site + "/settings"}, res.JSON["url"], "%s as %s", row.name, col.name)
+				if strings.Contains(path, "/auto-approve") {
+					require.Equal(t, h.site+strings.TrimSuffix(path, "/auto-approve")+"?review=1", res.JSON["url"], "%s as %s", row.name, col.name)
+				} else {
+					require.Contains(t, []string{h.site + "/team", h.site + "/settings"}, res.JSON["url"], "%s as %s", row.name, col.name)
+				}
 			}
 			fmt.Fprintf(&summary, " | %-27s", got)
 			cells++

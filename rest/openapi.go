@@ -11,7 +11,7 @@ import (
 )
 
 // OpenAPI generates the REST API's OpenAPI 3.1 document from the registry
-// (every tool with a Route, plus GET /catalog and GET /session) and its
+// (every tool with a Route, the REST-only ones included) and its
 // OpenAPI 3.0.3 equivalent, both as indented JSON ending in a newline. The
 // server is cfg.BaseURL(). The output depends only on its inputs, so it can
 // be committed and checked for staleness.

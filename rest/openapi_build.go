@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/tools"
 )
 
 // The names of the security schemes in the documents: a workspace key, and
@@ -75,10 +76,10 @@ func (c *components) operation(op *operation) (*object, error) {
 		o.set("description", op.Description)
 	}
 	o.set("tags", []any{tag(op.Path)})
-	switch op.Access {
-	case accessPublic:
+	switch op.Credentials {
+	case tools.CredentialsNone:
 		o.set("security", []any{})
-	case accessOptional:
+	case tools.CredentialsOptional:
 		o.set("security", []any{obj(), obj(bearerScheme, []any{}), obj(cookieScheme, []any{})})
 	}
 	params, err := parameters(op)
@@ -171,17 +172,17 @@ func parameters(op *operation) ([]any, error) {
 // errorStatuses are the error statuses op documents besides default.
 func errorStatuses(op *operation) []int {
 	out := []int{http.StatusBadRequest}
-	if op.Access != accessPublic {
+	if op.Credentials != tools.CredentialsNone {
 		out = append(out, http.StatusUnauthorized)
 	}
 	out = append(out, http.StatusForbidden)
-	if op.Access == accessRequired {
+	if op.Credentials == tools.CredentialsRequired {
 		out = append(out, http.StatusNotFound, http.StatusConflict)
 	}
 	if op.bind.body {
 		out = append(out, http.StatusRequestEntityTooLarge, http.StatusUnsupportedMediaType)
 	}
-	if op.Access == accessRequired {
+	if op.Credentials == tools.CredentialsRequired {
 		out = append(out, http.StatusTooManyRequests)
 	}
 	return append(out, http.StatusInternalServerError)

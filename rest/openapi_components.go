@@ -11,6 +11,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/tools"
 )
 
 // components collects the documents' named schemas and responses. Success
@@ -161,12 +162,10 @@ var errorResponses = map[int]errorResponse{
 	http.StatusInternalServerError:   {name: "InternalError", description: "Unexpected. After a write, read current state before anything else."},
 }
 
-// addError registers the Error schema (the envelope) and the error responses.
+// addError registers the Error schema (core's envelope, as the registry
+// describes it, with the wire codes listed) and the error responses.
 func (c *components) addError() error {
-	s, err := jsonschema.For[ErrorEnvelope](nil)
-	if err != nil {
-		return err
-	}
+	s := tools.ErrorSchema()
 	var codes []any
 	for _, code := range core.Codes() {
 		if w := code.Wire(); !slices.Contains(codes, any(w)) {
@@ -174,7 +173,6 @@ func (c *components) addError() error {
 		}
 	}
 	s.Properties["code"].Enum = codes
-	s.Properties["nextAction"].Enum = []any{string(core.OpenURL), string(core.RereadAndRetry), string(core.AskUser), string(core.RetryLater), string(core.Stop)}
 	s.Description = "The error envelope of every non-2xx response."
 	if _, err := c.addSchema("Error", s, "Error"); err != nil {
 		return err

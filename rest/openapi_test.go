@@ -76,9 +76,23 @@ func TestOpenAPIDocumentsLoadAndValidate(t *testing.T) {
 			require.Same(t, op, item.GetOperation(tool.Route.Method), tool.Name)
 			success := op.Responses.Status(tool.Route.Status)
 			require.NotNil(t, success, tool.Name)
-			require.True(t, strings.HasSuffix(success.Value.Content.Get("application/json").Schema.Ref, "Response"), tool.Name)
-			for _, status := range []int{400, 401, 403, 404, 409, 429, 500} {
+			if media := tool.Route.Produces; media != "" {
+				require.Nil(t, success.Value.Content.Get("application/json"), "%s answers with a file", tool.Name)
+				require.True(t, success.Value.Content.Get(media).Schema.Value.Type.Is("string"), tool.Name)
+			} else {
+				require.True(t, strings.HasSuffix(success.Value.Content.Get("application/json").Schema.Ref, "Response"), tool.Name)
+			}
+			statuses := map[tools.Credentials][]int{
+				tools.CredentialsRequired: {400, 401, 403, 404, 409, 429, 500},
+				tools.CredentialsOptional: {400, 401, 403, 500},
+				tools.CredentialsNone:     {400, 403, 500},
+			}[tool.Route.Credentials]
+			require.NotEmpty(t, statuses, tool.Name)
+			for _, status := range statuses {
 				require.NotNil(t, op.Responses.Status(status), "%s %d", tool.Name, status)
+			}
+			if tool.Route.Credentials == tools.CredentialsNone {
+				require.Nil(t, op.Responses.Status(401), "%s reads no credentials", tool.Name)
 			}
 			require.NotNil(t, op.Responses.Default(), tool.Name)
 		}

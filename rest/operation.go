@@ -1,6 +1,8 @@
 package rest
 
 import (
+	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"reflect"
@@ -8,107 +10,80 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 
+	"github.com/giftwell/giftwell/core"
 	"github.com/giftwell/giftwell/tools"
 )
 
-// access says which credentials a route reads.
-type access int
-
-const (
-	// accessPublic routes never read credentials.
-	accessPublic access = iota
-	// accessOptional routes read credentials when they are sent.
-	accessOptional
-	// accessRequired routes refuse a request without credentials.
-	accessRequired
-)
-
 // operation is one REST route: the handler and the OpenAPI document are
-// both built from the same list, so that nothing is described twice.
+// both built from the same list, which is the registry's tools with a
+// Route, so that nothing is described twice.
 type operation struct {
-	// ID is the OpenAPI operationId: the tool's name, or a name of the same
-	// style for a route with no tool.
+	// ID is the OpenAPI operationId: the tool's name.
 	ID                   string
 	Method, Path         string
 	Summary, Description string
 	// Status is the success status.
 	Status int
-	Access access
-	// Input is the arguments' schema (nil for none); Data the payload's
-	// schema inside {data}; Out the payload's Go type, which names its
-	// OpenAPI components.
+	// Credentials says which credentials the route reads.
+	Credentials tools.Credentials
+	// Connections: sign-in connections may use the route.
+	Connections bool
+	// Input is the arguments' schema; Data the payload's schema inside
+	// {data}; Out the payload's Go type, which names its OpenAPI components.
 	Input *jsonschema.Schema
 	Data  *jsonschema.Schema
 	Out   reflect.Type
-	// Produces is the success body's media type when it is not the JSON
-	// {data} envelope (text/csv for a CSV download); its schema is a string.
+	// Produces is the success body's media type when it is a file (text/csv)
+	// rather than the JSON {data} envelope; its schema is a string.
 	Produces string
 	// bind says where the arguments come from.
 	bind binding
-	// handle builds the route's handler.
-	handle func(s *server, op *operation) http.HandlerFunc
-	// tool is the registry entry behind the route; nil for the routes with no tool.
-	tool *tools.Tool
+	// call runs the operation: the tool's Call, or its route's form's.
+	call func(ctx context.Context, p core.Principal, args json.RawMessage) (any, error)
 }
 
 // operations lists the REST routes: every tool with a Route, in registry
-// order, then the routes with no tool. It returns an error when two routes
-// share a method and path, or a route names a path parameter its tool's
-// input lacks: programming errors that the package's tests catch.
+// order. A route with a form of its own (Route.Form) serves the form's
+// input, payload and Call. It returns an error when two routes share a
+// method and path, or a route names a path parameter its input lacks:
+// programming errors that the package's tests catch.
 func operations(list []tools.Tool) ([]operation, error) {
 	var ops []operation
+	seen := map[string]string{}
 	for i := range list {
 		t := &list[i]
 		if t.Route == nil {
 			continue
 		}
-		status := t.Route.Status
+		r := t.Route
+		status := r.Status
 		if status == 0 {
 			status = http.StatusOK
 		}
-		ops = append(ops, operation{
+		op := operation{
 			ID:          t.Name,
-			Method:      strings.ToUpper(t.Route.Method),
-			Path:        t.Route.Path,
+			Method:      strings.ToUpper(r.Method),
+			Path:        r.Path,
 			Summary:     summary(t),
 			Description: t.Description,
 			Status:      status,
-			Access:      accessRequired,
+			Credentials: r.Credentials,
+			Connections: r.Connections,
 			Input:       t.InputSchema,
 			Data:        t.DataSchema,
 			Out:         t.Out,
-			handle:      (*server).toolHandler,
-			tool:        t,
-		})
-	}
-	public, err := publicOperations()
-	if err != nil {
-		return nil, err
-	}
-	ops = append(ops, public...)
-	campaign, err := campaignOperations()
-	if err != nil {
-		return nil, err
-	}
-	ops = append(ops, campaign...)
-	balance, err := balanceOperations()
-	if err != nil {
-		return nil, err
-	}
-	ops = append(ops, balance...)
-	queue, err := queueOperations()
-	if err != nil {
-		return nil, err
-	}
-	ops = append(ops, queue...)
-	autoApprove, err := autoApproveOperations()
-	if err != nil {
-		return nil, err
-	}
-	ops = append(ops, autoApprove...)
-	seen := map[string]string{}
-	for i := range ops {
-		op := &ops[i]
+			Produces:    r.Produces,
+			call:        t.Call,
+		}
+		if f := r.Form; f != nil {
+			op.Input, op.Data, op.Out, op.call = f.InputSchema, f.DataSchema, f.Out, f.Call
+			if f.Description != "" {
+				op.Description = f.Description
+			}
+		}
+		if op.Produces != "" {
+			op.Data, op.Out = nil, nil // a file, not {data}
+		}
 		key := op.Method + " " + op.Path
 		if other, dup := seen[key]; dup {
 			return nil, fmt.Errorf("rest: %s and %s both route %s", other, op.ID, key)
@@ -119,6 +94,7 @@ func operations(list []tools.Tool) ([]operation, error) {
 			return nil, fmt.Errorf("rest: %s: %w", op.ID, err)
 		}
 		op.bind = b
+		ops = append(ops, op)
 	}
 	return ops, nil
 }
@@ -137,4 +113,28 @@ func summary(t *tools.Tool) string {
 		d = d[:117] + "..."
 	}
 	return d
+}
+
+// handler serves an operation: merge path, query and body into the
+// arguments, run the operation, write {data: out} with the route's status,
+// or the file for a route that produces one. Every failure goes through
+// the one translator, fail.
+func (s *server) handler(op *operation) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		args, err := op.bind.args(r, bodyFrom(r.Context()))
+		if err != nil {
+			s.fail(w, r, err)
+			return
+		}
+		out, err := op.call(r.Context(), principalFrom(r), args)
+		if err != nil {
+			s.fail(w, r, err)
+			return
+		}
+		if op.Produces != "" {
+			s.download(w, r, op, out)
+			return
+		}
+		s.respond(w, r, op.Status, out)
+	}
 }

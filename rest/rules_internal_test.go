@@ -1,38 +1,61 @@
 package rest
 
 import (
+	"context"
+	"encoding/json"
 	"errors"
+	"log/slog"
 	"net/http"
+	"net/http/httptest"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/tools"
 )
 
-func TestConnectionRoute(t *testing.T) {
+// TestConnectionsFollowRouteMetadata: which REST routes a sign-in
+// connection may use is its tool's metadata (Route.Connections, set on the
+// gift-link distribution routes), not the route's path. A connection is
+// 401 AUTH_REQUIRED on every other route, whatever its path says; keys are
+// not concerned.
+func TestConnectionsFollowRouteMetadata(t *testing.T) {
 	t.Parallel()
-	cases := map[string]bool{
-		"/campaigns/{id}/distribution":                    true,
-		"/campaigns/{id}/distribution/exports":            true,
-		"/campaigns/{id}/distribution/imports":            true,
-		"/campaigns/cmp_1/distribution/source-columns":    true,
-		"/distribution/exports/{id}":                      true,
-		"/distribution/exports":                           true,
-		"/campaigns":                                      false,
-		"/campaigns/{id}":                                 false,
-		"/campaigns//distribution":                        false,
-		"/campaigns/{id}/gift-links":                      false,
-		"/campaigns/{id}/distributions":                   false,
-		"/distribution":                                   false,
-		"/distribution/imports":                           false,
-		"/workflow":                                       false,
-		"/session":                                        false,
-		"/sends/{id}/distribution":                        false,
-		"/campaigns/{id}/recipients/distribution/exports": false,
+	type in struct {
+		ID string `json:"id"`
 	}
-	for path, want := range cases {
-		require.Equal(t, want, connectionRoute(path), path)
+	echo := func(_ context.Context, _ core.Principal, v in) (in, error) { return v, nil }
+	list := []tools.Tool{
+		tools.Define("accepts_connections", "A route that accepts sign-in connections. Test only.", tools.ScopeLinks, core.ActReadGiftLinks, echo,
+			tools.REST(http.MethodGet, "/somewhere/{id}", http.StatusOK, tools.Connections())),
+		tools.Define("refuses_connections", "A route on a distribution-looking path without the metadata. Test only.", tools.ScopeLinks, core.ActReadGiftLinks, echo,
+			tools.REST(http.MethodGet, "/campaigns/{id}/distribution", http.StatusOK)),
+	}
+	ops, err := operations(list)
+	require.NoError(t, err)
+	require.True(t, ops[0].Connections)
+	require.False(t, ops[1].Connections)
+
+	connection := core.Principal{WorkspaceID: "ws_1", UserID: "usr_1", Role: core.RoleOwner, Via: core.ViaConnection, Scopes: core.AllScopes}
+	key := core.Principal{WorkspaceID: "ws_1", UserID: "usr_1", Role: core.RoleOwner, Via: core.ViaKey}
+	for _, who := range []core.Principal{connection, key} {
+		s := &server{
+			app:  &core.App{Config: core.Config{SiteURL: "https://giftwell.example"}},
+			auth: func(context.Context, string) (core.Principal, error) { return who, nil },
+		}
+		for i := range ops {
+			r := httptest.NewRequest(http.MethodGet, ops[i].Path, nil)
+			r.Header.Set("Authorization", "Bearer token")
+			p, err := s.principal(r, &ops[i])
+			if who.Via == core.ViaConnection && !ops[i].Connections {
+				require.Equal(t, core.CodeAuthRequired, core.ErrorCode(err), ops[i].ID)
+				require.Contains(t, err.Error(), "distribution", ops[i].ID)
+				continue
+			}
+			require.NoError(t, err, "%s as %s", ops[i].ID, who.Via)
+			require.Equal(t, who, p)
+		}
 	}
 }
 
@@ -81,10 +104,19 @@ func TestNormalizeOrigin(t *testing.T) {
 func TestEnvelope(t *testing.T) {
 	t.Parallel()
 	const site = "https://giftwell.example"
+	genericInternal := core.InternalMessage
+	// envelope is what the REST face writes for err: its status and body.
+	envelope := func(err error, site string) (int, core.Envelope) {
+		rec := httptest.NewRecorder()
+		(&server{siteURL: site, log: slog.New(slog.DiscardHandler)}).fail(rec, httptest.NewRequest(http.MethodGet, "/x", nil), err)
+		var env core.Envelope
+		require.NoError(t, json.Unmarshal(rec.Body.Bytes(), &env))
+		return rec.Code, env
+	}
 
 	status, env := envelope(errors.New("db password is hunter2"), site)
 	require.Equal(t, http.StatusInternalServerError, status)
-	require.Equal(t, ErrorEnvelope{Error: genericInternal, Code: "INTERNAL_ERROR", NextAction: core.Stop}, env)
+	require.Equal(t, core.Envelope{Error: genericInternal, Code: "INTERNAL_ERROR", NextAction: core.Stop}, env)
 
 	status, env = envelope(&core.Error{Code: "MADE_UP", Message: "secret"}, site)
 	require.Equal(t, http.StatusInternalServerError, status)
@@ -97,7 +129,7 @@ func TestEnvelope(t *testing.T) {
 
 	status, env = envelope(&core.Error{Code: core.CodePlaybookBusy, Message: "busy", RetryAfterMs: 400}, site)
 	require.Equal(t, http.StatusConflict, status)
-	require.Equal(t, ErrorEnvelope{Error: "busy", Code: "PLAYBOOK_BUSY", NextAction: core.RetryLater, Retryable: true, RetryAfterMs: 400}, env)
+	require.Equal(t, core.Envelope{Error: "busy", Code: "PLAYBOOK_BUSY", NextAction: core.RetryLater, Retryable: true, RetryAfterMs: 400}, env)
 
 	status, env = envelope(&core.Error{Code: core.CodeInvalidRequestState, Message: "state"}, site)
 	require.Equal(t, http.StatusConflict, status)

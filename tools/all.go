@@ -3,7 +3,7 @@ package tools
 import "github.com/giftwell/giftwell/core"
 
 // All returns every tool in the registry's fixed order (the order of
-// TOOLS.md). Handlers close over app; a nil app gives descriptors whose
+// TOOLS.md), the REST-only operations among them (Tool.RESTOnly). Handlers close over app; a nil app gives descriptors whose
 // handlers must not be called (schema snapshots, docs, OpenAPI).
 //
 // Adding a tool is a one-file change: define it in the file of its subject
@@ -26,6 +26,7 @@ var groups = []func(*core.App) []Tool{
 	queueReadTools,
 	balanceTools,
 	teamTools,
+	workspaceTools,
 }
 
 // ByName returns the tools of list indexed by name.

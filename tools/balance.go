@@ -17,6 +17,11 @@ type CreateBalanceTopupInput struct {
 	IdempotencyKey string `json:"idempotencyKey" jsonschema:"8-150 characters; the same key and cents return the same payment page, the same key with other cents is IDEMPOTENCY_CONFLICT" schema:"minLength=8,maxLength=150"`
 }
 
+// ListBalanceLedgerInput is list_balance_ledger's input.
+type ListBalanceLedgerInput struct {
+	Limit *int `json:"limit,omitempty" jsonschema:"how many entries to return, newest first" schema:"minimum=1,maximum=200,default=50"`
+}
+
 const descGetBalance = "Read the workspace's prepaid balance in its current mode (test or live): cents, mode, lowBalance and topUpUrl. " +
 	"Playbook gifts are paid from it; test funds never pay for live gifts. lowBalance is true when the balance cannot cover the people " +
 	"waiting plus one more gift from every active playbook; then hand topUpUrl to an owner or admin. It changes nothing."
@@ -25,7 +30,11 @@ const descCreateBalanceTopup = "Start adding funds to the workspace's balance in
 	"Returns {url, sessionId}: the payment page a signed-in owner or admin opens to pay; the balance grows once the payment completes. " +
 	"Only a signed-in owner or admin may do this: keys and connections get HUMAN_APPROVAL_REQUIRED with the balance page to hand to a person."
 
-// balanceTools are the prepaid balance tools.
+const descListBalanceLedger = "The entries of the workspace's balance in its current mode, newest first (limit 1-200, default 50): " +
+	"topup, debit (a gift paid, negative cents), credit (a gift's cost given back) and adjustment. The balance is the sum of its entries."
+
+// balanceTools are the prepaid balance tools, then the ledger, which only
+// REST serves.
 func balanceTools(app *core.App) []Tool {
 	balancePage := func(json.RawMessage) string { return app.Config.BalanceURL() }
 	return []Tool{
@@ -39,5 +48,14 @@ func balanceTools(app *core.App) []Tool {
 				return app.CreateBalanceTopup(ctx, p, core.TopupParams{Cents: in.Cents, IdempotencyKey: in.IdempotencyKey})
 			},
 			Title("Add funds to the balance"), Idempotent(), OpenWorld(), PersonURL(balancePage), REST(http.MethodPost, "/balance/topup", http.StatusOK)),
+		Define("list_balance_ledger", descListBalanceLedger, ScopeRead, core.ActReadQueueAndBalance,
+			func(ctx context.Context, p core.Principal, in ListBalanceLedgerInput) ([]core.LedgerEntry, error) {
+				limit := core.DefaultLedgerLimit
+				if in.Limit != nil {
+					limit = *in.Limit
+				}
+				return app.Ledger(ctx, p, limit)
+			},
+			Title("The balance's ledger, newest first"), RESTOnly(), ReadOnly(), PersonURL(balancePage), REST(http.MethodGet, "/balance/ledger", http.StatusOK)),
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"strings"
 
 	"github.com/giftwell/giftwell/core"
 )
@@ -28,6 +29,13 @@ type CreateCampaignInput struct {
 type UpdateCampaignInput struct {
 	ID string `json:"id" jsonschema:"the campaign ID (cmp_...)" schema:"minLength=1,maxLength=100"`
 	core.CampaignPatch
+}
+
+// SetAutoApproveInput is set_auto_approve's input: the playbook and its
+// auto-approve settings.
+type SetAutoApproveInput struct {
+	ID string `json:"id" jsonschema:"the campaign ID (cmp_...) of a playbook" schema:"minLength=1,maxLength=100"`
+	core.AutoApproveSettings
 }
 
 const campaignVersionRule = "Every write returns the campaign's new policyVersion: send it as expectedPolicyVersion on the next write (keys must; a stale one gives POLICY_CHANGED: read the campaign with get_campaign and retry with its policyVersion)."
@@ -66,6 +74,18 @@ const descUpdateCampaign = "Change a campaign: only the fields you send change; 
 	"people left out are removed (never people with a gift), new people are appended; to only add people use add_recipients. An active playbook accepts, without a version, recipients that keep every current person unchanged and append new ones, and stays on. " +
 	"Limits never drop below what gifts already committed (LIMITS_BELOW_COMMITMENTS). Sign-in connections edit drafts only. " + campaignVersionRule
 
+// descExportCampaign names the export's columns from core's list.
+var descExportCampaign = "A CSV of the campaign's gifts, oldest first, with the columns " + strings.Join(core.CampaignExportColumns, ", ") +
+	": gift, campaign and reference IDs, mode, status, outcome and total cents. It never carries addresses, emails, notes or links. " +
+	"A campaign without gifts yet gives the header row only."
+
+const descSetAutoApprove = "Set a playbook's auto-approve rule: with enabled true, gifts within perGiftMaxCents (100-100000 cents) and the monthly budget " +
+	"(monthlyBudgetCents, 100-100000000 cents, the campaign's own cap shared with PATCH) are approved without a person; enabled false turns it off and keeps the limits. " +
+	"Absent limits keep the stored ones. Turning it on needs a monthly budget (MONTHLY_BUDGET_REQUIRED) and a per-gift limit no higher than it (VALIDATION_ERROR). " +
+	"Only a signed-in person may: keys and connections get HUMAN_APPROVAL_REQUIRED with the review page; turning it on or raising a limit needs an owner or admin " +
+	"(TEAM_MANAGER_REQUIRED), while any signed-in role may lower the limits or turn it off. A batch or single is NOT_ALWAYS_ON; a stale expectedPolicyVersion is POLICY_CHANGED. " +
+	"Returns the campaign with autoApprove (enabledBy and enabledAt record who turned it on) and its new policyVersion."
+
 // reviewPage is the url handed to a person for the campaign a tool's
 // arguments name: its review page, or the campaigns page without an id.
 func reviewPage(app *core.App) func(args json.RawMessage) string {
@@ -80,7 +100,9 @@ func reviewPage(app *core.App) func(args json.RawMessage) string {
 	}
 }
 
-// campaignTools are the campaign tools, in TOOLS.md's order.
+// campaignTools are the campaign tools, in TOOLS.md's order, then the
+// campaign routes only REST serves: the CSV export and the auto-approve
+// rule.
 func campaignTools(app *core.App) []Tool {
 	return []Tool{
 		Define("list_campaigns", descListCampaigns, ScopeRead, core.ActRead,
@@ -113,5 +135,19 @@ func campaignTools(app *core.App) []Tool {
 				return app.UpdateCampaign(ctx, p, in.ID, in.CampaignPatch)
 			},
 			Title("Update a campaign"), ChatGPT(), Destructive(), PersonURL(reviewPage(app)), REST(http.MethodPatch, "/campaigns/{id}", http.StatusOK)),
+		Define("export_campaign", descExportCampaign, ScopeRead, core.ActRead,
+			func(ctx context.Context, p core.Principal, in CampaignIDInput) (File, error) {
+				export, err := app.ExportCampaign(ctx, p, in.ID)
+				if err != nil {
+					return File{}, err
+				}
+				return File{Name: export.Filename, Body: export.CSV}, nil
+			},
+			Title("Export a campaign's gifts as CSV"), RESTOnly(), ReadOnly(), REST(http.MethodGet, "/campaigns/{id}/export", http.StatusOK, Produces("text/csv"))),
+		Define("set_auto_approve", descSetAutoApprove, ScopeSignedIn, core.ActLowerAutoApprove,
+			func(ctx context.Context, p core.Principal, in SetAutoApproveInput) (core.Campaign, error) {
+				return app.SetAutoApprove(ctx, p, in.ID, in.AutoApproveSettings)
+			},
+			Title("Set a playbook's auto-approve rule"), RESTOnly(), PersonURL(reviewPage(app)), REST(http.MethodPost, "/campaigns/{id}/auto-approve", http.StatusOK)),
 	}
 }

@@ -37,6 +37,9 @@ type BrowseGiftsInput struct {
 	Cursor         string            `json:"cursor,omitempty" jsonschema:"nextCursor from the previous page, unchanged; omit for the first page" schema:"maxLength=500"`
 }
 
+// GetCatalogInput is get_catalog's input: nothing.
+type GetCatalogInput struct{}
+
 const selectionRules = "Selection rules, in order: (1) never a retired gift (retired true), even when it shows available true; " +
 	"(2) never a gift with available false or priceQuoteRequired; (3) never an unpriced placeholder (priceCents 0); " +
 	"(4) prefer shippingQuoteRequired false when the budget must hold exactly or auto-approve will be used. " +
@@ -66,7 +69,11 @@ const descBrowseGifts = "List the whole gift catalog page by page, in catalog or
 	"Retired gifts are left out unless includeRetired is true. Unlike search_gifts it lists unavailable and unpriced gifts too, so apply the selection rules before choosing. " +
 	selectionRules
 
-// catalogTools are the catalog and guide tools, in the spec's order.
+const descGetCatalog = "Every product of the catalog, retired ones included (retired: true; never choose one for a new campaign). " +
+	"Public: no credentials, not rate limited. It proves nothing about a key; to choose a gift, use search_gifts (GET /catalog/search)."
+
+// catalogTools are the catalog and guide tools, in the spec's order, then
+// the public catalog, which only REST serves.
 func catalogTools(app *core.App) []Tool {
 	return []Tool{
 		Define("get_workflow_guide", descWorkflowGuide, ScopeRead, core.ActRead,
@@ -97,6 +104,15 @@ func catalogTools(app *core.App) []Tool {
 				})
 			},
 			Title("Browse the catalog"), ChatGPT(), ReadOnly()),
+		Define("get_catalog", descGetCatalog, ScopeRead, core.ActRead,
+			func(ctx context.Context, _ core.Principal, _ GetCatalogInput) ([]core.Product, error) {
+				products, err := app.PublicCatalog(ctx)
+				if err == nil && products == nil {
+					products = []core.Product{}
+				}
+				return products, err
+			},
+			Title("The public gift catalog"), RESTOnly(), ReadOnly(), REST(http.MethodGet, "/catalog", http.StatusOK, Public())),
 	}
 }
 

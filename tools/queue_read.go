@@ -2,15 +2,27 @@ package tools
 
 import (
 	"context"
+	"net/http"
 
 	"github.com/giftwell/giftwell/core"
 )
 
-// ListQueueInput is list_queue's input.
-type ListQueueInput struct {
+// QueueFilter narrows the approval queue to one playbook: list_queue's
+// input without the page, which is its REST form's whole input.
+type QueueFilter struct {
 	CampaignID string `json:"campaignId,omitempty" jsonschema:"only this playbook's waiting people; omit for the whole workspace's queue" schema:"maxLength=100"`
-	Limit      int    `json:"limit,omitempty" jsonschema:"page size" schema:"minimum=1,maximum=100,default=50"`
-	Cursor     string `json:"cursor,omitempty" jsonschema:"nextCursor from the previous page, unchanged; omit for the first page" schema:"maxLength=500"`
+}
+
+// ListQueueInput is list_queue's input: the filter and the page.
+type ListQueueInput struct {
+	QueueFilter
+	Limit  int    `json:"limit,omitempty" jsonschema:"page size" schema:"minimum=1,maximum=100,default=50"`
+	Cursor string `json:"cursor,omitempty" jsonschema:"nextCursor from the previous page, unchanged; omit for the first page" schema:"maxLength=500"`
+}
+
+// ListQueueSkippedInput is list_queue_skipped's input.
+type ListQueueSkippedInput struct {
+	CampaignID string `json:"campaignId,omitempty" jsonschema:"only this playbook's people; omit for the whole workspace" schema:"maxLength=100"`
 }
 
 const descListQueue = "List the approval queue: the people waiting on the workspace's active playbooks for a signed-in owner or admin (state waiting, or scheduled when auto-approve decides within minutes), in queue order, " +
@@ -20,14 +32,32 @@ const descListQueue = "List the approval queue: the people waiting on the worksp
 	"a person shows Add funds when the people ahead of them use up the balance. limit is 1-100 (default 50); pass nextCursor unchanged as cursor, with the same campaignId, for the next page; " +
 	"nextCursor is null on the last page. Agents never approve or skip: hand approvalUrl to a person. It changes nothing."
 
-// queueReadTools are the queue's read tools. list_queue pages over MCP;
-// its REST form, GET /queue, returns the whole queue (rest/queue_read.go).
+// descListQueueREST is list_queue's description in the REST documents.
+const descListQueueREST = "The people waiting on the workspace's active playbooks for a signed-in owner or admin, in queue order, optionally for one playbook (campaignId); " +
+	"all of them, with no paging (MCP's list_queue pages). Each item's blockers say what stops approval now; the balance, monthly budgets and playbook limits " +
+	"are shared in queue order. Hand approvalUrl to an owner or admin."
+
+const descListQueueSkipped = "The people an owner or admin skipped on the workspace's playbooks, optionally for one playbook (campaignId), newest skip first, " +
+	"with the reason given. A skipped person is refused by a new add (RECIPIENT_SKIPPED) until unskipped."
+
+// queueReadTools are the queue's read tools. list_queue pages over MCP; its
+// REST form, GET /queue, takes the same filter and returns the items of
+// every page at once (the spec: no paging on REST). The skipped list is
+// REST only.
 func queueReadTools(app *core.App) []Tool {
 	return []Tool{
 		Define("list_queue", descListQueue, ScopeRead, core.ActReadQueueAndBalance,
 			func(ctx context.Context, p core.Principal, in ListQueueInput) (core.QueuePage, error) {
 				return app.QueuePage(ctx, p, core.QueuePageInput{CampaignID: in.CampaignID, Limit: in.Limit, Cursor: in.Cursor})
 			},
-			Title("List the approval queue"), ReadOnly()),
+			Title("List the approval queue"), ReadOnly(), REST(http.MethodGet, "/queue", http.StatusOK,
+				RESTForm(descListQueueREST, func(ctx context.Context, p core.Principal, in QueueFilter) ([]core.QueueItem, error) {
+					return app.Queue(ctx, p, in.CampaignID)
+				}))),
+		Define("list_queue_skipped", descListQueueSkipped, ScopeRead, core.ActReadQueueAndBalance,
+			func(ctx context.Context, p core.Principal, in ListQueueSkippedInput) ([]core.SkippedItem, error) {
+				return app.SkippedPeople(ctx, p, in.CampaignID)
+			},
+			Title("The people skipped in the queue, newest first"), RESTOnly(), ReadOnly(), REST(http.MethodGet, "/queue/skipped", http.StatusOK)),
 	}
 }

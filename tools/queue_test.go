@@ -2,8 +2,12 @@ package tools_test
 
 import (
 	"context"
+	"encoding/json"
+	"maps"
+	"slices"
 	"testing"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/stretchr/testify/require"
 
 	"github.com/giftwell/giftwell/core"
@@ -68,4 +72,57 @@ func TestListQueuePages(t *testing.T) {
 	c.fails(c.key, "list_queue", obj{"cursor": "not-a-cursor"}, core.CodeValidation, "cursor")
 	c.fails(c.key, "list_queue", obj{"campaignId": "cmp_000000000000000000000000"}, core.CodeNotFound, "campaignId")
 	c.ok(c.key, "list_queue", obj{"limit": 100})
+}
+
+// TestListQueueHasOneContract: list_queue's REST form (GET /queue) takes
+// the tool's filter without the page and returns the tool's items, every
+// page's at once, in the same shape.
+func TestListQueueHasOneContract(t *testing.T) {
+	t.Parallel()
+	c := newCampaigns(t)
+	tool := c.byName["list_queue"]
+	require.NotNil(t, tool.Route)
+	form := tool.Route.Form
+	require.NotNil(t, form, "GET /queue is list_queue's own route")
+
+	itemOf := func(s *jsonschema.Schema) string {
+		b, err := json.Marshal(s)
+		require.NoError(t, err)
+		return string(b)
+	}
+	require.Equal(t, itemOf(tool.DataSchema.Properties["items"].Items), itemOf(form.DataSchema.Items), "one item shape")
+	require.Equal(t, []string{"campaignId"}, slices.Sorted(maps.Keys(form.InputSchema.Properties)), "the filter, without the page")
+
+	id, _ := c.activePlaybook("gourmet-snack-crate", person("1"), person("2"), person("3"))
+	var paged []any
+	args := obj{"campaignId": id, "limit": 2}
+	for {
+		page := c.ok(c.key, "list_queue", args)
+		paged = append(paged, page["items"].([]any)...)
+		if page["nextCursor"] == nil {
+			break
+		}
+		args["cursor"] = page["nextCursor"]
+	}
+	require.Len(t, paged, 3)
+
+	rest := func(args string) ([]any, error) {
+		out, err := form.Call(context.Background(), c.key, json.RawMessage(args))
+		if err != nil {
+			return nil, err
+		}
+		b, err := json.Marshal(out)
+		require.NoError(t, err)
+		var items []any
+		require.NoError(t, json.Unmarshal(b, &items))
+		return items, nil
+	}
+	whole, err := rest(`{"campaignId":"` + id + `"}`)
+	require.NoError(t, err)
+	require.Equal(t, paged, whole, "the REST form's items are the tool's pages, joined")
+
+	_, err = rest(`{"limit":2}`)
+	require.Equal(t, core.CodeValidation, core.ErrorCode(err), "the REST form does not page")
+	_, err = form.Call(context.Background(), core.Principal{}, json.RawMessage(`{}`))
+	require.Equal(t, core.CodeAuthRequired, core.ErrorCode(err), "the form is authorized as the tool is")
 }

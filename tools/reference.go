@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 )
 
@@ -37,6 +38,13 @@ func WriteReference(w io.Writer, list []Tool) error {
 			return err
 		}
 		fmt.Fprintf(&b, "Input schema:\n\n```json\n%s\n```\n", in)
+		if t.Route != nil && t.Route.Form != nil {
+			form, err := json.MarshalIndent(t.Route.Form.InputSchema, "", "  ")
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(&b, "\nREST input schema (the route's own form of the tool):\n\n```json\n%s\n```\n", form)
+		}
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
@@ -52,11 +60,31 @@ func profileNames(t Tool) []string {
 	return names
 }
 
+// routeText is the tool's REST route with its status and what sets it
+// apart: public or optional credentials, open to sign-in connections, a
+// file instead of {data}, a form of its own.
 func routeText(t Tool) string {
-	if t.Route == nil {
+	r := t.Route
+	if r == nil {
 		return "MCP only"
 	}
-	return fmt.Sprintf("`%s /api/v1%s` (%d)", t.Route.Method, t.Route.Path, t.Route.Status)
+	notes := []string{strconv.Itoa(r.Status)}
+	switch r.Credentials {
+	case CredentialsNone:
+		notes = append(notes, "public")
+	case CredentialsOptional:
+		notes = append(notes, "credentials optional")
+	}
+	if r.Connections {
+		notes = append(notes, "sign-in connections too")
+	}
+	if r.Produces != "" {
+		notes = append(notes, r.Produces)
+	}
+	if r.Form != nil {
+		notes = append(notes, "own REST form")
+	}
+	return fmt.Sprintf("`%s /api/v1%s` (%s)", r.Method, r.Path, strings.Join(notes, "; "))
 }
 
 func orNone(s string) string {

@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/giftwell/giftwell/core"
 )
 
 // schemaFor infers the JSON schema of T with jsonschema-go (the library
@@ -170,27 +172,40 @@ func setKey(s *jsonschema.Schema, key, val string) error {
 // applied; faces use it for payloads that are not a tool's (GET /catalog).
 func SchemaFor[T any]() (*jsonschema.Schema, error) { return schemaFor[T]() }
 
+// ErrorSchema is the schema of the spec's error envelope, inferred from
+// core.Envelope (the one type every face writes) with nextAction's values.
+// Every tool's output schema and the OpenAPI documents' Error schema are
+// built from it, so the envelope is described once. Each call returns a
+// new schema that the caller may change.
+func ErrorSchema() *jsonschema.Schema {
+	s, err := schemaFor[core.Envelope]()
+	if err != nil {
+		panic("tools: error envelope schema: " + err.Error())
+	}
+	var actions []any
+	for _, a := range core.NextActions() {
+		actions = append(actions, string(a))
+	}
+	s.Properties["nextAction"].Enum = actions
+	return s
+}
+
 // envelopeSchema is the schema of a tool result's structuredContent: either
-// the success envelope {data: Out} or the spec's error envelope, which
-// failures carry with isError. Clients that validate every result against
-// the output schema accept both.
+// the success envelope {data: Out} or the spec's error envelope
+// (ErrorSchema), which failures carry with isError. Clients that validate
+// every result against the output schema accept both.
 func envelopeSchema(data *jsonschema.Schema) *jsonschema.Schema {
-	str := func(desc string) *jsonschema.Schema { return &jsonschema.Schema{Type: "string", Description: desc} }
+	failure := ErrorSchema()
+	props := map[string]*jsonschema.Schema{"data": data}
+	for name, p := range failure.Properties {
+		props[name] = p
+	}
 	return &jsonschema.Schema{
-		Type: "object",
-		Properties: map[string]*jsonschema.Schema{
-			"data":  data,
-			"error": str("what went wrong, naming the field"),
-			"code":  str("the error code"),
-			"nextAction": {Type: "string", Description: "what to do next",
-				Enum: []any{"open_url", "reread_and_retry", "ask_user", "retry_later", "stop"}},
-			"url":          str("a page to hand to a person"),
-			"retryable":    {Type: "boolean", Description: "whether retrying can succeed without a person"},
-			"retryAfterMs": {Type: "integer", Description: "how long to wait before retrying"},
-		},
+		Type:       "object",
+		Properties: props,
 		AnyOf: []*jsonschema.Schema{
 			{Required: []string{"data"}},
-			{Required: []string{"error", "code", "nextAction", "retryable"}},
+			{Required: failure.Required},
 		},
 		AdditionalProperties: &jsonschema.Schema{Not: &jsonschema.Schema{}},
 	}

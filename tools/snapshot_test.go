@@ -6,6 +6,8 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -23,10 +25,19 @@ type snapshot struct {
 	Scope        tools.Scope  `json:"scope"`
 	Action       string       `json:"action"`
 	Profiles     []string     `json:"profiles"`
+	RESTOnly     bool         `json:"restOnly,omitempty"`
 	Hints        tools.Hints  `json:"annotations"`
 	Route        *tools.Route `json:"rest,omitempty"`
+	RESTForm     *formSnap    `json:"restForm,omitempty"`
 	InputSchema  any          `json:"inputSchema"`
 	OutputSchema any          `json:"outputSchema"`
+}
+
+// formSnap is a route's own form of its tool, as REST serves it.
+type formSnap struct {
+	Description string `json:"description,omitempty"`
+	InputSchema any    `json:"inputSchema"`
+	DataSchema  any    `json:"dataSchema"`
 }
 
 func snapshotOf(t tools.Tool) snapshot {
@@ -36,8 +47,13 @@ func snapshotOf(t tools.Tool) snapshot {
 			profiles = append(profiles, string(p))
 		}
 	}
-	return snapshot{Name: t.Name, Title: t.Title, Description: t.Description, Scope: t.Scope, Action: string(t.Action),
-		Profiles: profiles, Hints: t.Hints, Route: t.Route, InputSchema: t.InputSchema, OutputSchema: t.OutputSchema}
+	s := snapshot{Name: t.Name, Title: t.Title, Description: t.Description, Scope: t.Scope, Action: string(t.Action),
+		Profiles: profiles, RESTOnly: t.RESTOnly, Hints: t.Hints, Route: t.Route, InputSchema: t.InputSchema, OutputSchema: t.OutputSchema}
+	if t.Route != nil && t.Route.Form != nil {
+		f := t.Route.Form
+		s.RESTForm = &formSnap{Description: f.Description, InputSchema: f.InputSchema, DataSchema: f.DataSchema}
+	}
+	return s
 }
 
 // TestToolSnapshots keeps a golden file per tool under __toolsnaps__, so that
@@ -106,6 +122,30 @@ func TestToolMetadata(t *testing.T) {
 			require.Contains(t, []int{200, 201, 202, 204}, tool.Route.Status, tool.Name)
 		}
 		require.Positive(t, faces, "%s is reachable through at least one face", tool.Name)
+		if tool.RESTOnly {
+			require.NotNil(t, tool.Route, "%s is REST only, so it needs a route", tool.Name)
+			require.False(t, tool.ChatGPT, "%s is REST only", tool.Name)
+		}
+		if r := tool.Route; r != nil {
+			require.Contains(t, []tools.Credentials{tools.CredentialsRequired, tools.CredentialsOptional, tools.CredentialsNone}, r.Credentials, tool.Name)
+			if r.Credentials != tools.CredentialsRequired {
+				require.True(t, tool.RESTOnly, "%s: only a REST-only tool may read fewer credentials (MCP always authorizes)", tool.Name)
+				require.True(t, tool.Hints.ReadOnly, "%s: a route without required credentials only reads", tool.Name)
+			}
+			require.Equal(t, distributionRoute(r.Path), r.Connections,
+				"%s: exactly the gift-link distribution routes accept sign-in connections", tool.Name)
+			require.Equal(t, r.Produces != "", tool.Out == reflect.TypeFor[tools.File](),
+				"%s: a route produces a file exactly when the tool returns a tools.File", tool.Name)
+			if f := r.Form; f != nil {
+				require.NotNil(t, f.Call, tool.Name)
+				require.Equal(t, "object", f.InputSchema.Type, "%s: the REST form's input is an object", tool.Name)
+				for name, p := range f.InputSchema.Properties {
+					require.Equal(t, tool.InputSchema.Properties[name], p, "%s: the REST form's %s is the tool's", tool.Name, name)
+				}
+			}
+		} else {
+			require.False(t, tool.Out == reflect.TypeFor[tools.File](), "%s: a file needs a route that produces it", tool.Name)
+		}
 		if tool.Hints.ReadOnly {
 			require.False(t, tool.Hints.Destructive, "%s cannot be read-only and destructive", tool.Name)
 		}
@@ -133,8 +173,10 @@ func TestToolDocs(t *testing.T) {
 }
 
 // TestRegistryFollowsToolsMD checks every registered tool against TOOLS.md:
-// its scope and assistant-endpoint membership. When all 61 are
-// registered, the profiles hold 46, 31 and 12 tools.
+// its scope and assistant-endpoint membership, or, for a REST-only
+// operation, that its route is one of TOOLS.md's "REST routes with no tool
+// of their own". When all 61 tools are registered, the profiles hold 46,
+// 31 and 12 tools.
 func TestRegistryFollowsToolsMD(t *testing.T) {
 	t.Parallel()
 	all := tools.All(nil)
@@ -142,15 +184,64 @@ func TestRegistryFollowsToolsMD(t *testing.T) {
 	for i, c := range catalogOfTools {
 		index[c.name] = i
 	}
+	mcpTools := 0
 	for _, tool := range all {
+		if tool.RESTOnly {
+			_, named := index[tool.Name]
+			require.False(t, named, "%s is one of TOOLS.md's tools, not REST only", tool.Name)
+			require.Contains(t, restOnlyRoutes, tool.Route.Method+" "+tool.Route.Path, "%s is not one of TOOLS.md's REST routes with no tool", tool.Name)
+			continue
+		}
+		mcpTools++
 		i, ok := index[tool.Name]
 		require.True(t, ok, "%s is not in TOOLS.md", tool.Name)
 		require.Equal(t, catalogOfTools[i].scope, tool.Scope, tool.Name)
 		require.Equal(t, catalogOfTools[i].chatgpt, tool.ChatGPT, tool.Name)
 	}
-	if len(all) == len(catalogOfTools) {
+	if mcpTools == len(catalogOfTools) {
 		require.Len(t, tools.ForProfile(all, tools.ProfileFull), 46)
 		require.Len(t, tools.ForProfile(all, tools.ProfileGifting), 31)
 		require.Len(t, tools.ForProfile(all, tools.ProfileChatGPT), 12)
+	}
+}
+
+// distributionRoute reports whether path (relative to /api/v1) is a
+// gift-link distribution route, /campaigns/{id}/distribution... or
+// /distribution/exports/...: the only REST routes sign-in connections may
+// use (Authentication §3). It is the oracle of the Route.Connections check.
+func distributionRoute(path string) bool {
+	segs := strings.Split(strings.TrimPrefix(path, "/"), "/")
+	switch {
+	case len(segs) >= 3 && segs[0] == "campaigns" && segs[1] != "" && segs[2] == "distribution":
+		return true
+	case len(segs) >= 2 && segs[0] == "distribution" && segs[1] == "exports":
+		return true
+	}
+	return false
+}
+
+func TestDistributionRoute(t *testing.T) {
+	t.Parallel()
+	cases := map[string]bool{
+		"/campaigns/{id}/distribution":                    true,
+		"/campaigns/{id}/distribution/exports":            true,
+		"/campaigns/{id}/distribution/imports":            true,
+		"/campaigns/cmp_1/distribution/source-columns":    true,
+		"/distribution/exports/{id}":                      true,
+		"/distribution/exports":                           true,
+		"/campaigns":                                      false,
+		"/campaigns/{id}":                                 false,
+		"/campaigns//distribution":                        false,
+		"/campaigns/{id}/gift-links":                      false,
+		"/campaigns/{id}/distributions":                   false,
+		"/distribution":                                   false,
+		"/distribution/imports":                           false,
+		"/workflow":                                       false,
+		"/session":                                        false,
+		"/sends/{id}/distribution":                        false,
+		"/campaigns/{id}/recipients/distribution/exports": false,
+	}
+	for path, want := range cases {
+		require.Equal(t, want, distributionRoute(path), path)
 	}
 }

@@ -66,14 +66,79 @@ type Hints struct {
 	OpenWorld   bool
 }
 
+// Credentials says which credentials a REST route reads.
+type Credentials string
+
+// The credentials a route reads.
+const (
+	// CredentialsRequired routes refuse a request without credentials
+	// (401 AUTH_REQUIRED). The default.
+	CredentialsRequired Credentials = ""
+	// CredentialsOptional routes read credentials when they are sent and
+	// serve a caller without them too (GET /session).
+	CredentialsOptional Credentials = "optional"
+	// CredentialsNone routes are public: they never read credentials
+	// (GET /catalog).
+	CredentialsNone Credentials = "none"
+)
+
 // Route is a tool's REST binding. Path is relative to /api/v1 and uses
-// {name} for path parameters, which are merged into the arguments.
+// {name} for path parameters, which are merged into the arguments. Beyond
+// method, path and status, everything the REST face needs to serve a route
+// is here, so that no route needs handler code of its own.
 type Route struct {
 	Method string
 	Path   string
 	// Status is the success status (200 unless stated).
 	Status int
+	// Credentials says which credentials the route reads; required unless
+	// stated. Only a REST-only tool may read fewer (TestToolMetadata).
+	Credentials Credentials `json:",omitempty"`
+	// Connections marks a route a sign-in connection (an OAuth access token)
+	// may use: the gift-link distribution routes (Authentication §3).
+	// Everywhere else core.Config.AuthorizeRESTRoute refuses connections.
+	Connections bool `json:",omitempty"`
+	// Produces is the success body's media type when the route answers with
+	// a file (text/csv) instead of {data}; the tool's payload is then a File.
+	Produces string `json:",omitempty"`
+	// Form is the route's own form of the tool, when REST serves the same
+	// operation with another input and payload (list_queue: unpaged on
+	// REST); nil means the tool itself. RESTForm sets it.
+	Form *Form `json:"-"`
+
+	// form builds Form once Define knows the tool (its name, action and
+	// person url).
+	form func(t *Tool) *Form
 }
+
+// Form is a route's own form of its tool (see RESTForm): the same operation
+// and authorization with the input and payload the REST face serves.
+type Form struct {
+	// Description replaces the tool's in the REST documents when not empty.
+	Description string
+	// InputSchema describes the route's arguments; DataSchema its payload,
+	// inside {data}.
+	InputSchema, DataSchema *jsonschema.Schema
+	// In and Out are the Go types of the arguments and the payload.
+	In, Out reflect.Type
+	// Call is the form's Tool.Call.
+	Call func(ctx context.Context, p core.Principal, args json.RawMessage) (any, error)
+}
+
+// File is the payload of a tool whose route Produces a file instead of
+// {data}: the REST face answers with Body, of the route's media type, as
+// an attachment named Name. As JSON it is Body as a string.
+type File struct {
+	// Name is the attachment's filename.
+	Name string
+	// Body is the file's content.
+	Body []byte
+}
+
+// MarshalJSON writes the file's content as a JSON string, as its schema says.
+func (f File) MarshalJSON() ([]byte, error) { return json.Marshal(string(f.Body)) }
+
+var _ json.Marshaler = File{}
 
 // Tool is one operation of the registry.
 type Tool struct {
@@ -86,7 +151,12 @@ type Tool struct {
 	Action core.Action
 	// ChatGPT marks the twelve tools of the assistant endpoint.
 	ChatGPT bool
-	Hints   Hints
+	// RESTOnly marks an operation with no MCP profile: no MCP list shows it
+	// and MCP never registers it; only its REST route serves it (TOOLS.md's
+	// "REST routes with no tool of their own"). It still has a snapshot, an
+	// OpenAPI operation and a section in docs/tools.md.
+	RESTOnly bool
+	Hints    Hints
 	// Route is the REST binding; nil means MCP only.
 	Route *Route
 	// InputSchema describes the arguments; OutputSchema describes {data: Out}.
@@ -105,8 +175,12 @@ type Tool struct {
 	Call func(ctx context.Context, p core.Principal, args json.RawMessage) (any, error)
 }
 
-// InProfile reports whether the tool is listed in profile pr.
+// InProfile reports whether the tool is listed in profile pr. A REST-only
+// tool is in none.
 func (t Tool) InProfile(pr Profile) bool {
+	if t.RESTOnly {
+		return false
+	}
 	switch pr {
 	case ProfileFull:
 		return t.Scope != ScopeSignedIn
@@ -154,9 +228,61 @@ func Idempotent() Option { return func(t *Tool) { t.Hints.Idempotent = true } }
 // OpenWorld marks a tool that reaches outside Giftwell (payments, the web).
 func OpenWorld() Option { return func(t *Tool) { t.Hints.OpenWorld = true } }
 
+// RESTOnly gives the tool no MCP profile: only its REST route serves it.
+func RESTOnly() Option { return func(t *Tool) { t.RESTOnly = true } }
+
+// RouteOption adjusts a route as REST builds it.
+type RouteOption func(*Route)
+
 // REST binds the tool to a REST route under /api/v1.
-func REST(method, path string, status int) Option {
-	return func(t *Tool) { t.Route = &Route{Method: method, Path: path, Status: status} }
+func REST(method, path string, status int, opts ...RouteOption) Option {
+	return func(t *Tool) {
+		r := &Route{Method: method, Path: path, Status: status}
+		for _, o := range opts {
+			o(r)
+		}
+		t.Route = r
+	}
+}
+
+// Public makes the route public: it never reads credentials, and the tool
+// is not authorized before it runs (its core method needs no principal).
+func Public() RouteOption { return func(r *Route) { r.Credentials = CredentialsNone } }
+
+// OptionalCredentials makes the route read credentials only when they are
+// sent; the tool is not authorized before it runs, so its core method
+// decides what an anonymous caller gets.
+func OptionalCredentials() RouteOption {
+	return func(r *Route) { r.Credentials = CredentialsOptional }
+}
+
+// Connections lets sign-in connections use the route: only the gift-link
+// distribution routes may (Authentication §3).
+func Connections() RouteOption { return func(r *Route) { r.Connections = true } }
+
+// Produces makes the route answer with a file of mediaType (text/csv)
+// instead of {data}; the tool's payload must be a File.
+func Produces(mediaType string) RouteOption { return func(r *Route) { r.Produces = mediaType } }
+
+// RESTForm gives the route its own form of the tool: another typed handler
+// for the same operation, whose input and payload REST serves instead of
+// the tool's (list_queue's route returns the items of every page, unpaged).
+// It is authorized as the tool is. description, when not empty, replaces
+// the tool's in the REST documents.
+func RESTForm[In, Out any](description string, h Handler[In, Out]) RouteOption {
+	return func(r *Route) {
+		r.form = func(t *Tool) *Form {
+			in, data := schemas[In, Out](t.Name + " (REST form)")
+			return &Form{
+				Description: description,
+				InputSchema: in,
+				DataSchema:  data,
+				In:          reflect.TypeFor[In](),
+				Out:         reflect.TypeFor[Out](),
+				Call:        caller(t, in, h),
+			}
+		}
+	}
 }
 
 // PersonURL sets the url handed to a person when a key or connection calls
@@ -170,45 +296,73 @@ type Handler[In, Out any] func(ctx context.Context, p core.Principal, in In) (Ou
 
 // Define builds a Tool from a typed handler. The input schema comes from In
 // (json, jsonschema and schema struct tags; see schemaFor), the output schema
-// from Out wrapped as {data: Out}. It panics on a type the schema inference
-// cannot describe: a programming error found by the registry's tests.
+// from Out wrapped as {data: Out} (a File is a string of the route's media
+// type). It panics on a type the schema inference cannot describe: a
+// programming error found by the registry's tests.
 func Define[In, Out any](name, description string, scope Scope, action core.Action, h Handler[In, Out], opts ...Option) Tool {
-	in, err := schemaFor[In]()
-	if err != nil {
-		panic("tools: " + name + ": input schema: " + err.Error())
-	}
-	data, err := schemaFor[Out]()
-	if err != nil {
-		panic("tools: " + name + ": output schema: " + err.Error())
-	}
+	in, data := schemas[In, Out](name)
 	t := Tool{
-		Name:         name,
-		Description:  description,
-		Scope:        scope,
-		Action:       action,
-		InputSchema:  in,
-		DataSchema:   data,
-		OutputSchema: envelopeSchema(data),
-		In:           reflect.TypeFor[In](),
-		Out:          reflect.TypeFor[Out](),
+		Name:        name,
+		Description: description,
+		Scope:       scope,
+		Action:      action,
+		InputSchema: in,
+		DataSchema:  data,
+		In:          reflect.TypeFor[In](),
+		Out:         reflect.TypeFor[Out](),
 	}
 	for _, o := range opts {
 		o(&t)
 	}
-	resolved := mustResolve(name, in)
-	personURL := t.PersonURL
-	t.Call = func(ctx context.Context, p core.Principal, args json.RawMessage) (any, error) {
-		if err := core.Authorize(p, action, ""); err != nil {
-			if e := core.AsError(err); e.Code == core.CodeHumanApprovalRequired && personURL != nil {
-				e.URL = personURL(args)
+	if t.Out == reflect.TypeFor[File]() && t.Route != nil {
+		t.DataSchema.ContentMediaType = t.Route.Produces
+	}
+	t.OutputSchema = envelopeSchema(t.DataSchema)
+	t.Call = caller(&t, in, h)
+	if t.Route != nil && t.Route.form != nil {
+		t.Route.Form = t.Route.form(&t)
+	}
+	return t
+}
+
+// schemas infers the input and payload schemas of a handler. A File
+// payload is a string.
+func schemas[In, Out any](name string) (in, data *jsonschema.Schema) {
+	in, err := schemaFor[In]()
+	if err != nil {
+		panic("tools: " + name + ": input schema: " + err.Error())
+	}
+	if reflect.TypeFor[Out]() == reflect.TypeFor[File]() {
+		return mustResolve(name, in), &jsonschema.Schema{Type: "string", Description: "the file"}
+	}
+	data, err = schemaFor[Out]()
+	if err != nil {
+		panic("tools: " + name + ": output schema: " + err.Error())
+	}
+	return mustResolve(name, in), data
+}
+
+// caller is the Call of a handler for tool t: authorize the principal for
+// t's action (a HUMAN_APPROVAL_REQUIRED carries t's person url), decode the
+// arguments strictly against in, run the handler. A tool whose route reads
+// optional or no credentials is not authorized here: its core method
+// decides (a public read needs no principal).
+func caller[In, Out any](t *Tool, in *jsonschema.Schema, h Handler[In, Out]) func(ctx context.Context, p core.Principal, args json.RawMessage) (any, error) {
+	action, personURL := t.Action, t.PersonURL
+	authorize := t.Route == nil || t.Route.Credentials == CredentialsRequired
+	return func(ctx context.Context, p core.Principal, args json.RawMessage) (any, error) {
+		if authorize {
+			if err := core.Authorize(p, action, ""); err != nil {
+				if e := core.AsError(err); e.Code == core.CodeHumanApprovalRequired && personURL != nil {
+					e.URL = personURL(args)
+				}
+				return nil, err
 			}
-			return nil, err
 		}
 		var v In
-		if err := decodeArgs(resolved, args, &v); err != nil {
+		if err := decodeArgs(in, args, &v); err != nil {
 			return nil, err
 		}
 		return h(ctx, p, v)
 	}
-	return t
 }

@@ -71,3 +71,28 @@ var catalogOfTools = []struct {
 	{"create_webhook", tools.ScopeSignedIn, false},
 	{"remove_webhook", tools.ScopeSignedIn, false},
 }
+
+// restOnlyRoutes are the routes TOOLS.md serves with no tool of their own:
+// its list of "REST routes with no tool of their own" (the OAuth and
+// well-known routes aside; the webhook deliveries' routes join when they
+// exist), and the routes it shows beside a tool's that are not that tool's
+// form: GET /catalog (public and unpaged, beside browse_gifts) and
+// GET /balance/ledger (beside get_balance). REST-only registry entries
+// route only these.
+var restOnlyRoutes = []string{
+	"GET /session",
+	"GET /workspaces",
+	"GET /queue/skipped",
+	"POST /campaigns/{id}/auto-approve",
+	"GET /campaigns/{id}/tracking",
+	"GET /campaigns/{id}/export",
+	"GET /campaigns/{id}/gift-refunds",
+	"POST /sends/{id}/gift-link/refund",
+	"POST /sends/{id}/gift-link/email",
+	"PATCH /campaigns/{id}/gift-link-settings",
+	"GET /artwork/{id}",
+	"GET /billing/checkouts/{id}/items",
+	"GET /reports/export.csv",
+	"GET /catalog",
+	"GET /balance/ledger",
+}

@@ -24,6 +24,9 @@ type problem struct {
 	Field string
 	// Message is the sentence shown to the person.
 	Message string
+	// URL is the envelope's url: the page where a person acts on the error.
+	// Every open_url code has one, as on the other faces.
+	URL string
 	// RetryAfterSeconds is set for a throttled request.
 	RetryAfterSeconds int64
 }
@@ -31,32 +34,34 @@ type problem struct {
 // genericProblem is all a person sees of an unexpected error.
 const genericProblem = "Something went wrong on our side. Please try again in a moment."
 
-// problemFor is the web app's one translation of errors. A *core.Error keeps
-// its status and its message, placed next to its first field when that
-// field is one of the form's fields; anything else (and INTERNAL_ERROR) is
-// logged with its cause and shown only as a generic message.
+// problemFor is the web app's one translation of errors. It reads core's
+// envelope (core.EnvelopeOf), the one every face writes, and words it for a
+// person: the status and the message, placed next to the envelope's field
+// when that field is one of the form's fields, and made a sentence. An
+// internal error, and any 5xx, is logged with its cause and shown only as a
+// generic message.
 func (h *handler) problemFor(r *http.Request, err error, formFields ...string) *problem {
-	e := core.AsError(err)
-	if e.Code == core.CodeInternal || e.Status() >= http.StatusInternalServerError {
+	status, env, internal := core.EnvelopeOf(err, h.app.Config.SiteURL)
+	if internal || status >= http.StatusInternalServerError {
 		h.log.ErrorContext(r.Context(), "web: request failed",
 			slog.String("request_id", middleware.GetReqID(r.Context())),
 			slog.String("method", r.Method), slog.String("path", r.URL.Path),
-			slog.String("code", string(e.Code)), slog.Any("err", err))
-		return &problem{Status: e.Status(), Message: genericProblem}
+			slog.String("code", string(core.ErrorCode(err))), slog.Any("err", err))
+		return &problem{Status: status, Message: genericProblem}
 	}
-	p := &problem{Status: e.Status(), Message: e.Message}
-	if e.Code == core.CodePolicyChanged {
+	p := &problem{Status: status, Message: env.Error, URL: env.URL}
+	if env.Code == string(core.CodePolicyChanged) {
 		// The page's hidden version is stale: say so in the person's words.
 		p.Message = "This campaign changed since you loaded it, so nothing was changed. Review it again below, then decide."
 		return p
 	}
-	if len(e.Fields) > 0 && slices.Contains(formFields, e.Fields[0]) {
-		p.Field = e.Fields[0]
+	if env.Field != "" && slices.Contains(formFields, env.Field) {
+		p.Field = env.Field
 		p.Message = strings.TrimPrefix(p.Message, p.Field+": ")
 	}
 	p.Message = sentence(p.Message)
-	if e.Code == core.CodeRateLimit {
-		p.RetryAfterSeconds = max(1, (e.RetryAfterMs+999)/1000)
+	if env.Code == string(core.CodeRateLimit) {
+		p.RetryAfterSeconds = max(1, (env.RetryAfterMs+999)/1000)
 		if !strings.Contains(strings.ToLower(p.Message), "try again") {
 			p.Message += " Try again in " + waitText(p.RetryAfterSeconds) + "."
 		}

@@ -113,7 +113,7 @@ func TestFieldWiresItsHintAndError(t *testing.T) {
 func TestProblemFor(t *testing.T) {
 	t.Parallel()
 	var logs bytes.Buffer
-	h := &handler{log: slog.New(slog.NewTextHandler(&logs, nil))}
+	h := &handler{app: &core.App{Config: core.Config{SiteURL: "https://giftwell.example"}}, log: slog.New(slog.NewTextHandler(&logs, nil))}
 	r := httptest.NewRequest("POST", "/settings", nil)
 
 	p := h.problemFor(r, core.Invalid("website", "must be an https URL"), "company", "website")
@@ -128,4 +128,28 @@ func TestProblemFor(t *testing.T) {
 	p = h.problemFor(r, errors.New("connection refused by 10.0.0.5"))
 	require.Equal(t, &problem{Status: 500, Message: genericProblem}, p)
 	require.Contains(t, logs.String(), "connection refused by 10.0.0.5", "the cause is logged, never shown")
+}
+
+// TestProblemForOpenURLCodes is the web face's row of the table every face
+// runs: each open_url code carries a url, its own or the site's home page.
+func TestProblemForOpenURLCodes(t *testing.T) {
+	t.Parallel()
+	const site = "https://giftwell.example"
+	h := &handler{app: &core.App{Config: core.Config{SiteURL: site}}, log: slog.New(slog.DiscardHandler)}
+	r := httptest.NewRequest("POST", "/", nil)
+	n := 0
+	for _, code := range core.Codes() {
+		if code.Info().NextAction != core.OpenURL {
+			continue
+		}
+		n++
+		p := h.problemFor(r, &core.Error{Code: code, Message: "a person must act"})
+		require.Equal(t, code.Info().Status, p.Status, code)
+		require.Equal(t, site+"/", p.URL, "%s without a url of its own points at the site", code)
+		p = h.problemFor(r, &core.Error{Code: code, Message: "a person must act", URL: site + "/balance"})
+		require.Equal(t, site+"/balance", p.URL, code)
+	}
+	require.GreaterOrEqual(t, n, 8, "the spec's open_url codes")
+	p := h.problemFor(r, core.Invalid("name", "is required"))
+	require.Empty(t, p.URL, "only open_url codes get the fallback")
 }
