@@ -11,9 +11,9 @@ import (
 	"github.com/giftwell/giftwell/core"
 )
 
-// guide is giftwell://guide: the workflow guide (get_workflow_guide) for
+// guideResource is giftwell://guide: the workflow guide (get_workflow_guide) for
 // the caller, as markdown.
-func guide(app *core.App) Resource {
+func guideResource(app *core.App) Resource {
 	return Resource{
 		URI:   GuideURI,
 		Name:  "guide",

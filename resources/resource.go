@@ -42,5 +42,5 @@ func (r Resource) Read(ctx context.Context, p core.Principal) (string, error) {
 
 // All returns every resource, in a fixed order. Their Read methods call app.
 func All(app *core.App) []Resource {
-	return []Resource{guide(app), catalogSummary(app)}
+	return []Resource{guideResource(app), catalogSummary(app)}
 }

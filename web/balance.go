@@ -33,7 +33,7 @@ func (h *handler) balanceView(ctx context.Context, s session) (view, error) {
 	if err != nil {
 		return view{}, err
 	}
-	ledger, err := h.app.Ledger(ctx, s.Principal, core.DefaultLedgerLimit)
+	entries, err := h.app.Ledger(ctx, s.Principal, core.DefaultLedgerLimit)
 	if err != nil {
 		return view{}, err
 	}
@@ -42,7 +42,7 @@ func (h *handler) balanceView(ctx context.Context, s session) (view, error) {
 		// A fresh key per page: submitting the same form twice opens one payment.
 		Values: url.Values{"idempotencyKey": {"web-" + core.RandomHex(16)}},
 		Data: balanceData{
-			Balance: b, Ledger: ledger, CanTopUp: core.Authorize(s.Principal, core.ActPay, "") == nil,
+			Balance: b, Ledger: entries, CanTopUp: core.Authorize(s.Principal, core.ActPay, "") == nil,
 			MinTopup: core.MinTopupCents, MaxTopup: core.MaxTopupCents,
 		},
 	}, nil

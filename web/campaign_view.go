@@ -119,9 +119,9 @@ func kindName(m core.CampaignMode) string {
 	return string(m)
 }
 
-// identity says who a roster person is, beyond their name: email, LinkedIn
+// recipientIdentity says who a roster person is, beyond their name: email, LinkedIn
 // profile and source system ID, those that are set.
-func identity(r core.Recipient) string {
+func recipientIdentity(r core.Recipient) string {
 	var parts []string
 	if r.Email != "" {
 		parts = append(parts, r.Email)

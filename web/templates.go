@@ -104,7 +104,7 @@ var templateFuncs = template.FuncMap{
 	"lower":        strings.ToLower,
 	"sentence":     sentence,
 	"kind":         kindName,
-	"identity":     identity,
+	"identity":     recipientIdentity,
 	"requirement":  requirementName,
 }
 
