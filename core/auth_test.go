@@ -11,14 +11,6 @@ import (
 	"github.com/giftwell/giftwell/internal/apptest"
 )
 
-func requireCode(t *testing.T, err error, code core.Code) *core.Error {
-	t.Helper()
-	require.Error(t, err)
-	e := core.AsError(err)
-	require.Equal(t, code, e.Code, "error: %v", err)
-	return e
-}
-
 func TestAuthenticateRejectsMalformedKeysWithoutTheDatabase(t *testing.T) {
 	t.Parallel()
 	hex64 := strings.Repeat("a1", 32)
@@ -45,7 +37,7 @@ func TestAuthenticateRejectsMalformedKeysWithoutTheDatabase(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			p, err := app.Authenticate(context.Background(), token)
-			e := requireCode(t, err, core.CodeAuthRequired)
+			e := apptest.RequireCode(t, err, core.CodeAuthRequired)
 			require.Equal(t, 401, e.Status())
 			require.Equal(t, "http://giftwell.test/login", e.URL)
 			require.True(t, p.Anonymous())
@@ -79,7 +71,7 @@ func TestAuthenticateUnknownKey(t *testing.T) {
 	t.Parallel()
 	env := apptest.New(t)
 	_, err := env.App.Authenticate(context.Background(), "gwk_"+core.RandomHex(32))
-	requireCode(t, err, core.CodeAuthRequired)
+	apptest.RequireCode(t, err, core.CodeAuthRequired)
 }
 
 func TestAuthenticateRevokedKey(t *testing.T) {
@@ -93,7 +85,7 @@ func TestAuthenticateRevokedKey(t *testing.T) {
 
 	require.NoError(t, env.App.RevokeAPIKey(ctx, env.WorkspaceID, id))
 	_, err = env.App.Authenticate(ctx, key)
-	requireCode(t, err, core.CodeAuthRequired)
+	apptest.RequireCode(t, err, core.CodeAuthRequired)
 
 	// Revoking again is harmless; the owner's other key still works.
 	require.NoError(t, env.App.RevokeAPIKey(ctx, env.WorkspaceID, id))
@@ -109,7 +101,7 @@ func TestRevokeAPIKeyOtherWorkspace(t *testing.T) {
 	p, err := env.App.Authenticate(ctx, other.OwnerKey)
 	require.NoError(t, err)
 
-	requireCode(t, env.App.RevokeAPIKey(ctx, env.WorkspaceID, p.CredentialID), core.CodeNotFound)
+	apptest.RequireCode(t, env.App.RevokeAPIKey(ctx, env.WorkspaceID, p.CredentialID), core.CodeNotFound)
 	_, err = env.App.Authenticate(ctx, other.OwnerKey)
 	require.NoError(t, err, "a key of another workspace is untouched")
 }
@@ -124,7 +116,7 @@ func TestRemovedMembersKeyIsRefused(t *testing.T) {
 
 	require.NoError(t, env.App.RemoveMember(ctx, env.WorkspaceID, userID))
 	_, err = env.App.Authenticate(ctx, key)
-	requireCode(t, err, core.CodeAuthRequired)
+	apptest.RequireCode(t, err, core.CodeAuthRequired)
 }
 
 func TestKeyOfCreatorNoLongerMemberIsRefused(t *testing.T) {
@@ -138,13 +130,13 @@ func TestKeyOfCreatorNoLongerMemberIsRefused(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, env.App.RemoveMember(ctx, env.WorkspaceID, userID))
 	_, err = env.App.Authenticate(ctx, key)
-	requireCode(t, err, core.CodeAuthRequired)
+	apptest.RequireCode(t, err, core.CodeAuthRequired)
 
 	// Re-adding the person does not bring their old keys back.
 	_, err = env.App.AddMember(ctx, core.AddMemberParams{WorkspaceID: env.WorkspaceID, Email: "x-" + core.RandomHex(3) + "@example.com", Password: apptest.Password, Role: core.RoleMember})
 	require.NoError(t, err)
 	_, err = env.App.Authenticate(ctx, key)
-	requireCode(t, err, core.CodeAuthRequired)
+	apptest.RequireCode(t, err, core.CodeAuthRequired)
 }
 
 func TestKeyFollowsCreatorsCurrentRole(t *testing.T) {
@@ -172,11 +164,11 @@ func TestOwnerCannotBeDemotedOrRemoved(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	env := apptest.New(t)
-	requireCode(t, env.App.ChangeMemberRole(ctx, env.WorkspaceID, env.OwnerID, core.RoleMember), core.CodeInvalidRequestState)
-	requireCode(t, env.App.RemoveMember(ctx, env.WorkspaceID, env.OwnerID), core.CodeInvalidRequestState)
-	e := requireCode(t, env.App.ChangeMemberRole(ctx, env.WorkspaceID, env.OwnerID, core.RoleOwner), core.CodeValidation)
+	apptest.RequireCode(t, env.App.ChangeMemberRole(ctx, env.WorkspaceID, env.OwnerID, core.RoleMember), core.CodeInvalidRequestState)
+	apptest.RequireCode(t, env.App.RemoveMember(ctx, env.WorkspaceID, env.OwnerID), core.CodeInvalidRequestState)
+	e := apptest.RequireCode(t, env.App.ChangeMemberRole(ctx, env.WorkspaceID, env.OwnerID, core.RoleOwner), core.CodeValidation)
 	require.Equal(t, []string{"role"}, e.Fields)
-	requireCode(t, env.App.RemoveMember(ctx, env.WorkspaceID, "usr_nobody"), core.CodeNotFound)
+	apptest.RequireCode(t, env.App.RemoveMember(ctx, env.WorkspaceID, "usr_nobody"), core.CodeNotFound)
 }
 
 func TestDemoWorkspaceKeyCarriesDemoFlag(t *testing.T) {
@@ -191,7 +183,7 @@ func TestDemoWorkspaceKeyCarriesDemoFlag(t *testing.T) {
 	require.Equal(t, demo.WorkspaceID, p.WorkspaceID)
 	require.Equal(t, core.ModeTest, p.Mode)
 	// The access matrix turns that into DEMO_LIMITED for every key action.
-	requireCode(t, core.Authorize(p, core.ActRead, ""), core.CodeDemoLimited)
+	apptest.RequireCode(t, core.Authorize(p, core.ActRead, ""), core.CodeDemoLimited)
 
 	p, err = env.App.Authenticate(ctx, env.OwnerKey)
 	require.NoError(t, err)

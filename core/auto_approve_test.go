@@ -51,7 +51,7 @@ func (e *autoApproveEnv) set(p core.Principal, id string, in core.AutoApproveSet
 // requireRefusal is requireCode, and the fields the error names.
 func requireRefusal(t *testing.T, err error, code core.Code, fields ...string) {
 	t.Helper()
-	e := requireCode(t, err, code)
+	e := apptest.RequireCode(t, err, code)
 	if len(fields) > 0 {
 		require.Equal(t, fields, e.Fields, e.Message)
 		require.Contains(t, e.Message, fields[0])

@@ -55,13 +55,13 @@ func TestCreateBalanceTopupBounds(t *testing.T) {
 
 	for _, cents := range []int64{0, -1, 2_499, 2_000_001} {
 		_, err := env.App.CreateBalanceTopup(ctx, owner, core.TopupParams{Cents: cents, IdempotencyKey: "key-" + core.RandomHex(4)})
-		e := requireCode(t, err, core.CodeValidation)
+		e := apptest.RequireCode(t, err, core.CodeValidation)
 		require.Equal(t, []string{"cents"}, e.Fields, "cents %d", cents)
 		require.True(t, strings.HasPrefix(e.Message, "cents: "), e.Message)
 	}
 	for _, key := range []string{"", "1234567", strings.Repeat("k", 151), "abc\x00defgh"} {
 		_, err := env.App.CreateBalanceTopup(ctx, owner, core.TopupParams{Cents: 2_500, IdempotencyKey: key})
-		e := requireCode(t, err, core.CodeValidation)
+		e := apptest.RequireCode(t, err, core.CodeValidation)
 		require.Equal(t, []string{"idempotencyKey"}, e.Fields, "key %q", key)
 	}
 	for _, in := range []core.TopupParams{
@@ -87,16 +87,16 @@ func TestCreateBalanceTopupAccessAndIdempotency(t *testing.T) {
 	require.NoError(t, err)
 	in := core.TopupParams{Cents: 5_000, IdempotencyKey: "order-2026-0001"}
 
-	e := requireCode(t, func() error { _, err := env.App.CreateBalanceTopup(ctx, ownerKey, in); return err }(), core.CodeHumanApprovalRequired)
+	e := apptest.RequireCode(t, func() error { _, err := env.App.CreateBalanceTopup(ctx, ownerKey, in); return err }(), core.CodeHumanApprovalRequired)
 	require.Equal(t, env.SiteURL+"/balance", e.URL)
-	requireCode(t, func() error { _, err := env.App.CreateBalanceTopup(ctx, asMember, in); return err }(), core.CodeTeamManagerRequired)
+	apptest.RequireCode(t, func() error { _, err := env.App.CreateBalanceTopup(ctx, asMember, in); return err }(), core.CodeTeamManagerRequired)
 
 	first, err := env.App.CreateBalanceTopup(ctx, asAdmin, in)
 	require.NoError(t, err)
 	again, err := env.App.CreateBalanceTopup(ctx, owner, core.TopupParams{Cents: 5_000, IdempotencyKey: " order-2026-0001 "})
 	require.NoError(t, err)
 	require.Equal(t, first, again, "the same key and cents give the same session")
-	e = requireCode(t, func() error {
+	e = apptest.RequireCode(t, func() error {
 		_, err := env.App.CreateBalanceTopup(ctx, owner, core.TopupParams{Cents: 5_001, IdempotencyKey: in.IdempotencyKey})
 		return err
 	}(), core.CodeIdempotencyConflict)
@@ -129,7 +129,7 @@ func TestCreateBalanceTopupAccessAndIdempotency(t *testing.T) {
 	again, err = env.App.CreateBalanceTopup(ctx, owner, in)
 	require.NoError(t, err)
 	require.Equal(t, first, again)
-	requireCode(t, env.App.CompleteTopup(ctx, "sbx_nope"), core.CodeNotFound)
+	apptest.RequireCode(t, env.App.CompleteTopup(ctx, "sbx_nope"), core.CodeNotFound)
 }
 
 func TestBalanceModesAreSeparate(t *testing.T) {
@@ -155,11 +155,11 @@ func TestBalanceModesAreSeparate(t *testing.T) {
 
 	// Test funds never pay for a live gift.
 	_, err = env.App.DebitForTest(ctx, env.WorkspaceID, core.ModeLive, 100, "send_live1", "")
-	e := requireCode(t, err, core.CodeInsufficientBalance)
+	e := apptest.RequireCode(t, err, core.CodeInsufficientBalance)
 	require.Equal(t, env.SiteURL+"/balance", e.URL)
 	// The sandbox never takes a live top-up.
 	_, err = env.App.CreateBalanceTopup(ctx, live, core.TopupParams{Cents: 2_500, IdempotencyKey: "live-key-1"})
-	requireCode(t, err, core.CodeInvalidRequestState)
+	apptest.RequireCode(t, err, core.CodeInvalidRequestState)
 	// Another workspace sees nothing of it.
 	other := apptest.NewWorkspace(t, env.App, apptest.WorkspaceOptions{})
 	otherKey, err := env.App.Authenticate(ctx, other.OwnerKey)
@@ -197,19 +197,19 @@ func TestLedgerNewestFirstAndLimit(t *testing.T) {
 	require.Equal(t, entries[:2], two)
 	for _, limit := range []int{-1, 0, 201} {
 		_, err := env.App.Ledger(ctx, owner, limit)
-		e := requireCode(t, err, core.CodeValidation)
+		e := apptest.RequireCode(t, err, core.CodeValidation)
 		require.Equal(t, []string{"limit"}, e.Fields)
 	}
 
 	// A gift is paid once, credited at most what it cost, and a gift never paid cannot be credited.
 	_, err = env.App.DebitForTest(ctx, env.WorkspaceID, core.ModeTest, 100, "send_a", "cmp_a")
-	requireCode(t, err, core.CodeInvalidRequestState)
+	apptest.RequireCode(t, err, core.CodeInvalidRequestState)
 	_, err = env.App.CreditForTest(ctx, env.WorkspaceID, core.ModeTest, 1_001, "send_a", "cmp_a")
-	requireCode(t, err, core.CodeInvalidRequestState)
+	apptest.RequireCode(t, err, core.CodeInvalidRequestState)
 	_, err = env.App.CreditForTest(ctx, env.WorkspaceID, core.ModeTest, 100, "send_never", "")
-	requireCode(t, err, core.CodeNotFound)
+	apptest.RequireCode(t, err, core.CodeNotFound)
 	_, err = env.App.CreditForTest(ctx, env.WorkspaceID, core.ModeLive, 100, "send_a", "cmp_a")
-	requireCode(t, err, core.CodeNotFound)
+	apptest.RequireCode(t, err, core.CodeNotFound)
 	b, err := env.App.Balance(ctx, owner)
 	require.NoError(t, err)
 	require.Equal(t, int64(2_000), b.Cents, "refused moves change nothing")
@@ -332,7 +332,7 @@ func TestLowBalance(t *testing.T) {
 
 	// Exactly one gift's price is enough; one cent less is not.
 	_, err = env.App.DebitForTest(ctx, env.WorkspaceID, core.ModeTest, 1, "send_x", "")
-	requireCode(t, err, core.CodeInsufficientBalance)
+	apptest.RequireCode(t, err, core.CodeInsufficientBalance)
 	topUp(t, env, owner, 2_500+price)
 	_, err = env.App.DebitForTest(ctx, env.WorkspaceID, core.ModeTest, 2_500, "send_trim", c.ID)
 	require.NoError(t, err)

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/internal/apptest"
 )
 
 func embeddedCatalog(t *testing.T) []core.Product {
@@ -154,7 +155,7 @@ func TestBrowseBoundsAndCursors(t *testing.T) {
 				list = products[:3] // the cursor points at offset 5
 			}
 			_, err := core.BrowseCatalog(list, c.version, c.p)
-			e := requireCode(t, err, c.code)
+			e := apptest.RequireCode(t, err, c.code)
 			require.Equal(t, []string{c.field}, e.Fields)
 			require.Contains(t, e.Message, c.field+": ")
 		})

@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/internal/apptest"
 )
 
 func availableTrue() *bool  { t := true; return &t }
@@ -191,7 +192,7 @@ func TestSearchBounds(t *testing.T) {
 	}
 	for _, c := range cases {
 		_, err := core.SearchCatalog(handCatalog(), c.p)
-		e := requireCode(t, err, core.CodeValidation)
+		e := apptest.RequireCode(t, err, core.CodeValidation)
 		require.Equal(t, []string{c.field}, e.Fields)
 		require.True(t, strings.HasPrefix(e.Message, c.field+": "), e.Message)
 	}
@@ -217,7 +218,7 @@ func TestProductSelectable(t *testing.T) {
 		"placeholder-sneakers": core.CodePriceQuoteRequired,
 	}
 	for id, code := range cases {
-		e := requireCode(t, byID[id].Selectable(), code)
+		e := apptest.RequireCode(t, byID[id].Selectable(), code)
 		require.Equal(t, []string{"productId"}, e.Fields)
 		require.Contains(t, e.Message, id)
 	}

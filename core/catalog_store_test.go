@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/internal/apptest"
 	"github.com/giftwell/giftwell/internal/testdb"
 	"github.com/giftwell/giftwell/sql/db"
 )
@@ -57,15 +58,15 @@ func TestCatalogStoreServesTheSeededCatalogFromMemory(t *testing.T) {
 	require.Equal(t, embedded[3], got)
 
 	_, err = store.Get(ctx, "invented-gift")
-	e := requireCode(t, err, core.CodeNotFound)
+	e := apptest.RequireCode(t, err, core.CodeNotFound)
 	require.Equal(t, []string{"productId"}, e.Fields)
 	require.Contains(t, e.Message, "never invent a product ID")
 
 	_, err = store.Get(ctx, "")
-	e = requireCode(t, err, core.CodeValidation)
+	e = apptest.RequireCode(t, err, core.CodeValidation)
 	require.Equal(t, []string{"productId"}, e.Fields)
 	_, err = store.Get(ctx, strings.Repeat("x", 201))
-	requireCode(t, err, core.CodeValidation)
+	apptest.RequireCode(t, err, core.CodeValidation)
 
 	res, err := store.Search(ctx, core.SearchParams{Query: "bourbon"})
 	require.NoError(t, err)
@@ -94,7 +95,7 @@ func TestImportCatalogReplacesItAndStoresReload(t *testing.T) {
 
 	// A catalog that fails validation changes nothing.
 	_, err = core.ImportCatalog(ctx, pool, strings.NewReader(`[{"id":"a","name":"A","priceCents":-1}]`))
-	e := requireCode(t, err, core.CodeValidation)
+	e := apptest.RequireCode(t, err, core.CodeValidation)
 	require.Contains(t, e.Message, `product "a" (#0): priceCents`)
 	require.EqualValues(t, 1, catalogVersion(t, ctx, q))
 
@@ -124,7 +125,7 @@ func TestImportCatalogReplacesItAndStoresReload(t *testing.T) {
 	require.NoError(t, err)
 	require.EqualValues(t, 2, v)
 	_, err = store.Get(ctx, before[0].ID)
-	requireCode(t, err, core.CodeNotFound)
+	apptest.RequireCode(t, err, core.CodeNotFound)
 
 	// Seeding never replaces an imported catalog.
 	require.NoError(t, core.SeedCatalog(ctx, pool))

@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/internal/apptest"
 )
 
 func TestValidateCatalogNamesProductAndField(t *testing.T) {
@@ -52,7 +53,7 @@ func TestValidateCatalogNamesProductAndField(t *testing.T) {
 			t.Parallel()
 			p := good()
 			c.edit(&p)
-			e := requireCode(t, core.ValidateCatalog([]core.Product{p}), core.CodeValidation)
+			e := apptest.RequireCode(t, core.ValidateCatalog([]core.Product{p}), core.CodeValidation)
 			require.Contains(t, e.Fields, c.field)
 			require.Contains(t, e.Message, "(#0)")
 			require.Contains(t, e.Message, c.problem)
@@ -60,11 +61,11 @@ func TestValidateCatalogNamesProductAndField(t *testing.T) {
 	}
 
 	dup := []core.Product{good(), good()}
-	e := requireCode(t, core.ValidateCatalog(dup), core.CodeValidation)
+	e := apptest.RequireCode(t, core.ValidateCatalog(dup), core.CodeValidation)
 	require.Equal(t, []string{"[1].id"}, e.Fields)
 	require.Contains(t, e.Message, `product "mug" (#1): id: duplicates product #0`)
 
-	requireCode(t, core.ValidateCatalog(nil), core.CodeValidation)
+	apptest.RequireCode(t, core.ValidateCatalog(nil), core.CodeValidation)
 	require.NoError(t, core.ValidateCatalog([]core.Product{good()}))
 }
 
@@ -79,21 +80,21 @@ func TestDecodeCatalog(t *testing.T) {
 	require.True(t, products[0].IsAvailable(), "absent available is not false")
 
 	_, err = core.DecodeCatalog(strings.NewReader(`[{"id":"mug","name":"Mug","pryce":1}]`))
-	e := requireCode(t, err, core.CodeValidation)
+	e := apptest.RequireCode(t, err, core.CodeValidation)
 	require.Contains(t, e.Message, "pryce")
 
 	_, err = core.DecodeCatalog(strings.NewReader(`[{"id":"mug","name":"Mug","priceCents":"12"}]`))
-	e = requireCode(t, err, core.CodeValidation)
+	e = apptest.RequireCode(t, err, core.CodeValidation)
 	require.Contains(t, e.Message, "priceCents")
 
 	_, err = core.DecodeCatalog(strings.NewReader(`[{"id":"mug",`))
-	requireCode(t, err, core.CodeInvalidJSON)
+	apptest.RequireCode(t, err, core.CodeInvalidJSON)
 
 	_, err = core.DecodeCatalog(strings.NewReader(`[{"id":"mug"}] x`))
-	requireCode(t, err, core.CodeInvalidJSON)
+	apptest.RequireCode(t, err, core.CodeInvalidJSON)
 
 	_, err = core.DecodeCatalog(strings.NewReader(`{"id":"mug"}`))
-	requireCode(t, err, core.CodeValidation)
+	apptest.RequireCode(t, err, core.CodeValidation)
 }
 
 func TestLetteringCheck(t *testing.T) {
@@ -113,7 +114,7 @@ func TestLetteringCheck(t *testing.T) {
 		"AC\tME":           "control character",
 	}
 	for text, want := range bad {
-		e := requireCode(t, engraving.Check("customization.displayText", text), core.CodeValidation)
+		e := apptest.RequireCode(t, engraving.Check("customization.displayText", text), core.CodeValidation)
 		require.Equal(t, []string{"customization.displayText"}, e.Fields)
 		require.Contains(t, e.Message, want, "%q", text)
 	}

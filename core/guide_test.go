@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/internal/apptest"
 )
 
 // guideApp is an App with no database: the guide reads none.
@@ -141,7 +142,7 @@ func TestWorkflowGuideCapabilitiesFollowThePrincipal(t *testing.T) {
 	require.Contains(t, g.Status, "Live")
 
 	_, err = guideApp().WorkflowGuide(context.Background(), core.Principal{})
-	requireCode(t, err, core.CodeAuthRequired)
+	apptest.RequireCode(t, err, core.CodeAuthRequired)
 }
 
 func TestApprovalReasons(t *testing.T) {

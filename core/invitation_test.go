@@ -87,10 +87,10 @@ func TestInvitationFromInviteToAccept(t *testing.T) {
 
 	// Single use.
 	_, err = env.App.AcceptInvitation(ctx, core.AcceptParams{Token: token, Email: email, Password: "a new password", Name: "Again"})
-	e := requireCode(t, err, core.CodeInvalidRequestState)
+	e := apptest.RequireCode(t, err, core.CodeInvalidRequestState)
 	require.Contains(t, e.Message, "already used")
 	_, err = env.App.InvitationByToken(ctx, token)
-	requireCode(t, err, core.CodeInvalidRequestState)
+	apptest.RequireCode(t, err, core.CodeInvalidRequestState)
 
 	list, err := env.App.ListTeamInvitations(ctx, owner)
 	require.NoError(t, err)
@@ -114,15 +114,15 @@ func TestInvitationExpiresAfterSevenDays(t *testing.T) {
 	require.NoError(t, err)
 	env.Clock.Advance(time.Second)
 	_, err = env.App.InvitationByToken(ctx, token)
-	e := requireCode(t, err, core.CodeInvalidRequestState)
+	e := apptest.RequireCode(t, err, core.CodeInvalidRequestState)
 	require.Contains(t, e.Message, "expired")
 	_, err = env.App.AcceptInvitation(ctx, core.AcceptParams{Token: token, Email: email, Password: "a new password", Name: "Late"})
-	requireCode(t, err, core.CodeInvalidRequestState)
+	apptest.RequireCode(t, err, core.CodeInvalidRequestState)
 
 	list, err := env.App.ListTeamInvitations(ctx, owner)
 	require.NoError(t, err)
 	require.Equal(t, core.InvitationExpired, list[0].State)
-	requireCode(t, env.App.RevokeTeamInvitation(ctx, owner, created.ID), core.CodeInvalidRequestState)
+	apptest.RequireCode(t, env.App.RevokeTeamInvitation(ctx, owner, created.ID), core.CodeInvalidRequestState)
 	members, err := env.App.ListTeamMembers(ctx, owner)
 	require.NoError(t, err)
 	require.Len(t, members, 1, "nobody joined")
@@ -136,9 +136,9 @@ func TestInvitationBadTokensAndOtherEmail(t *testing.T) {
 
 	for _, token := range []string{"", "nope", core.RandomHex(32)} {
 		_, err := env.App.InvitationByToken(ctx, token)
-		requireCode(t, err, core.CodeNotFound)
+		apptest.RequireCode(t, err, core.CodeNotFound)
 		_, err = env.App.AcceptInvitation(ctx, core.AcceptParams{Token: token, Email: "a@example.com", Password: "a new password", Name: "A"})
-		requireCode(t, err, core.CodeNotFound)
+		apptest.RequireCode(t, err, core.CodeNotFound)
 	}
 
 	email := apptest.UniqueEmail("invited")
@@ -147,7 +147,7 @@ func TestInvitationBadTokensAndOtherEmail(t *testing.T) {
 	token := tokenOf(t, env, created.InviteURL)
 
 	_, err = env.App.AcceptInvitation(ctx, core.AcceptParams{Token: token, Email: apptest.UniqueEmail("other"), Password: "a new password", Name: "Other"})
-	e := requireCode(t, err, core.CodeValidation)
+	e := apptest.RequireCode(t, err, core.CodeValidation)
 	require.Equal(t, []string{"email"}, e.Fields)
 
 	// Bad new-account fields name the field and change nothing.
@@ -161,11 +161,11 @@ func TestInvitationBadTokensAndOtherEmail(t *testing.T) {
 		{core.AcceptParams{Token: token, Email: "", Password: "a new password", Name: "Ok"}, "email"},
 	} {
 		_, err := env.App.AcceptInvitation(ctx, c.p)
-		e := requireCode(t, err, core.CodeValidation)
+		e := apptest.RequireCode(t, err, core.CodeValidation)
 		require.Equal(t, []string{c.field}, e.Fields, e.Message)
 	}
 	_, err = signIn(env, email, "a new password", "")
-	requireCode(t, err, core.CodeAuthRequired) // no account was made
+	apptest.RequireCode(t, err, core.CodeAuthRequired) // no account was made
 	view, err := env.App.InvitationByToken(ctx, token)
 	require.NoError(t, err, "still pending")
 	require.Equal(t, core.RoleAdmin, view.Role)
@@ -187,14 +187,14 @@ func TestInvitationForAnExistingAccount(t *testing.T) {
 
 	for range core.SignInFailuresPerEmail {
 		_, err := env.App.AcceptInvitation(ctx, core.AcceptParams{Token: token, Email: other.OwnerEmail, Password: "not theirs", ClientIP: "192.0.2.5"})
-		e := requireCode(t, err, core.CodeAuthRequired)
+		e := apptest.RequireCode(t, err, core.CodeAuthRequired)
 		require.Equal(t, "the email or password is wrong", e.Message)
 	}
 	_, err = env.App.AcceptInvitation(ctx, core.AcceptParams{Token: token, Email: other.OwnerEmail, Password: apptest.Password})
-	e := requireCode(t, err, core.CodeRateLimit)
+	e := apptest.RequireCode(t, err, core.CodeRateLimit)
 	require.Positive(t, e.RetryAfterMs)
 	_, err = signIn(env, other.OwnerEmail, apptest.Password, "")
-	requireCode(t, err, core.CodeRateLimit) // the same throttle as sign-in
+	apptest.RequireCode(t, err, core.CodeRateLimit) // the same throttle as sign-in
 
 	env.Clock.Advance(core.SignInThrottleWindow)
 	s, err := env.App.AcceptInvitation(ctx, core.AcceptParams{Token: token, Email: other.OwnerEmail, Password: apptest.Password, Name: "ignored"})
@@ -264,11 +264,11 @@ func TestInviteRules(t *testing.T) {
 	}
 
 	_, err = invite(asAdmin, apptest.UniqueEmail("x"), core.RoleAdmin)
-	requireCode(t, err, core.CodeTeamManagerRequired)
+	apptest.RequireCode(t, err, core.CodeTeamManagerRequired)
 	_, err = invite(asMember, apptest.UniqueEmail("x"), core.RoleMember)
-	requireCode(t, err, core.CodeTeamManagerRequired)
+	apptest.RequireCode(t, err, core.CodeTeamManagerRequired)
 	_, err = invite(ownerKey, apptest.UniqueEmail("x"), core.RoleMember)
-	e := requireCode(t, err, core.CodeHumanApprovalRequired)
+	e := apptest.RequireCode(t, err, core.CodeHumanApprovalRequired)
 	require.Equal(t, env.SiteURL+"/team", e.URL)
 	for _, c := range []struct {
 		email string
@@ -283,7 +283,7 @@ func TestInviteRules(t *testing.T) {
 		{apptest.UniqueEmail("x"), "", "role"},
 	} {
 		_, err := invite(asOwner, c.email, c.role)
-		e := requireCode(t, err, core.CodeValidation)
+		e := apptest.RequireCode(t, err, core.CodeValidation)
 		require.Equal(t, []string{c.field}, e.Fields, c.email)
 	}
 	list, err := env.App.ListTeamInvitations(ctx, asOwner)
@@ -298,7 +298,7 @@ func TestInviteRules(t *testing.T) {
 	second, err := invite(asOwner, email, core.RoleAdmin)
 	require.NoError(t, err)
 	_, err = env.App.InvitationByToken(ctx, tokenOf(t, env, first.InviteURL))
-	requireCode(t, err, core.CodeInvalidRequestState)
+	apptest.RequireCode(t, err, core.CodeInvalidRequestState)
 	_, err = env.App.InvitationByToken(ctx, tokenOf(t, env, second.InviteURL))
 	require.NoError(t, err)
 	list, err = env.App.ListTeamInvitations(ctx, asAdmin)
@@ -309,14 +309,14 @@ func TestInviteRules(t *testing.T) {
 	require.Equal(t, core.InvitationRevoked, list[1].State)
 
 	// Revoking: an admin's invitation needs the owner; only pending ones.
-	requireCode(t, env.App.RevokeTeamInvitation(ctx, asAdmin, second.ID), core.CodeTeamManagerRequired)
-	requireCode(t, env.App.RevokeTeamInvitation(ctx, asMember, second.ID), core.CodeTeamManagerRequired)
-	requireCode(t, env.App.RevokeTeamInvitation(ctx, ownerKey, second.ID), core.CodeHumanApprovalRequired)
-	requireCode(t, env.App.RevokeTeamInvitation(ctx, asOwner, "inv_unknown"), core.CodeNotFound)
+	apptest.RequireCode(t, env.App.RevokeTeamInvitation(ctx, asAdmin, second.ID), core.CodeTeamManagerRequired)
+	apptest.RequireCode(t, env.App.RevokeTeamInvitation(ctx, asMember, second.ID), core.CodeTeamManagerRequired)
+	apptest.RequireCode(t, env.App.RevokeTeamInvitation(ctx, ownerKey, second.ID), core.CodeHumanApprovalRequired)
+	apptest.RequireCode(t, env.App.RevokeTeamInvitation(ctx, asOwner, "inv_unknown"), core.CodeNotFound)
 	require.NoError(t, env.App.RevokeTeamInvitation(ctx, asOwner, second.ID))
-	requireCode(t, env.App.RevokeTeamInvitation(ctx, asOwner, second.ID), core.CodeInvalidRequestState)
+	apptest.RequireCode(t, env.App.RevokeTeamInvitation(ctx, asOwner, second.ID), core.CodeInvalidRequestState)
 	_, err = env.App.InvitationByToken(ctx, tokenOf(t, env, second.InviteURL))
-	e = requireCode(t, err, core.CodeInvalidRequestState)
+	e = apptest.RequireCode(t, err, core.CodeInvalidRequestState)
 	require.Contains(t, e.Message, "withdrawn")
 	third, err := invite(asAdmin, apptest.UniqueEmail("m"), core.RoleMember)
 	require.NoError(t, err)
@@ -327,15 +327,15 @@ func TestInviteRules(t *testing.T) {
 	_, otherOwner := env.SignIn(t, other.OwnerEmail)
 	foreign, err := invite(otherOwner, apptest.UniqueEmail("f"), core.RoleMember)
 	require.NoError(t, err)
-	requireCode(t, env.App.RevokeTeamInvitation(ctx, asOwner, foreign.ID), core.CodeNotFound)
+	apptest.RequireCode(t, env.App.RevokeTeamInvitation(ctx, asOwner, foreign.ID), core.CodeNotFound)
 
 	// Listing needs an owner or admin, key or person.
 	_, err = env.App.ListTeamInvitations(ctx, asMember)
-	requireCode(t, err, core.CodeTeamManagerRequired)
+	apptest.RequireCode(t, err, core.CodeTeamManagerRequired)
 	memberKey, err := env.App.Authenticate(ctx, member.Key)
 	require.NoError(t, err)
 	_, err = env.App.ListTeamInvitations(ctx, memberKey)
-	requireCode(t, err, core.CodeTeamManagerRequired)
+	apptest.RequireCode(t, err, core.CodeTeamManagerRequired)
 	list, err = env.App.ListTeamInvitations(ctx, ownerKey)
 	require.NoError(t, err)
 	require.Len(t, list, 3)

@@ -19,11 +19,11 @@ func TestKeysCannotCreateKeys(t *testing.T) {
 	key, err := env.App.Authenticate(ctx, env.OwnerKey)
 	require.NoError(t, err)
 	_, err = env.App.CreateAPIKeyFor(ctx, key, "from a key")
-	e := requireCode(t, err, core.CodeHumanApprovalRequired)
+	e := apptest.RequireCode(t, err, core.CodeHumanApprovalRequired)
 	require.Equal(t, env.SiteURL+"/settings/keys", e.URL)
 	_, err = env.App.ListAPIKeys(ctx, key)
-	requireCode(t, err, core.CodeHumanApprovalRequired)
-	requireCode(t, env.App.RevokeAPIKeyFor(ctx, key, key.CredentialID), core.CodeHumanApprovalRequired)
+	apptest.RequireCode(t, err, core.CodeHumanApprovalRequired)
+	apptest.RequireCode(t, env.App.RevokeAPIKeyFor(ctx, key, key.CredentialID), core.CodeHumanApprovalRequired)
 	_, person := env.SignIn(t, env.OwnerEmail)
 	list, err := env.App.ListAPIKeys(ctx, person)
 	require.NoError(t, err)
@@ -32,7 +32,7 @@ func TestKeysCannotCreateKeys(t *testing.T) {
 	demo := apptest.NewWorkspace(t, env.App, apptest.WorkspaceOptions{Demo: true})
 	_, demoPerson := env.SignIn(t, demo.OwnerEmail)
 	_, err = env.App.CreateAPIKeyFor(ctx, demoPerson, "demo")
-	requireCode(t, err, core.CodeDemoLimited)
+	apptest.RequireCode(t, err, core.CodeDemoLimited)
 }
 
 func TestAPIKeysForPeople(t *testing.T) {
@@ -46,7 +46,7 @@ func TestAPIKeysForPeople(t *testing.T) {
 
 	for _, name := range []string{"", "   ", strings.Repeat("k", 101)} {
 		_, err := env.App.CreateAPIKeyFor(ctx, asMember, name)
-		e := requireCode(t, err, core.CodeValidation)
+		e := apptest.RequireCode(t, err, core.CodeValidation)
 		require.Equal(t, []string{"name"}, e.Fields)
 	}
 	env.Clock.Advance(time.Minute)
@@ -79,15 +79,15 @@ func TestAPIKeysForPeople(t *testing.T) {
 			ownerKeyID = k.ID
 		}
 	}
-	requireCode(t, env.App.RevokeAPIKeyFor(ctx, asMember, ownerKeyID), core.CodeTeamManagerRequired)
-	requireCode(t, env.App.RevokeAPIKeyFor(ctx, asMember, "key_unknown"), core.CodeNotFound)
+	apptest.RequireCode(t, env.App.RevokeAPIKeyFor(ctx, asMember, ownerKeyID), core.CodeTeamManagerRequired)
+	apptest.RequireCode(t, env.App.RevokeAPIKeyFor(ctx, asMember, "key_unknown"), core.CodeNotFound)
 	require.NoError(t, env.App.RevokeAPIKeyFor(ctx, asMember, created.ID))
 	require.NoError(t, env.App.RevokeAPIKeyFor(ctx, asMember, created.ID), "revoking twice is fine")
 	_, err = env.App.Authenticate(ctx, created.Key)
-	requireCode(t, err, core.CodeAuthRequired)
+	apptest.RequireCode(t, err, core.CodeAuthRequired)
 	require.NoError(t, env.App.RevokeAPIKeyFor(ctx, asAdmin, ownerKeyID))
 	_, err = env.App.Authenticate(ctx, env.OwnerKey)
-	requireCode(t, err, core.CodeAuthRequired)
+	apptest.RequireCode(t, err, core.CodeAuthRequired)
 	list, err = env.App.ListAPIKeys(ctx, asMember)
 	require.NoError(t, err)
 	require.Len(t, list, 2)

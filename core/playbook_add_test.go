@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/internal/apptest"
 	"github.com/giftwell/giftwell/sql/db"
 )
 
@@ -69,21 +70,21 @@ func TestAddToPlaybookWaitsThenOwnerApproves(t *testing.T) {
 	require.True(t, again.AlreadyQueued)
 	require.Equal(t, withProfile.RecipientID, again.RecipientID)
 	_, err = app.AddToPlaybook(ctx, w.key, c.ID, core.PlaybookPersonAdd{Recipient: core.RecipientInput{Email: "p1@example.com", ProfileURL: "https://www.linkedin.com/in/lin-li"}})
-	requireCode(t, err, core.CodeRecipientIdentityConflict)
+	apptest.RequireCode(t, err, core.CodeRecipientIdentityConflict)
 
 	// A key cannot approve; a member signed in neither.
 	approve := core.QueueDecision{CampaignID: c.ID, RecipientID: first.RecipientID}
 	_, err = app.ApproveGift(ctx, w.key, approve)
-	e := requireCode(t, err, core.CodeHumanApprovalRequired)
+	e := apptest.RequireCode(t, err, core.CodeHumanApprovalRequired)
 	require.Equal(t, first.ApprovalURL, e.URL)
 	member := w.env.AddPerson(t, core.RoleMember)
 	_, asMember := w.env.SignIn(t, member.Email)
 	_, err = app.ApproveGift(ctx, asMember, approve)
-	requireCode(t, err, core.CodeTeamManagerRequired)
+	apptest.RequireCode(t, err, core.CodeTeamManagerRequired)
 
 	// An empty balance: 402 with the balance page; then a top-up; then the gift.
 	_, err = app.ApproveGift(ctx, w.owner, approve)
-	e = requireCode(t, err, core.CodeInsufficientBalance)
+	e = apptest.RequireCode(t, err, core.CodeInsufficientBalance)
 	require.Equal(t, w.env.SiteURL+"/balance", e.URL)
 	require.Equal(t, 402, e.Status())
 	st, _ = w.state(c.ID, first.RecipientID)
@@ -129,37 +130,37 @@ func TestAddToPlaybookRefusals(t *testing.T) {
 		return err
 	}
 
-	requireCode(t, add("cmp_nope", newPerson("1")), core.CodeNotFound)
-	e := requireCode(t, add(c.ID, core.RecipientInput{Name: "Bad", Email: "not-an-email"}), core.CodeValidation)
+	apptest.RequireCode(t, add("cmp_nope", newPerson("1")), core.CodeNotFound)
+	e := apptest.RequireCode(t, add(c.ID, core.RecipientInput{Name: "Bad", Email: "not-an-email"}), core.CodeValidation)
 	require.Equal(t, []string{"recipient.email"}, e.Fields)
 	require.True(t, strings.HasPrefix(e.Message, "recipient.email: "), e.Message)
-	e = requireCode(t, add(c.ID, core.RecipientInput{Email: "x@example.com"}), core.CodeValidation)
+	e = apptest.RequireCode(t, add(c.ID, core.RecipientInput{Email: "x@example.com"}), core.CodeValidation)
 	require.Equal(t, []string{"recipient"}, e.Fields, "no identity")
-	requireCode(t, add(c.ID, core.RecipientInput{RecipientID: "recipient_nope"}), core.CodeNotFound)
-	requireCode(t, add(c.ID, core.RecipientInput{Name: "Art", AssetIDs: []string{"asset_1", "asset_2", "asset_3", "asset_4", "asset_5", "asset_6"}}), core.CodeTooManyArtworkFiles)
+	apptest.RequireCode(t, add(c.ID, core.RecipientInput{RecipientID: "recipient_nope"}), core.CodeNotFound)
+	apptest.RequireCode(t, add(c.ID, core.RecipientInput{Name: "Art", AssetIDs: []string{"asset_1", "asset_2", "asset_3", "asset_4", "asset_5", "asset_6"}}), core.CodeTooManyArtworkFiles)
 
 	// A note with a placeholder the person lacks.
-	e = requireCode(t, add(c.ID, core.RecipientInput{Name: "Nia", Message: "Hi {{company}} team"}), core.CodeRecipientMessageRequired)
+	e = apptest.RequireCode(t, add(c.ID, core.RecipientInput{Name: "Nia", Message: "Hi {{company}} team"}), core.CodeRecipientMessageRequired)
 	require.Equal(t, []string{"recipient.message"}, e.Fields)
 
 	// Batches and drafts.
 	batch, err := app.CreateCampaign(ctx, w.owner, core.CampaignInput{Name: "B", Mode: core.ModeBatch, ProductID: "gourmet-snack-crate",
 		SenderName: "S", SenderCompany: "A", BudgetCents: 100_000, PerPersonCents: 10_000, MaxSends: 5})
 	require.NoError(t, err)
-	requireCode(t, add(batch.ID, newPerson("1")), core.CodeNotAlwaysOn)
+	apptest.RequireCode(t, add(batch.ID, newPerson("1")), core.CodeNotAlwaysOn)
 	draft, err := app.CreateCampaign(ctx, w.key, core.CampaignInput{Name: "D", Mode: core.ModeAlwaysOn, ProductID: "gourmet-snack-crate", SenderName: "S", SenderCompany: "A"})
 	require.NoError(t, err)
-	e = requireCode(t, add(draft.ID, newPerson("1")), core.CodePlaybookOff)
+	e = apptest.RequireCode(t, add(draft.ID, newPerson("1")), core.CodePlaybookOff)
 	require.Equal(t, draft.ReviewURL, e.URL)
 	paused := core.StatusPaused
 	_, err = app.UpdateCampaign(ctx, w.key, c.ID, core.CampaignPatch{Status: &paused, ExpectedPolicyVersion: c.PolicyVersion})
 	require.NoError(t, err)
-	e = requireCode(t, add(c.ID, newPerson("1")), core.CodePlaybookOff)
+	e = apptest.RequireCode(t, add(c.ID, newPerson("1")), core.CodePlaybookOff)
 	require.Equal(t, c.ReviewURL, e.URL)
 	completed := core.StatusCompleted
 	_, err = app.UpdateCampaign(ctx, w.key, c.ID, core.CampaignPatch{Status: &completed, ExpectedPolicyVersion: c.PolicyVersion + 1})
 	require.NoError(t, err)
-	requireCode(t, add(c.ID, newPerson("1")), core.CodeCampaignCompleted)
+	apptest.RequireCode(t, add(c.ID, newPerson("1")), core.CodeCampaignCompleted)
 
 	got, err := app.GetCampaign(ctx, w.key, c.ID)
 	require.NoError(t, err)
@@ -183,7 +184,7 @@ func TestAddToPlaybookBusyAndScheduled(t *testing.T) {
 	_, err = db.New(tx).CampaignGetForUpdate(ctx, db.CampaignGetForUpdateParams{WorkspaceID: w.env.WorkspaceID, ID: c.ID})
 	require.NoError(t, err)
 	_, err = app.AddToPlaybook(ctx, w.key, c.ID, core.PlaybookPersonAdd{Recipient: newPerson("busy")})
-	e := requireCode(t, err, core.CodePlaybookBusy)
+	e := apptest.RequireCode(t, err, core.CodePlaybookBusy)
 	require.GreaterOrEqual(t, e.RetryAfterMs, int64(250))
 	require.LessOrEqual(t, e.RetryAfterMs, int64(999))
 	require.True(t, e.Retryable())
@@ -253,7 +254,7 @@ func TestAutoApproveOnAdd(t *testing.T) {
 
 	// A person cannot approve past the monthly budget either.
 	_, err = app.ApproveGift(ctx, w.owner, core.QueueDecision{CampaignID: c.ID, RecipientID: three.RecipientID})
-	requireCode(t, err, core.CodeBudgetCap)
+	apptest.RequireCode(t, err, core.CodeBudgetCap)
 
 	// Another playbook: the balance of 7,000 cannot cover 9,000.
 	c2 := w.playbook("gourmet-snack-crate", 100_000, 10_000)
@@ -308,13 +309,13 @@ func TestSkipAndUnskip(t *testing.T) {
 	skip := core.QueueSkip{CampaignID: c.ID, RecipientID: p.RecipientID, Reason: "Not a fit this quarter"}
 
 	_, err := app.SkipGift(ctx, w.key, skip)
-	e := requireCode(t, err, core.CodeHumanApprovalRequired)
+	e := apptest.RequireCode(t, err, core.CodeHumanApprovalRequired)
 	require.Equal(t, p.ApprovalURL, e.URL)
 	_, err = app.SkipGift(ctx, w.owner, core.QueueSkip{CampaignID: c.ID, RecipientID: p.RecipientID, Reason: strings.Repeat("x", 201)})
-	e = requireCode(t, err, core.CodeValidation)
+	e = apptest.RequireCode(t, err, core.CodeValidation)
 	require.Equal(t, []string{"reason"}, e.Fields)
 	_, err = app.SkipGift(ctx, w.owner, core.QueueSkip{CampaignID: c.ID, RecipientID: "recipient_nope"})
-	requireCode(t, err, core.CodeNotFound)
+	apptest.RequireCode(t, err, core.CodeNotFound)
 
 	for range 2 {
 		res, err := app.SkipGift(ctx, w.owner, skip)
@@ -324,10 +325,10 @@ func TestSkipAndUnskip(t *testing.T) {
 	st, _ := w.state(c.ID, p.RecipientID)
 	require.Equal(t, core.ApprovalSkipped, st)
 	_, err = app.AddToPlaybook(ctx, w.key, c.ID, core.PlaybookPersonAdd{Recipient: newPerson("1")})
-	e = requireCode(t, err, core.CodeRecipientSkipped)
+	e = apptest.RequireCode(t, err, core.CodeRecipientSkipped)
 	require.Equal(t, p.ApprovalURL, e.URL)
 	_, err = app.ApproveGift(ctx, w.owner, core.QueueDecision{CampaignID: c.ID, RecipientID: p.RecipientID})
-	requireCode(t, err, core.CodeRecipientSkipped)
+	apptest.RequireCode(t, err, core.CodeRecipientSkipped)
 
 	for range 2 {
 		res, err := app.UnskipGift(ctx, w.owner, core.QueueUnskip{CampaignID: c.ID, RecipientID: p.RecipientID})
@@ -344,7 +345,7 @@ func TestSkipAndUnskip(t *testing.T) {
 	_, err = app.ApproveGift(ctx, w.owner, core.QueueDecision{CampaignID: c.ID, RecipientID: p.RecipientID})
 	require.NoError(t, err)
 	_, err = app.SkipGift(ctx, w.owner, skip)
-	requireCode(t, err, core.CodeInvalidRequestState)
+	apptest.RequireCode(t, err, core.CodeInvalidRequestState)
 }
 
 // People added to an active playbook through add_recipients or a
@@ -421,7 +422,7 @@ func TestScheduledApprovalsFollowThePlaybook(t *testing.T) {
 	st, _ := w.state(c.ID, added.Added[0])
 	require.Equal(t, core.ApprovalScheduled, st)
 	_, err = app.ApproveGift(ctx, w.owner, core.QueueDecision{CampaignID: c.ID, RecipientID: added.Added[0]})
-	requireCode(t, err, core.CodePlaybookOff)
+	apptest.RequireCode(t, err, core.CodePlaybookOff)
 
 	active := core.StatusActive
 	_, err = app.UpdateCampaign(ctx, w.owner, c.ID, core.CampaignPatch{Status: &active, ExpectedPolicyVersion: cur.PolicyVersion})
@@ -451,7 +452,7 @@ func TestApproveRepeat(t *testing.T) {
 	r := w.add(second.ID, "1")
 	require.Equal(t, core.PlaybookApproval{State: core.ApprovalWaiting, Reason: core.ReasonRepeatReview}, r.Approval)
 	_, err = app.ApproveGift(ctx, w.owner, core.QueueDecision{CampaignID: second.ID, RecipientID: r.RecipientID})
-	e := requireCode(t, err, core.CodeRepeatReviewRequired)
+	e := apptest.RequireCode(t, err, core.CodeRepeatReviewRequired)
 	require.Contains(t, e.Message, "approveRepeat")
 	gift, err := app.ApproveGift(ctx, w.owner, core.QueueDecision{CampaignID: second.ID, RecipientID: r.RecipientID, ApproveRepeat: true})
 	require.NoError(t, err)
@@ -475,14 +476,14 @@ func TestApproveInLiveMode(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, core.ReasonProductUnverified, res.Approval.Reason)
 	_, err = app.ApproveGift(ctx, live, core.QueueDecision{CampaignID: unverified.ID, RecipientID: res.RecipientID})
-	requireCode(t, err, core.CodeProductUnverified)
+	apptest.RequireCode(t, err, core.CodeProductUnverified)
 
 	verified := w.playbook("gourmet-snack-crate", 100_000, 10_000)
 	res, err = app.AddToPlaybook(ctx, liveKey, verified.ID, core.PlaybookPersonAdd{Recipient: newPerson("2")})
 	require.NoError(t, err)
 	require.Equal(t, core.ReasonAddressRequired, res.Approval.Reason)
 	_, err = app.ApproveGift(ctx, live, core.QueueDecision{CampaignID: verified.ID, RecipientID: res.RecipientID})
-	requireCode(t, err, core.CodeLiveAddresslessUnavailable)
+	apptest.RequireCode(t, err, core.CodeLiveAddresslessUnavailable)
 
 	// With an address: test funds never pay for live gifts.
 	topUp(t, w.env, w.owner, 50_000)
@@ -492,5 +493,5 @@ func TestApproveInLiveMode(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, core.ReasonLowBalance, res.Approval.Reason)
 	_, err = app.ApproveGift(ctx, live, core.QueueDecision{CampaignID: verified.ID, RecipientID: res.RecipientID})
-	requireCode(t, err, core.CodeInsufficientBalance)
+	apptest.RequireCode(t, err, core.CodeInsufficientBalance)
 }

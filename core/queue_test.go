@@ -332,22 +332,22 @@ func TestQueueCampaignFilter(t *testing.T) {
 	e.add(a.ID, queued("Ann"))
 
 	_, err := e.env.App.Queue(ctx, e.key, "cmp_nope")
-	ce := requireCode(t, err, core.CodeNotFound)
+	ce := apptest.RequireCode(t, err, core.CodeNotFound)
 	require.Equal(t, []string{"campaignId"}, ce.Fields)
 	require.Contains(t, ce.Message, "campaignId: ")
 	_, err = e.env.App.SkippedPeople(ctx, e.key, "cmp_nope")
-	requireCode(t, err, core.CodeNotFound)
+	apptest.RequireCode(t, err, core.CodeNotFound)
 
 	// Another workspace's playbook is not found; its queue is its own.
 	other := apptest.NewWorkspace(t, e.env.App, apptest.WorkspaceOptions{})
 	otherKey, err := e.env.App.Authenticate(ctx, other.OwnerKey)
 	require.NoError(t, err)
 	_, err = e.env.App.Queue(ctx, otherKey, a.ID)
-	requireCode(t, err, core.CodeNotFound)
+	apptest.RequireCode(t, err, core.CodeNotFound)
 	_, err = e.env.App.QueuePage(ctx, otherKey, core.QueuePageInput{CampaignID: a.ID})
-	requireCode(t, err, core.CodeNotFound)
+	apptest.RequireCode(t, err, core.CodeNotFound)
 	_, err = e.env.App.SkippedPeople(ctx, otherKey, a.ID)
-	requireCode(t, err, core.CodeNotFound)
+	apptest.RequireCode(t, err, core.CodeNotFound)
 	items, err := e.env.App.Queue(ctx, otherKey, "")
 	require.NoError(t, err)
 	require.Empty(t, items)
@@ -362,7 +362,7 @@ func TestQueueCampaignFilter(t *testing.T) {
 
 	// Anonymous callers are refused.
 	_, err = e.env.App.Queue(ctx, core.Principal{}, "")
-	requireCode(t, err, core.CodeAuthRequired)
+	apptest.RequireCode(t, err, core.CodeAuthRequired)
 }
 
 func TestQueuePage(t *testing.T) {
@@ -408,18 +408,18 @@ func TestQueuePage(t *testing.T) {
 
 	for _, in := range []core.QueuePageInput{{Limit: -1}, {Limit: 101}} {
 		_, err := e.env.App.QueuePage(ctx, e.key, in)
-		ce := requireCode(t, err, core.CodeValidation)
+		ce := apptest.RequireCode(t, err, core.CodeValidation)
 		require.Equal(t, []string{"limit"}, ce.Fields)
 	}
 	edited := []byte(next)
 	edited[2] ^= 1
 	for _, cursor := range []string{"nope", "!!!", string(edited), base64.RawURLEncoding.EncodeToString([]byte(`{"a":1}xxxx`))} {
 		_, err := e.env.App.QueuePage(ctx, e.key, core.QueuePageInput{CampaignID: a.ID, Cursor: cursor})
-		ce := requireCode(t, err, core.CodeValidation)
+		ce := apptest.RequireCode(t, err, core.CodeValidation)
 		require.Equal(t, []string{"cursor"}, ce.Fields, cursor)
 	}
 	_, err = e.env.App.QueuePage(ctx, e.key, core.QueuePageInput{CampaignID: b.ID, Cursor: next})
-	ce := requireCode(t, err, core.CodeValidation)
+	ce := apptest.RequireCode(t, err, core.CodeValidation)
 	require.Contains(t, ce.Message, "campaignId")
 }
 

@@ -33,9 +33,9 @@ func TestWorkspaceSettings(t *testing.T) {
 	require.Empty(t, defaults.MeetingURL+defaults.Website+defaults.BrandColor)
 
 	_, err = env.App.UpdateWorkspaceSettings(ctx, asMember, core.SettingsPatch{Company: ptr("Acme")})
-	requireCode(t, err, core.CodeTeamManagerRequired)
+	apptest.RequireCode(t, err, core.CodeTeamManagerRequired)
 	_, err = env.App.UpdateWorkspaceSettings(ctx, memberKey, core.SettingsPatch{Company: ptr("Acme")})
-	requireCode(t, err, core.CodeTeamManagerRequired)
+	apptest.RequireCode(t, err, core.CodeTeamManagerRequired)
 
 	got, err := env.App.UpdateWorkspaceSettings(ctx, adminKey, core.SettingsPatch{
 		Company: ptr(" Acme Inc "), MeetingURL: ptr("https://cal.example.com/acme/30min?x=1"), BrandColor: ptr("#1A7F5A"),
@@ -67,7 +67,7 @@ func TestWorkspaceSettings(t *testing.T) {
 		{core.SettingsPatch{BrandColor: ptr("#12345")}, "brandColor"},
 	} {
 		_, err := env.App.UpdateWorkspaceSettings(ctx, asOwner, c.patch)
-		e := requireCode(t, err, core.CodeValidation)
+		e := apptest.RequireCode(t, err, core.CodeValidation)
 		require.Equal(t, []string{c.field}, e.Fields, e.Message)
 		require.True(t, strings.HasPrefix(e.Message, c.field+": "), e.Message)
 	}
@@ -87,5 +87,5 @@ func TestWorkspaceSettings(t *testing.T) {
 	_, err = env.App.WorkspaceSettings(ctx, conn)
 	require.NoError(t, err)
 	_, err = env.App.UpdateWorkspaceSettings(ctx, conn, core.SettingsPatch{Company: ptr("X")})
-	requireCode(t, err, core.CodeHumanApprovalRequired)
+	apptest.RequireCode(t, err, core.CodeHumanApprovalRequired)
 }

@@ -51,11 +51,11 @@ func TestSignInStartsASessionInTheOldestWorkspace(t *testing.T) {
 
 	// Not a member: refused, and the session stays where it was.
 	third := apptest.NewWorkspace(t, env.App, apptest.WorkspaceOptions{})
-	requireCode(t, env.App.SwitchWorkspace(ctx, s.Token, third.WorkspaceID), core.CodeNotFound)
+	apptest.RequireCode(t, env.App.SwitchWorkspace(ctx, s.Token, third.WorkspaceID), core.CodeNotFound)
 	p, err = env.App.AuthenticateSession(ctx, s.Token)
 	require.NoError(t, err)
 	require.Equal(t, other.WorkspaceID, p.WorkspaceID)
-	requireCode(t, env.App.SwitchWorkspace(ctx, core.RandomHex(32), env.WorkspaceID), core.CodeAuthRequired)
+	apptest.RequireCode(t, env.App.SwitchWorkspace(ctx, core.RandomHex(32), env.WorkspaceID), core.CodeAuthRequired)
 }
 
 func TestSignInWrongPasswordAndUnknownEmailAreAlike(t *testing.T) {
@@ -64,20 +64,20 @@ func TestSignInWrongPasswordAndUnknownEmailAreAlike(t *testing.T) {
 
 	_, wrong := signIn(env, env.OwnerEmail, "not the password", "192.0.2.1")
 	_, unknown := signIn(env, apptest.UniqueEmail("nobody"), apptest.Password, "192.0.2.2")
-	a := requireCode(t, wrong, core.CodeAuthRequired)
-	b := requireCode(t, unknown, core.CodeAuthRequired)
+	a := apptest.RequireCode(t, wrong, core.CodeAuthRequired)
+	b := apptest.RequireCode(t, unknown, core.CodeAuthRequired)
 	require.Equal(t, "the email or password is wrong", a.Message)
 	require.Equal(t, a.Message, b.Message)
 	require.Equal(t, a.URL, b.URL)
 	require.Equal(t, env.SiteURL+"/login", a.URL)
 
-	e := requireCode(t, func() error { _, err := signIn(env, "", "x", ""); return err }(), core.CodeValidation)
+	e := apptest.RequireCode(t, func() error { _, err := signIn(env, "", "x", ""); return err }(), core.CodeValidation)
 	require.Equal(t, []string{"email"}, e.Fields)
-	e = requireCode(t, func() error { _, err := signIn(env, "owner", "x", ""); return err }(), core.CodeValidation)
+	e = apptest.RequireCode(t, func() error { _, err := signIn(env, "owner", "x", ""); return err }(), core.CodeValidation)
 	require.Equal(t, []string{"email"}, e.Fields)
-	e = requireCode(t, func() error { _, err := signIn(env, env.OwnerEmail, "", ""); return err }(), core.CodeValidation)
+	e = apptest.RequireCode(t, func() error { _, err := signIn(env, env.OwnerEmail, "", ""); return err }(), core.CodeValidation)
 	require.Equal(t, []string{"password"}, e.Fields)
-	e = requireCode(t, func() error { _, err := signIn(env, env.OwnerEmail, strings.Repeat("p", 73), ""); return err }(), core.CodeValidation)
+	e = apptest.RequireCode(t, func() error { _, err := signIn(env, env.OwnerEmail, strings.Repeat("p", 73), ""); return err }(), core.CodeValidation)
 	require.Equal(t, []string{"password"}, e.Fields)
 }
 
@@ -88,7 +88,7 @@ func TestSignInWithoutAWorkspace(t *testing.T) {
 	require.NoError(t, env.App.RemoveMember(context.Background(), env.WorkspaceID, person.UserID))
 
 	_, err := signIn(env, person.Email, apptest.Password, "")
-	e := requireCode(t, err, core.CodeAuthRequired)
+	e := apptest.RequireCode(t, err, core.CodeAuthRequired)
 	require.Contains(t, e.Message, "not a member of any workspace")
 }
 
@@ -98,20 +98,20 @@ func TestSignInThrottlesPerEmail(t *testing.T) {
 
 	for i := range core.SignInFailuresPerEmail {
 		_, err := signIn(env, env.OwnerEmail, "wrong password", "192.0.2."+string(rune('1'+i)))
-		requireCode(t, err, core.CodeAuthRequired)
+		apptest.RequireCode(t, err, core.CodeAuthRequired)
 		env.Clock.Advance(time.Minute)
 	}
 	// The next attempt is refused even with the right password and from
 	// another address, until the first failure leaves the window.
 	_, err := signIn(env, env.OwnerEmail, apptest.Password, "198.51.100.1")
-	e := requireCode(t, err, core.CodeRateLimit)
+	e := apptest.RequireCode(t, err, core.CodeRateLimit)
 	require.Equal(t, 429, e.Status())
 	require.Equal(t, (core.SignInThrottleWindow - 5*time.Minute).Milliseconds(), e.RetryAfterMs)
 
 	// Refused attempts do not extend the lockout.
 	env.Clock.Advance(time.Duration(e.RetryAfterMs)*time.Millisecond - time.Second)
 	_, err = signIn(env, env.OwnerEmail, apptest.Password, "")
-	requireCode(t, err, core.CodeRateLimit)
+	apptest.RequireCode(t, err, core.CodeRateLimit)
 	env.Clock.Advance(2 * time.Second)
 	_, err = signIn(env, env.OwnerEmail, apptest.Password, "")
 	require.NoError(t, err)
@@ -119,10 +119,10 @@ func TestSignInThrottlesPerEmail(t *testing.T) {
 	// Success forgave the email's failures: five more are allowed.
 	for range core.SignInFailuresPerEmail {
 		_, err := signIn(env, env.OwnerEmail, "wrong password", "")
-		requireCode(t, err, core.CodeAuthRequired)
+		apptest.RequireCode(t, err, core.CodeAuthRequired)
 	}
 	_, err = signIn(env, env.OwnerEmail, "wrong password", "")
-	requireCode(t, err, core.CodeRateLimit)
+	apptest.RequireCode(t, err, core.CodeRateLimit)
 
 	// Another person is not affected.
 	person := env.AddPerson(t, core.RoleMember)
@@ -138,10 +138,10 @@ func TestSignInThrottlesPerAddress(t *testing.T) {
 	// Spraying one password over many emails from one address.
 	for range core.SignInFailuresPerAddress {
 		_, err := signIn(env, apptest.UniqueEmail("guess"), "Summer2026!", ip)
-		requireCode(t, err, core.CodeAuthRequired)
+		apptest.RequireCode(t, err, core.CodeAuthRequired)
 	}
 	_, err := signIn(env, env.OwnerEmail, apptest.Password, ip)
-	e := requireCode(t, err, core.CodeRateLimit)
+	e := apptest.RequireCode(t, err, core.CodeRateLimit)
 	require.Equal(t, core.SignInThrottleWindow.Milliseconds(), e.RetryAfterMs)
 
 	// The same person from another address gets in.
@@ -181,13 +181,13 @@ func TestSessionEndsWhenItExpiresOrSignsOut(t *testing.T) {
 	require.NoError(t, err)
 	env.Clock.Advance(time.Second)
 	_, err = env.App.AuthenticateSession(ctx, token)
-	requireCode(t, err, core.CodeAuthRequired)
+	apptest.RequireCode(t, err, core.CodeAuthRequired)
 
 	token, _ = env.SignIn(t, env.OwnerEmail)
 	other, _ := env.SignIn(t, env.OwnerEmail)
 	require.NoError(t, env.App.SignOut(ctx, token))
 	_, err = env.App.AuthenticateSession(ctx, token)
-	requireCode(t, err, core.CodeAuthRequired)
+	apptest.RequireCode(t, err, core.CodeAuthRequired)
 	require.NoError(t, env.App.SignOut(ctx, token), "signing out twice is fine")
 	require.NoError(t, env.App.SignOut(ctx, "garbage"))
 	_, err = env.App.AuthenticateSession(ctx, other)
@@ -199,7 +199,7 @@ func TestAuthenticateSessionRejectsMalformedTokensWithoutTheDatabase(t *testing.
 	app := &core.App{Config: core.Config{SiteURL: "http://giftwell.test"}}
 	for _, token := range []string{"", "abc", strings.Repeat("A", 64), strings.Repeat("g", 64), strings.Repeat("a", 63), strings.Repeat("a", 65), "gwk_" + strings.Repeat("a", 64)} {
 		_, err := app.AuthenticateSession(context.Background(), token)
-		e := requireCode(t, err, core.CodeAuthRequired)
+		e := apptest.RequireCode(t, err, core.CodeAuthRequired)
 		require.Equal(t, "http://giftwell.test/login", e.URL)
 	}
 }
@@ -219,18 +219,18 @@ func TestRemovedMemberLosesSessionsAndKeys(t *testing.T) {
 	require.NoError(t, env.App.RemoveTeamMember(ctx, owner, person.UserID))
 
 	_, err = env.App.AuthenticateSession(ctx, token)
-	requireCode(t, err, core.CodeAuthRequired)
+	apptest.RequireCode(t, err, core.CodeAuthRequired)
 	for _, key := range []string{person.Key, created.Key} {
 		_, err = env.App.Authenticate(ctx, key)
-		requireCode(t, err, core.CodeAuthRequired)
+		apptest.RequireCode(t, err, core.CodeAuthRequired)
 	}
 	// Rejoining does not bring the old session or keys back.
 	_, err = env.App.AddMember(ctx, core.AddMemberParams{WorkspaceID: env.WorkspaceID, Email: person.Email, Password: apptest.Password, Role: core.RoleMember})
 	require.NoError(t, err)
 	_, err = env.App.AuthenticateSession(ctx, token)
-	requireCode(t, err, core.CodeAuthRequired)
+	apptest.RequireCode(t, err, core.CodeAuthRequired)
 	_, err = env.App.Authenticate(ctx, person.Key)
-	requireCode(t, err, core.CodeAuthRequired)
+	apptest.RequireCode(t, err, core.CodeAuthRequired)
 }
 
 func TestPruneSignInRecords(t *testing.T) {
@@ -238,7 +238,7 @@ func TestPruneSignInRecords(t *testing.T) {
 	env := apptest.New(t)
 	ctx := context.Background()
 	_, err := signIn(env, apptest.UniqueEmail("nobody"), "wrong password", "")
-	requireCode(t, err, core.CodeAuthRequired)
+	apptest.RequireCode(t, err, core.CodeAuthRequired)
 	token, _ := env.SignIn(t, env.OwnerEmail)
 
 	n, err := env.App.PruneSignInRecords(ctx)
@@ -249,5 +249,5 @@ func TestPruneSignInRecords(t *testing.T) {
 	require.NoError(t, err)
 	require.EqualValues(t, 2, n, "the old failure and the long-expired session")
 	_, err = env.App.AuthenticateSession(ctx, token)
-	requireCode(t, err, core.CodeAuthRequired)
+	apptest.RequireCode(t, err, core.CodeAuthRequired)
 }

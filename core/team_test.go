@@ -39,18 +39,18 @@ func TestTeamRoles(t *testing.T) {
 
 	// Changing roles: the signed-in owner only; never the owner's own.
 	_, err = env.App.UpdateTeamMember(ctx, asAdmin, member.UserID, core.RoleAdmin)
-	requireCode(t, err, core.CodeTeamManagerRequired)
+	apptest.RequireCode(t, err, core.CodeTeamManagerRequired)
 	_, err = env.App.UpdateTeamMember(ctx, ownerKey, member.UserID, core.RoleAdmin)
-	e := requireCode(t, err, core.CodeHumanApprovalRequired)
+	e := apptest.RequireCode(t, err, core.CodeHumanApprovalRequired)
 	require.Equal(t, env.SiteURL+"/team", e.URL)
 	_, err = env.App.UpdateTeamMember(ctx, asOwner, env.OwnerID, core.RoleAdmin)
-	e = requireCode(t, err, core.CodeInvalidRequestState)
+	e = apptest.RequireCode(t, err, core.CodeInvalidRequestState)
 	require.Equal(t, 409, e.Status())
 	_, err = env.App.UpdateTeamMember(ctx, asOwner, member.UserID, core.RoleOwner)
-	e = requireCode(t, err, core.CodeValidation)
+	e = apptest.RequireCode(t, err, core.CodeValidation)
 	require.Equal(t, []string{"role"}, e.Fields)
 	_, err = env.App.UpdateTeamMember(ctx, asOwner, "usr_nobody", core.RoleAdmin)
-	requireCode(t, err, core.CodeNotFound)
+	apptest.RequireCode(t, err, core.CodeNotFound)
 	updated, err := env.App.UpdateTeamMember(ctx, asOwner, member.UserID, core.RoleAdmin)
 	require.NoError(t, err)
 	require.Equal(t, core.RoleAdmin, updated.Role)
@@ -62,12 +62,12 @@ func TestTeamRoles(t *testing.T) {
 	require.NoError(t, err)
 
 	// Removing: the owner never; an admin needs the owner; a member can't remove.
-	requireCode(t, env.App.RemoveTeamMember(ctx, asOwner, env.OwnerID), core.CodeInvalidRequestState)
-	requireCode(t, env.App.RemoveTeamMember(ctx, asAdmin, env.OwnerID), core.CodeInvalidRequestState)
-	requireCode(t, env.App.RemoveTeamMember(ctx, asAdmin, admin.UserID), core.CodeTeamManagerRequired) // not even themselves
-	requireCode(t, env.App.RemoveTeamMember(ctx, asMember, member.UserID), core.CodeTeamManagerRequired)
-	requireCode(t, env.App.RemoveTeamMember(ctx, ownerKey, member.UserID), core.CodeHumanApprovalRequired)
-	requireCode(t, env.App.RemoveTeamMember(ctx, asOwner, "usr_nobody"), core.CodeNotFound)
+	apptest.RequireCode(t, env.App.RemoveTeamMember(ctx, asOwner, env.OwnerID), core.CodeInvalidRequestState)
+	apptest.RequireCode(t, env.App.RemoveTeamMember(ctx, asAdmin, env.OwnerID), core.CodeInvalidRequestState)
+	apptest.RequireCode(t, env.App.RemoveTeamMember(ctx, asAdmin, admin.UserID), core.CodeTeamManagerRequired) // not even themselves
+	apptest.RequireCode(t, env.App.RemoveTeamMember(ctx, asMember, member.UserID), core.CodeTeamManagerRequired)
+	apptest.RequireCode(t, env.App.RemoveTeamMember(ctx, ownerKey, member.UserID), core.CodeHumanApprovalRequired)
+	apptest.RequireCode(t, env.App.RemoveTeamMember(ctx, asOwner, "usr_nobody"), core.CodeNotFound)
 	list, err := env.App.ListTeamMembers(ctx, asOwner)
 	require.NoError(t, err)
 	require.Len(t, list, 3, "refusals change nothing")
@@ -78,7 +78,7 @@ func TestTeamRoles(t *testing.T) {
 	list, err = env.App.ListTeamMembers(ctx, asOwner)
 	require.NoError(t, err)
 	require.Len(t, list, 2)
-	requireCode(t, env.App.RemoveTeamMember(ctx, asOwner, member.UserID), core.CodeNotFound)
+	apptest.RequireCode(t, env.App.RemoveTeamMember(ctx, asOwner, member.UserID), core.CodeNotFound)
 }
 
 func TestListWorkspaces(t *testing.T) {
@@ -107,7 +107,7 @@ func TestListWorkspaces(t *testing.T) {
 	demoKey, err := env.App.Authenticate(ctx, other.OwnerKey)
 	require.NoError(t, err)
 	_, err = env.App.ListWorkspaces(ctx, demoKey)
-	requireCode(t, err, core.CodeDemoLimited)
+	apptest.RequireCode(t, err, core.CodeDemoLimited)
 	_, err = env.App.ListWorkspaces(ctx, core.Principal{})
-	requireCode(t, err, core.CodeAuthRequired)
+	apptest.RequireCode(t, err, core.CodeAuthRequired)
 }

@@ -59,9 +59,9 @@ func TestEnableLive(t *testing.T) {
 	require.Equal(t, core.ModeTest, otherKey.Mode)
 
 	_, err = env.App.EnableLive(ctx, "ws_nope")
-	e := requireCode(t, err, core.CodeNotFound)
+	e := apptest.RequireCode(t, err, core.CodeNotFound)
 	require.Equal(t, []string{"workspace"}, e.Fields)
 	demo := apptest.NewWorkspace(t, env.App, apptest.WorkspaceOptions{Demo: true})
 	_, err = env.App.EnableLive(ctx, demo.WorkspaceID)
-	requireCode(t, err, core.CodeInvalidRequestState)
+	apptest.RequireCode(t, err, core.CodeInvalidRequestState)
 }

@@ -35,7 +35,7 @@ func TestCreateWorkspaceValidation(t *testing.T) {
 			p := good
 			c.edit(&p)
 			_, err := env.App.CreateWorkspace(context.Background(), p)
-			e := requireCode(t, err, core.CodeValidation)
+			e := apptest.RequireCode(t, err, core.CodeValidation)
 			require.Equal(t, []string{c.field}, e.Fields)
 			require.True(t, strings.HasPrefix(e.Message, c.field+": "), e.Message)
 		})
@@ -68,7 +68,7 @@ func TestCreateWorkspaceStoresEmailNormalised(t *testing.T) {
 
 	// With another password the existing account is not taken over.
 	_, err = env.App.CreateWorkspace(ctx, core.CreateWorkspaceParams{Name: "Fourth", OwnerEmail: email, OwnerPassword: "another password"})
-	e := requireCode(t, err, core.CodeValidation)
+	e := apptest.RequireCode(t, err, core.CodeValidation)
 	require.Equal(t, []string{"ownerEmail"}, e.Fields)
 }
 
@@ -110,14 +110,14 @@ func TestAddMemberValidation(t *testing.T) {
 			p := good
 			c.edit(&p)
 			_, err := env.App.AddMember(ctx, p)
-			e := requireCode(t, err, core.CodeValidation)
+			e := apptest.RequireCode(t, err, core.CodeValidation)
 			require.Equal(t, []string{c.field}, e.Fields)
 			require.True(t, strings.HasPrefix(e.Message, c.field+": "), e.Message)
 		})
 	}
 
 	_, err = env.App.AddMember(ctx, core.AddMemberParams{WorkspaceID: "ws_missing", Email: apptest.UniqueEmail("n"), Password: apptest.Password, Role: core.RoleMember})
-	requireCode(t, err, core.CodeNotFound)
+	apptest.RequireCode(t, err, core.CodeNotFound)
 }
 
 func TestCreateAPIKeyRules(t *testing.T) {
@@ -127,10 +127,10 @@ func TestCreateAPIKeyRules(t *testing.T) {
 	other := apptest.NewWorkspace(t, env.App, apptest.WorkspaceOptions{})
 
 	_, _, err := env.App.CreateAPIKey(ctx, env.WorkspaceID, other.OwnerID, "cross")
-	requireCode(t, err, core.CodeNotFound)
+	apptest.RequireCode(t, err, core.CodeNotFound)
 
 	_, _, err = env.App.CreateAPIKey(ctx, env.WorkspaceID, env.OwnerID, "")
-	e := requireCode(t, err, core.CodeValidation)
+	e := apptest.RequireCode(t, err, core.CodeValidation)
 	require.Equal(t, []string{"name"}, e.Fields)
 
 	key, id, err := env.App.CreateAPIKey(ctx, env.WorkspaceID, env.OwnerID, "ci")

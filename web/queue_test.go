@@ -214,10 +214,10 @@ func TestQueueApproveCreatesTheGiftAndChargesTheBalance(t *testing.T) {
 	require.Equal(t, ids[2:], h.waitingIDs(c.ID))
 	require.Equal(t, int64(500), h.balanceCents())
 
-	ledger, err := h.env.App.Ledger(context.Background(), h.ownerPrincipal(), core.MaxLedgerLimit)
+	entries, err := h.env.App.Ledger(context.Background(), h.ownerPrincipal(), core.MaxLedgerLimit)
 	require.NoError(t, err)
 	var debits int
-	for _, e := range ledger {
+	for _, e := range entries {
 		if e.Kind == core.LedgerDebit {
 			debits++
 			require.Equal(t, int64(-giftCents), e.Cents)
