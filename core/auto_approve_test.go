@@ -71,30 +71,30 @@ func TestAutoApproveRules(t *testing.T) {
 		in    core.AutoApproveSettings
 		field string
 	}{
-		{core.AutoApproveSettings{Enabled: true, PerGiftMaxCents: valuePtr[int64](99), MonthlyBudgetCents: valuePtr[int64](50_000)}, "perGiftMaxCents"},
-		{core.AutoApproveSettings{Enabled: true, PerGiftMaxCents: valuePtr[int64](100_001), MonthlyBudgetCents: valuePtr[int64](500_000)}, "perGiftMaxCents"},
-		{core.AutoApproveSettings{Enabled: true, PerGiftMaxCents: valuePtr[int64](100), MonthlyBudgetCents: valuePtr[int64](99)}, "monthlyBudgetCents"},
-		{core.AutoApproveSettings{Enabled: true, PerGiftMaxCents: valuePtr[int64](100), MonthlyBudgetCents: valuePtr[int64](100_000_001)}, "monthlyBudgetCents"},
-		{core.AutoApproveSettings{Enabled: false, PerGiftMaxCents: valuePtr[int64](0)}, "perGiftMaxCents"},
+		{core.AutoApproveSettings{Enabled: true, PerGiftMaxCents: apptest.Ptr[int64](99), MonthlyBudgetCents: apptest.Ptr[int64](50_000)}, "perGiftMaxCents"},
+		{core.AutoApproveSettings{Enabled: true, PerGiftMaxCents: apptest.Ptr[int64](100_001), MonthlyBudgetCents: apptest.Ptr[int64](500_000)}, "perGiftMaxCents"},
+		{core.AutoApproveSettings{Enabled: true, PerGiftMaxCents: apptest.Ptr[int64](100), MonthlyBudgetCents: apptest.Ptr[int64](99)}, "monthlyBudgetCents"},
+		{core.AutoApproveSettings{Enabled: true, PerGiftMaxCents: apptest.Ptr[int64](100), MonthlyBudgetCents: apptest.Ptr[int64](100_000_001)}, "monthlyBudgetCents"},
+		{core.AutoApproveSettings{Enabled: false, PerGiftMaxCents: apptest.Ptr[int64](0)}, "perGiftMaxCents"},
 	} {
 		_, err := e.set(e.owner, c.ID, tc.in)
 		requireRefusal(t, err, core.CodeValidation, tc.field)
 	}
 	// The bounds themselves are accepted.
-	_, err := e.set(e.owner, c.ID, core.AutoApproveSettings{Enabled: false, PerGiftMaxCents: valuePtr[int64](100_000), MonthlyBudgetCents: valuePtr[int64](100_000_000)})
+	_, err := e.set(e.owner, c.ID, core.AutoApproveSettings{Enabled: false, PerGiftMaxCents: apptest.Ptr[int64](100_000), MonthlyBudgetCents: apptest.Ptr[int64](100_000_000)})
 	require.NoError(t, err)
-	_, err = e.set(e.owner, c.ID, core.AutoApproveSettings{Enabled: false, PerGiftMaxCents: valuePtr[int64](100), MonthlyBudgetCents: valuePtr[int64](100)})
+	_, err = e.set(e.owner, c.ID, core.AutoApproveSettings{Enabled: false, PerGiftMaxCents: apptest.Ptr[int64](100), MonthlyBudgetCents: apptest.Ptr[int64](100)})
 	require.NoError(t, err)
 
 	// A fresh playbook without a monthly budget: turning on needs one, then a per-gift limit at most the budget.
 	c = e.playbook(t, 0)
-	_, err = e.set(e.owner, c.ID, core.AutoApproveSettings{Enabled: true, PerGiftMaxCents: valuePtr[int64](10_000)})
+	_, err = e.set(e.owner, c.ID, core.AutoApproveSettings{Enabled: true, PerGiftMaxCents: apptest.Ptr[int64](10_000)})
 	requireRefusal(t, err, core.CodeMonthlyBudgetRequired, "monthlyBudgetCents")
-	_, err = e.set(e.owner, c.ID, core.AutoApproveSettings{Enabled: true, MonthlyBudgetCents: valuePtr[int64](50_000)})
+	_, err = e.set(e.owner, c.ID, core.AutoApproveSettings{Enabled: true, MonthlyBudgetCents: apptest.Ptr[int64](50_000)})
 	requireRefusal(t, err, core.CodeValidation, "perGiftMaxCents")
-	_, err = e.set(e.owner, c.ID, core.AutoApproveSettings{Enabled: true, PerGiftMaxCents: valuePtr[int64](50_001), MonthlyBudgetCents: valuePtr[int64](50_000)})
+	_, err = e.set(e.owner, c.ID, core.AutoApproveSettings{Enabled: true, PerGiftMaxCents: apptest.Ptr[int64](50_001), MonthlyBudgetCents: apptest.Ptr[int64](50_000)})
 	requireRefusal(t, err, core.CodeValidation, "perGiftMaxCents")
-	_, err = e.set(e.owner, c.ID, core.AutoApproveSettings{Enabled: true, PerGiftMaxCents: valuePtr[int64](10_000), MonthlyBudgetCents: valuePtr[int64](50_000), ExpectedPolicyVersion: 2})
+	_, err = e.set(e.owner, c.ID, core.AutoApproveSettings{Enabled: true, PerGiftMaxCents: apptest.Ptr[int64](10_000), MonthlyBudgetCents: apptest.Ptr[int64](50_000), ExpectedPolicyVersion: 2})
 	requireRefusal(t, err, core.CodePolicyChanged, "expectedPolicyVersion")
 	got, err := e.env.App.GetCampaign(ctx, e.key, c.ID)
 	require.NoError(t, err)
@@ -103,10 +103,10 @@ func TestAutoApproveRules(t *testing.T) {
 	require.EqualValues(t, 1, got.PolicyVersion)
 
 	// Turning it on records who and when, and bumps the version.
-	on, err := e.set(e.owner, c.ID, core.AutoApproveSettings{Enabled: true, PerGiftMaxCents: valuePtr[int64](10_000), MonthlyBudgetCents: valuePtr[int64](50_000), ExpectedPolicyVersion: 1})
+	on, err := e.set(e.owner, c.ID, core.AutoApproveSettings{Enabled: true, PerGiftMaxCents: apptest.Ptr[int64](10_000), MonthlyBudgetCents: apptest.Ptr[int64](50_000), ExpectedPolicyVersion: 1})
 	require.NoError(t, err)
 	require.EqualValues(t, 2, on.PolicyVersion)
-	require.Equal(t, &core.AutoApprove{Enabled: true, PerGiftMaxCents: 10_000, EnabledBy: e.env.OwnerID, EnabledAt: valuePtr(apptest.Epoch)}, on.AutoApprove)
+	require.Equal(t, &core.AutoApprove{Enabled: true, PerGiftMaxCents: 10_000, EnabledBy: e.env.OwnerID, EnabledAt: apptest.Ptr(apptest.Epoch)}, on.AutoApprove)
 	require.EqualValues(t, 50_000, *on.MonthlyBudgetCents)
 	got, err = e.env.App.GetCampaign(ctx, e.key, c.ID)
 	require.NoError(t, err)
@@ -114,7 +114,7 @@ func TestAutoApproveRules(t *testing.T) {
 	require.Equal(t, core.StatusDraft, got.Status, "the rule does not change the status")
 
 	// The same settings again change nothing.
-	same, err := e.set(e.owner, c.ID, core.AutoApproveSettings{Enabled: true, PerGiftMaxCents: valuePtr[int64](10_000)})
+	same, err := e.set(e.owner, c.ID, core.AutoApproveSettings{Enabled: true, PerGiftMaxCents: apptest.Ptr[int64](10_000)})
 	require.NoError(t, err)
 	require.EqualValues(t, 2, same.PolicyVersion)
 
@@ -123,27 +123,27 @@ func TestAutoApproveRules(t *testing.T) {
 	off, err := e.set(e.owner, c.ID, core.AutoApproveSettings{Enabled: false, ExpectedPolicyVersion: 2})
 	require.NoError(t, err)
 	require.EqualValues(t, 3, off.PolicyVersion)
-	require.Equal(t, &core.AutoApprove{Enabled: false, PerGiftMaxCents: 10_000, EnabledBy: e.env.OwnerID, EnabledAt: valuePtr(apptest.Epoch)}, off.AutoApprove)
+	require.Equal(t, &core.AutoApprove{Enabled: false, PerGiftMaxCents: 10_000, EnabledBy: e.env.OwnerID, EnabledAt: apptest.Ptr(apptest.Epoch)}, off.AutoApprove)
 	require.EqualValues(t, 50_000, *off.MonthlyBudgetCents)
 
 	// Turning it on again uses the kept limits; the admin who does it is recorded.
 	again, err := e.set(e.admin, c.ID, core.AutoApproveSettings{Enabled: true})
 	require.NoError(t, err)
 	require.EqualValues(t, 4, again.PolicyVersion)
-	require.Equal(t, &core.AutoApprove{Enabled: true, PerGiftMaxCents: 10_000, EnabledBy: e.adminID, EnabledAt: valuePtr(apptest.Epoch.Add(time.Hour))}, again.AutoApprove)
+	require.Equal(t, &core.AutoApprove{Enabled: true, PerGiftMaxCents: 10_000, EnabledBy: e.adminID, EnabledAt: apptest.Ptr(apptest.Epoch.Add(time.Hour))}, again.AutoApprove)
 
 	// A limit change while on keeps who turned it on.
 	e.env.Clock.Advance(time.Hour)
-	lowered, err := e.set(e.owner, c.ID, core.AutoApproveSettings{Enabled: true, PerGiftMaxCents: valuePtr[int64](9_000)})
+	lowered, err := e.set(e.owner, c.ID, core.AutoApproveSettings{Enabled: true, PerGiftMaxCents: apptest.Ptr[int64](9_000)})
 	require.NoError(t, err)
-	require.Equal(t, &core.AutoApprove{Enabled: true, PerGiftMaxCents: 9_000, EnabledBy: e.adminID, EnabledAt: valuePtr(apptest.Epoch.Add(time.Hour))}, lowered.AutoApprove)
+	require.Equal(t, &core.AutoApprove{Enabled: true, PerGiftMaxCents: 9_000, EnabledBy: e.adminID, EnabledAt: apptest.Ptr(apptest.Epoch.Add(time.Hour))}, lowered.AutoApprove)
 	// A per-gift limit above the stored budget is refused while on.
-	_, err = e.set(e.owner, c.ID, core.AutoApproveSettings{Enabled: true, MonthlyBudgetCents: valuePtr[int64](8_000)})
+	_, err = e.set(e.owner, c.ID, core.AutoApproveSettings{Enabled: true, MonthlyBudgetCents: apptest.Ptr[int64](8_000)})
 	requireRefusal(t, err, core.CodeValidation, "perGiftMaxCents")
 
 	// A playbook created with a monthly budget needs only the per-gift limit.
 	withBudget := e.playbook(t, 40_000)
-	on, err = e.set(e.owner, withBudget.ID, core.AutoApproveSettings{Enabled: true, PerGiftMaxCents: valuePtr[int64](10_000)})
+	on, err = e.set(e.owner, withBudget.ID, core.AutoApproveSettings{Enabled: true, PerGiftMaxCents: apptest.Ptr[int64](10_000)})
 	require.NoError(t, err)
 	require.True(t, on.AutoApprove.Enabled)
 	require.EqualValues(t, 40_000, *on.MonthlyBudgetCents)
@@ -160,7 +160,7 @@ func TestAutoApproveRefusals(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	e := newAutoApproveEnv(t)
-	turnOn := core.AutoApproveSettings{Enabled: true, PerGiftMaxCents: valuePtr[int64](10_000), MonthlyBudgetCents: valuePtr[int64](50_000)}
+	turnOn := core.AutoApproveSettings{Enabled: true, PerGiftMaxCents: apptest.Ptr[int64](10_000), MonthlyBudgetCents: apptest.Ptr[int64](50_000)}
 
 	batch, err := e.env.App.CreateCampaign(ctx, e.key, core.CampaignInput{Name: "B", Mode: core.ModeBatch, ProductID: "gourmet-snack-crate",
 		SenderName: "S", SenderCompany: "A", BudgetCents: 100_000, PerPersonCents: 9_000, MaxSends: 10})
@@ -171,7 +171,7 @@ func TestAutoApproveRefusals(t *testing.T) {
 	requireRefusal(t, err, core.CodeNotAlwaysOn)
 
 	done := e.playbook(t, 0)
-	_, err = e.env.App.UpdateCampaign(ctx, e.key, done.ID, core.CampaignPatch{Status: valuePtr(core.StatusCompleted), ExpectedPolicyVersion: 1})
+	_, err = e.env.App.UpdateCampaign(ctx, e.key, done.ID, core.CampaignPatch{Status: apptest.Ptr(core.StatusCompleted), ExpectedPolicyVersion: 1})
 	require.NoError(t, err)
 	_, err = e.set(e.owner, done.ID, turnOn)
 	requireRefusal(t, err, core.CodeCampaignCompleted)
@@ -195,7 +195,7 @@ func TestAutoApproveRoleMatrix(t *testing.T) {
 	ctx := context.Background()
 	e := newAutoApproveEnv(t)
 	c := e.playbook(t, 0)
-	turnOn := core.AutoApproveSettings{Enabled: true, PerGiftMaxCents: valuePtr[int64](10_000), MonthlyBudgetCents: valuePtr[int64](50_000)}
+	turnOn := core.AutoApproveSettings{Enabled: true, PerGiftMaxCents: apptest.Ptr[int64](10_000), MonthlyBudgetCents: apptest.Ptr[int64](50_000)}
 	version := func() int64 {
 		got, err := e.env.App.GetCampaign(ctx, e.key, c.ID)
 		require.NoError(t, err)
@@ -219,22 +219,22 @@ func TestAutoApproveRoleMatrix(t *testing.T) {
 	// The owner and the admin may.
 	_, err = e.set(e.owner, c.ID, turnOn)
 	require.NoError(t, err)
-	_, err = e.set(e.admin, c.ID, core.AutoApproveSettings{Enabled: true, PerGiftMaxCents: valuePtr[int64](12_000), MonthlyBudgetCents: valuePtr[int64](60_000)})
+	_, err = e.set(e.admin, c.ID, core.AutoApproveSettings{Enabled: true, PerGiftMaxCents: apptest.Ptr[int64](12_000), MonthlyBudgetCents: apptest.Ptr[int64](60_000)})
 	require.NoError(t, err, "an admin raises both limits")
 	require.EqualValues(t, 3, version())
 
 	// While it is on a member raises neither limit ...
 	for _, in := range []core.AutoApproveSettings{
-		{Enabled: true, PerGiftMaxCents: valuePtr[int64](12_001)},
-		{Enabled: true, MonthlyBudgetCents: valuePtr[int64](60_001)},
-		{Enabled: true, PerGiftMaxCents: valuePtr[int64](1_000), MonthlyBudgetCents: valuePtr[int64](60_001)},
+		{Enabled: true, PerGiftMaxCents: apptest.Ptr[int64](12_001)},
+		{Enabled: true, MonthlyBudgetCents: apptest.Ptr[int64](60_001)},
+		{Enabled: true, PerGiftMaxCents: apptest.Ptr[int64](1_000), MonthlyBudgetCents: apptest.Ptr[int64](60_001)},
 	} {
 		_, err = e.set(e.member, c.ID, in)
 		requireRefusal(t, err, core.CodeTeamManagerRequired)
 	}
 	require.EqualValues(t, 3, version())
 	// ... but lowers both ...
-	got, err := e.set(e.member, c.ID, core.AutoApproveSettings{Enabled: true, PerGiftMaxCents: valuePtr[int64](8_000), MonthlyBudgetCents: valuePtr[int64](40_000)})
+	got, err := e.set(e.member, c.ID, core.AutoApproveSettings{Enabled: true, PerGiftMaxCents: apptest.Ptr[int64](8_000), MonthlyBudgetCents: apptest.Ptr[int64](40_000)})
 	require.NoError(t, err)
 	require.EqualValues(t, 8_000, got.AutoApprove.PerGiftMaxCents)
 	require.EqualValues(t, 40_000, *got.MonthlyBudgetCents)
@@ -244,7 +244,7 @@ func TestAutoApproveRoleMatrix(t *testing.T) {
 	require.NoError(t, err)
 	require.False(t, got.AutoApprove.Enabled)
 	// Off, a member may set limits (nothing is approved by them) but not turn it back on.
-	_, err = e.set(e.member, c.ID, core.AutoApproveSettings{Enabled: false, PerGiftMaxCents: valuePtr[int64](9_000)})
+	_, err = e.set(e.member, c.ID, core.AutoApproveSettings{Enabled: false, PerGiftMaxCents: apptest.Ptr[int64](9_000)})
 	require.NoError(t, err)
 	_, err = e.set(e.member, c.ID, core.AutoApproveSettings{Enabled: true})
 	requireRefusal(t, err, core.CodeTeamManagerRequired)
@@ -264,7 +264,7 @@ func TestAutoApproveConcurrentWriters(t *testing.T) {
 	errs := make([]error, 2)
 	for i, p := range []core.Principal{e.owner, e.admin} {
 		wg.Go(func() {
-			_, errs[i] = e.set(p, c.ID, core.AutoApproveSettings{Enabled: true, PerGiftMaxCents: valuePtr(int64(1_000 * (i + 1))), ExpectedPolicyVersion: 1})
+			_, errs[i] = e.set(p, c.ID, core.AutoApproveSettings{Enabled: true, PerGiftMaxCents: apptest.Ptr(int64(1_000 * (i + 1))), ExpectedPolicyVersion: 1})
 		})
 	}
 	wg.Wait()
@@ -301,6 +301,6 @@ func TestAutoApproveMonthlyBudgetBelowCommitments(t *testing.T) {
 	require.NoError(t, err)
 	_, err = e.env.App.InsertSend(ctx, e.key, core.SendParams{CampaignID: c.ID, RecipientID: c.Recipients[0].RecipientID, TotalCents: 9_000})
 	require.NoError(t, err)
-	_, err = e.set(e.owner, c.ID, core.AutoApproveSettings{Enabled: true, PerGiftMaxCents: valuePtr[int64](1_000), MonthlyBudgetCents: valuePtr[int64](8_000)})
+	_, err = e.set(e.owner, c.ID, core.AutoApproveSettings{Enabled: true, PerGiftMaxCents: apptest.Ptr[int64](1_000), MonthlyBudgetCents: apptest.Ptr[int64](8_000)})
 	requireRefusal(t, err, core.CodeLimitsBelowCommitments, "monthlyBudgetCents")
 }

@@ -16,37 +16,6 @@ import (
 	"github.com/giftwell/giftwell/sql/db"
 )
 
-// topUp creates and completes a sandbox top-up of cents for p.
-func topUp(t *testing.T, env *apptest.Env, p core.Principal, cents int64) core.TopupSession {
-	t.Helper()
-	s, err := env.App.CreateBalanceTopup(context.Background(), p, core.TopupParams{Cents: cents, IdempotencyKey: "topup-" + core.RandomHex(6)})
-	require.NoError(t, err)
-	require.NoError(t, env.App.CompleteTopup(context.Background(), s.SessionID))
-	return s
-}
-
-// requireLedgerConsistent checks that the stored balance equals the sum of
-// the ledger and that, replayed in order, the ledger never went below zero.
-func requireLedgerConsistent(t *testing.T, env *apptest.Env, p core.Principal) []core.LedgerEntry {
-	t.Helper()
-	ctx := context.Background()
-	entries, err := env.App.Ledger(ctx, p, core.MaxLedgerLimit)
-	require.NoError(t, err)
-	require.Less(t, len(entries), core.MaxLedgerLimit, "the test reads the whole ledger")
-	b, err := env.App.Balance(ctx, p)
-	require.NoError(t, err)
-	sum, err := db.New(env.App.DB).LedgerSum(ctx, db.LedgerSumParams{WorkspaceID: p.WorkspaceID, Mode: string(p.Mode)})
-	require.NoError(t, err)
-	require.Equal(t, sum, b.Cents, "balance = sum(ledger)")
-	var running int64
-	for _, e := range slices.Backward(entries) {
-		running += e.Cents
-		require.GreaterOrEqual(t, running, int64(0), "the balance went below zero at %s", e.ID)
-	}
-	require.Equal(t, b.Cents, running)
-	return entries
-}
-
 func TestCreateBalanceTopupBounds(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
@@ -138,7 +107,7 @@ func TestBalanceModesAreSeparate(t *testing.T) {
 	env := apptest.New(t)
 	_, owner := env.SignIn(t, env.OwnerEmail)
 	require.Equal(t, core.ModeTest, owner.Mode)
-	topUp(t, env, owner, 10_000)
+	env.TopUp(t, owner, 10_000)
 
 	live := owner
 	live.Mode = core.ModeLive
@@ -174,13 +143,13 @@ func TestLedgerNewestFirstAndLimit(t *testing.T) {
 	ctx := context.Background()
 	env := apptest.New(t)
 	_, owner := env.SignIn(t, env.OwnerEmail)
-	topUp(t, env, owner, 3_000)
+	env.TopUp(t, owner, 3_000)
 	_, err := env.App.DebitForTest(ctx, env.WorkspaceID, core.ModeTest, 1_200, "send_a", "cmp_a")
 	require.NoError(t, err)
 	_, err = env.App.CreditForTest(ctx, env.WorkspaceID, core.ModeTest, 200, "send_a", "cmp_a")
 	require.NoError(t, err)
 
-	entries := requireLedgerConsistent(t, env, owner)
+	entries := env.RequireLedgerConsistent(t, owner)
 	kinds := []core.LedgerKind{}
 	cents := []int64{}
 	for _, e := range entries {
@@ -274,7 +243,7 @@ func TestBalanceConcurrency(t *testing.T) {
 	wg.Wait()
 	require.Empty(t, unexpect)
 
-	entries := requireLedgerConsistent(t, env, owner)
+	entries := env.RequireLedgerConsistent(t, owner)
 	topupEntries, debits, credits := 0, map[string]int{}, map[string]int64{}
 	for _, e := range entries {
 		switch e.Kind {
@@ -333,7 +302,7 @@ func TestLowBalance(t *testing.T) {
 	// Exactly one gift's price is enough; one cent less is not.
 	_, err = env.App.DebitForTest(ctx, env.WorkspaceID, core.ModeTest, 1, "send_x", "")
 	apptest.RequireCode(t, err, core.CodeInsufficientBalance)
-	topUp(t, env, owner, 2_500+price)
+	env.TopUp(t, owner, 2_500+price)
 	_, err = env.App.DebitForTest(ctx, env.WorkspaceID, core.ModeTest, 2_500, "send_trim", c.ID)
 	require.NoError(t, err)
 	b, err = env.App.Balance(ctx, owner)

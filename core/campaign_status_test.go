@@ -23,7 +23,7 @@ func TestMonthlyBudgetRaiseWhileAutoApproveIsOn(t *testing.T) {
 		Name: "Auto", Mode: core.ModeAlwaysOn, ProductID: "gourmet-snack-crate", SenderName: "S", SenderCompany: "A", MonthlyBudgetCents: 50000,
 	})
 	require.NoError(t, err)
-	rule, err := json.Marshal(core.AutoApprove{Enabled: true, PerGiftMaxCents: 10000, EnabledBy: env.OwnerID, EnabledAt: valuePtr(apptest.Epoch)})
+	rule, err := json.Marshal(core.AutoApprove{Enabled: true, PerGiftMaxCents: 10000, EnabledBy: env.OwnerID, EnabledAt: apptest.Ptr(apptest.Epoch)})
 	require.NoError(t, err)
 	n, err := db.New(env.App.DB).CampaignSetAutoApprove(ctx, db.CampaignSetAutoApproveParams{AutoApprove: rule, UpdatedAt: apptest.Epoch, WorkspaceID: env.WorkspaceID, ID: c.ID})
 	require.NoError(t, err)
@@ -35,7 +35,7 @@ func TestMonthlyBudgetRaiseWhileAutoApproveIsOn(t *testing.T) {
 	require.True(t, got.AutoApprove.Enabled)
 
 	// A key may lower it, never raise it.
-	_, err = env.App.UpdateCampaign(ctx, key, c.ID, core.CampaignPatch{MonthlyBudgetCents: valuePtr[int64](60000), ExpectedPolicyVersion: 1})
+	_, err = env.App.UpdateCampaign(ctx, key, c.ID, core.CampaignPatch{MonthlyBudgetCents: apptest.Ptr[int64](60000), ExpectedPolicyVersion: 1})
 	e := core.AsError(err)
 	require.Equal(t, core.CodeHumanApprovalRequired, e.Code)
 	require.Equal(t, []string{"monthlyBudgetCents"}, e.Fields)
@@ -45,19 +45,19 @@ func TestMonthlyBudgetRaiseWhileAutoApproveIsOn(t *testing.T) {
 	member, err := env.App.Authenticate(ctx, memberKey)
 	require.NoError(t, err)
 	member.Via = core.ViaSession
-	_, err = env.App.UpdateCampaign(ctx, member, c.ID, core.CampaignPatch{MonthlyBudgetCents: valuePtr[int64](60000)})
+	_, err = env.App.UpdateCampaign(ctx, member, c.ID, core.CampaignPatch{MonthlyBudgetCents: apptest.Ptr[int64](60000)})
 	require.Equal(t, core.CodeTeamManagerRequired, core.ErrorCode(err))
 	got, err = env.App.GetCampaign(ctx, key, c.ID)
 	require.NoError(t, err)
 	require.EqualValues(t, 50000, *got.MonthlyBudgetCents)
 	require.EqualValues(t, 1, got.PolicyVersion)
 
-	got, err = env.App.UpdateCampaign(ctx, key, c.ID, core.CampaignPatch{MonthlyBudgetCents: valuePtr[int64](40000), ExpectedPolicyVersion: 1})
+	got, err = env.App.UpdateCampaign(ctx, key, c.ID, core.CampaignPatch{MonthlyBudgetCents: apptest.Ptr[int64](40000), ExpectedPolicyVersion: 1})
 	require.NoError(t, err)
 	require.EqualValues(t, 40000, *got.MonthlyBudgetCents)
 	owner := key
 	owner.Via = core.ViaSession
-	got, err = env.App.UpdateCampaign(ctx, owner, c.ID, core.CampaignPatch{MonthlyBudgetCents: valuePtr[int64](90000)})
+	got, err = env.App.UpdateCampaign(ctx, owner, c.ID, core.CampaignPatch{MonthlyBudgetCents: apptest.Ptr[int64](90000)})
 	require.NoError(t, err)
 	require.EqualValues(t, 90000, *got.MonthlyBudgetCents)
 }

@@ -11,13 +11,6 @@ import (
 	"github.com/giftwell/giftwell/internal/apptest"
 )
 
-func embeddedCatalog(t *testing.T) []core.Product {
-	t.Helper()
-	products, err := core.EmbeddedCatalog()
-	require.NoError(t, err)
-	return products
-}
-
 // browseAll follows nextCursor from the first page to the last.
 func browseAll(t *testing.T, products []core.Product, p core.BrowseParams) (ids []string, pages int) {
 	t.Helper()
@@ -41,7 +34,7 @@ func browseAll(t *testing.T, products []core.Product, p core.BrowseParams) (ids 
 
 func TestBrowseCoversTheCatalogExactlyOnce(t *testing.T) {
 	t.Parallel()
-	products := embeddedCatalog(t)
+	products := apptest.EmbeddedCatalog(t)
 	var current, every []string
 	for _, p := range products {
 		every = append(every, p.ID)
@@ -52,10 +45,10 @@ func TestBrowseCoversTheCatalogExactlyOnce(t *testing.T) {
 	require.Less(t, len(current), len(every), "the embedded catalog has retired gifts")
 	for _, limit := range []int{1, 7, 20, 100} {
 		for _, detail := range []core.BrowseDetail{"", core.BrowseCompact, core.BrowseFull} {
-			got, pages := browseAll(t, products, core.BrowseParams{Limit: valuePtr(limit), Detail: detail})
+			got, pages := browseAll(t, products, core.BrowseParams{Limit: apptest.Ptr(limit), Detail: detail})
 			require.Equal(t, current, got, "limit %d detail %q", limit, detail)
 			require.Equal(t, (len(current)+limit-1)/limit, pages)
-			got, _ = browseAll(t, products, core.BrowseParams{Limit: valuePtr(limit), Detail: detail, IncludeRetired: true})
+			got, _ = browseAll(t, products, core.BrowseParams{Limit: apptest.Ptr(limit), Detail: detail, IncludeRetired: true})
 			require.Equal(t, every, got, "includeRetired, limit %d", limit)
 		}
 	}
@@ -67,8 +60,8 @@ func TestBrowseCoversTheCatalogExactlyOnce(t *testing.T) {
 
 func TestBrowseFullItemsCarryEveryProductField(t *testing.T) {
 	t.Parallel()
-	products := embeddedCatalog(t)
-	res, err := core.BrowseCatalog(products, 1, core.BrowseParams{Detail: core.BrowseFull, Limit: valuePtr(100), IncludeRetired: true})
+	products := apptest.EmbeddedCatalog(t)
+	res, err := core.BrowseCatalog(products, 1, core.BrowseParams{Detail: core.BrowseFull, Limit: apptest.Ptr(100), IncludeRetired: true})
 	require.NoError(t, err)
 	require.Len(t, res.Items, len(products))
 	for i, p := range products {
@@ -115,8 +108,8 @@ func isEmptyJSON(v any) bool {
 
 func TestBrowseBoundsAndCursors(t *testing.T) {
 	t.Parallel()
-	products := embeddedCatalog(t)
-	first, err := core.BrowseCatalog(products, 3, core.BrowseParams{Limit: valuePtr(5)})
+	products := apptest.EmbeddedCatalog(t)
+	first, err := core.BrowseCatalog(products, 3, core.BrowseParams{Limit: apptest.Ptr(5)})
 	require.NoError(t, err)
 	cursor := *first.NextCursor
 
@@ -135,8 +128,8 @@ func TestBrowseBoundsAndCursors(t *testing.T) {
 		code    core.Code
 		field   string
 	}{
-		{"limit 0", core.BrowseParams{Limit: valuePtr(0)}, 3, core.CodeValidation, "limit"},
-		{"limit 101", core.BrowseParams{Limit: valuePtr(101)}, 3, core.CodeValidation, "limit"},
+		{"limit 0", core.BrowseParams{Limit: apptest.Ptr(0)}, 3, core.CodeValidation, "limit"},
+		{"limit 101", core.BrowseParams{Limit: apptest.Ptr(101)}, 3, core.CodeValidation, "limit"},
 		{"unknown detail", core.BrowseParams{Detail: "summary"}, 3, core.CodeValidation, "detail"},
 		{"not base64", core.BrowseParams{Cursor: "***"}, 3, core.CodeValidation, "cursor"},
 		{"too short", core.BrowseParams{Cursor: "YQ"}, 3, core.CodeValidation, "cursor"},
@@ -161,10 +154,10 @@ func TestBrowseBoundsAndCursors(t *testing.T) {
 		})
 	}
 	for _, limit := range []int{1, 100} {
-		_, err := core.BrowseCatalog(products, 3, core.BrowseParams{Limit: valuePtr(limit)})
+		_, err := core.BrowseCatalog(products, 3, core.BrowseParams{Limit: apptest.Ptr(limit)})
 		require.NoError(t, err)
 	}
-	again, err := core.BrowseCatalog(products, 3, core.BrowseParams{Limit: valuePtr(5), Cursor: cursor})
+	again, err := core.BrowseCatalog(products, 3, core.BrowseParams{Limit: apptest.Ptr(5), Cursor: cursor})
 	require.NoError(t, err)
 	require.Equal(t, products[5].ID, again.Items[0].ID, "a cursor can be replayed")
 

@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/internal/apptest"
 )
 
 // TestEmbeddedCatalogExercisesEveryFieldAndFlag checks that the built-in
@@ -14,7 +15,7 @@ import (
 // describes, so that every rule has something to act on.
 func TestEmbeddedCatalogExercisesEveryFieldAndFlag(t *testing.T) {
 	t.Parallel()
-	products := embeddedCatalog(t)
+	products := apptest.EmbeddedCatalog(t)
 	require.NoError(t, core.ValidateCatalog(products))
 	require.GreaterOrEqual(t, len(products), 30)
 

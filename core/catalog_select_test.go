@@ -13,8 +13,6 @@ import (
 func availableTrue() *bool  { t := true; return &t }
 func availableFalse() *bool { f := false; return &f }
 
-func valuePtr[T any](v T) *T { return &v }
-
 // handCatalog is a small catalog with one gift per rule and flag. Its order
 // matters: ties fall back to it, so the gifts a tie-break must lift come later.
 func handCatalog() []core.Product {
@@ -80,7 +78,7 @@ func withoutIDs(list []string, drop ...string) []string {
 
 func TestSearchSelectionRulesAndFilters(t *testing.T) {
 	t.Parallel()
-	all := valuePtr(100)
+	all := apptest.Ptr(100)
 	cases := []struct {
 		name string
 		p    core.SearchParams
@@ -93,12 +91,12 @@ func TestSearchSelectionRulesAndFilters(t *testing.T) {
 		{"excludePortrait", core.SearchParams{Limit: all, ExcludePortrait: true}, withoutIDs(selectableHand, "portrait")},
 		{"excludeArtwork", core.SearchParams{Limit: all, ExcludeArtwork: true}, withoutIDs(selectableHand, "logo-cookies", "logo-tumbler")},
 		{"requireKnownShipping", core.SearchParams{Limit: all, RequireKnownShipping: true}, withoutIDs(selectableHand, "stoneware-mug", "freight-canvas")},
-		{"budget is per gift, price plus shipping, inclusive", core.SearchParams{Limit: all, BudgetCents: valuePtr[int64](2500)},
+		{"budget is per gift, price plus shipping, inclusive", core.SearchParams{Limit: all, BudgetCents: apptest.Ptr[int64](2500)},
 			[]string{"ceramic-mug", "stoneware-mug"}},
-		{"budget one cent under", core.SearchParams{Limit: all, BudgetCents: valuePtr[int64](2499)}, []string{"stoneware-mug"}},
+		{"budget one cent under", core.SearchParams{Limit: all, BudgetCents: apptest.Ptr[int64](2499)}, []string{"stoneware-mug"}},
 		{"live mode returns verified gifts only", core.SearchParams{Limit: all, Mode: core.ModeLive}, withoutIDs(selectableHand, "smart-notebook")},
 		{"every filter at once", core.SearchParams{Limit: all, ExcludeFood: true, ExcludeAlcohol: true, ExcludePortrait: true,
-			ExcludeArtwork: true, RequireKnownShipping: true, BudgetCents: valuePtr[int64](4000)}, []string{"ceramic-mug", "smart-notebook"}},
+			ExcludeArtwork: true, RequireKnownShipping: true, BudgetCents: apptest.Ptr[int64](4000)}, []string{"ceramic-mug", "smart-notebook"}},
 		{"a query keeps gifts matching one of its words", core.SearchParams{Query: "bourbon"}, []string{"bourbon-flight"}},
 		{"a query matching nothing", core.SearchParams{Query: "kayak"}, []string{}},
 		{"a query cannot bring back a retired gift", core.SearchParams{Query: "engraved pen"}, []string{}},
@@ -109,7 +107,7 @@ func TestSearchSelectionRulesAndFilters(t *testing.T) {
 			append([]string{"portrait"}, withoutIDs(selectableHand, "portrait")...)},
 		{"query counts more than useCase", core.SearchParams{Query: "tumbler notebook", UseCase: "notebook"},
 			[]string{"smart-notebook", "logo-tumbler"}},
-		{"limit", core.SearchParams{Limit: valuePtr(2)}, selectableHand[:2]},
+		{"limit", core.SearchParams{Limit: apptest.Ptr(2)}, selectableHand[:2]},
 		{"default limit is 10", core.SearchParams{}, selectableHand},
 	}
 	for _, c := range cases {
@@ -124,7 +122,7 @@ func TestSearchSelectionRulesAndFilters(t *testing.T) {
 
 func TestSearchEstimates(t *testing.T) {
 	t.Parallel()
-	res, err := core.SearchCatalog(handCatalog(), core.SearchParams{Query: "mug canvas headphones", RecipientCount: valuePtr(25), UseCase: "onboarding"})
+	res, err := core.SearchCatalog(handCatalog(), core.SearchParams{Query: "mug canvas headphones", RecipientCount: apptest.Ptr(25), UseCase: "onboarding"})
 	require.NoError(t, err)
 	require.Equal(t, 25, res.RecipientCount)
 	require.Equal(t, "onboarding", res.UseCase)
@@ -149,7 +147,7 @@ func TestSearchEstimates(t *testing.T) {
 
 	require.Contains(t, byID["headphones"].EstimateNote, "includes US delivery")
 
-	res, err = core.SearchCatalog(handCatalog(), core.SearchParams{Query: "notebook", BudgetCents: valuePtr[int64](5000)})
+	res, err = core.SearchCatalog(handCatalog(), core.SearchParams{Query: "notebook", BudgetCents: apptest.Ptr[int64](5000)})
 	require.NoError(t, err)
 	require.Equal(t, 1, res.RecipientCount, "recipientCount defaults to 1")
 	require.EqualValues(t, 5000, *res.BudgetCents)
@@ -166,7 +164,7 @@ func TestSearchNextStep(t *testing.T) {
 	require.Equal(t, "always_on", res.NextStep.Mode)
 	require.Contains(t, res.NextStep.Instructions, "get_gift")
 
-	res, err = core.SearchCatalog(handCatalog(), core.SearchParams{Query: "bourbon", BudgetCents: valuePtr[int64](1000)})
+	res, err = core.SearchCatalog(handCatalog(), core.SearchParams{Query: "bourbon", BudgetCents: apptest.Ptr[int64](1000)})
 	require.NoError(t, err)
 	require.Empty(t, res.Items)
 	require.Equal(t, "search_gifts", res.NextStep.Tool)
@@ -181,12 +179,12 @@ func TestSearchBounds(t *testing.T) {
 		p     core.SearchParams
 		field string
 	}{
-		{core.SearchParams{BudgetCents: valuePtr[int64](0)}, "budgetCents"},
-		{core.SearchParams{BudgetCents: valuePtr[int64](100_000_001)}, "budgetCents"},
-		{core.SearchParams{RecipientCount: valuePtr(0)}, "recipientCount"},
-		{core.SearchParams{RecipientCount: valuePtr(2001)}, "recipientCount"},
-		{core.SearchParams{Limit: valuePtr(0)}, "limit"},
-		{core.SearchParams{Limit: valuePtr(101)}, "limit"},
+		{core.SearchParams{BudgetCents: apptest.Ptr[int64](0)}, "budgetCents"},
+		{core.SearchParams{BudgetCents: apptest.Ptr[int64](100_000_001)}, "budgetCents"},
+		{core.SearchParams{RecipientCount: apptest.Ptr(0)}, "recipientCount"},
+		{core.SearchParams{RecipientCount: apptest.Ptr(2001)}, "recipientCount"},
+		{core.SearchParams{Limit: apptest.Ptr(0)}, "limit"},
+		{core.SearchParams{Limit: apptest.Ptr(101)}, "limit"},
 		{core.SearchParams{Query: strings.Repeat("q", 501)}, "query"},
 		{core.SearchParams{UseCase: strings.Repeat("u", 501)}, "useCase"},
 	}
@@ -197,8 +195,8 @@ func TestSearchBounds(t *testing.T) {
 		require.True(t, strings.HasPrefix(e.Message, c.field+": "), e.Message)
 	}
 	for _, p := range []core.SearchParams{
-		{BudgetCents: valuePtr[int64](1), RecipientCount: valuePtr(1), Limit: valuePtr(1)},
-		{BudgetCents: valuePtr[int64](100_000_000), RecipientCount: valuePtr(2000), Limit: valuePtr(100), Query: strings.Repeat("q", 500)},
+		{BudgetCents: apptest.Ptr[int64](1), RecipientCount: apptest.Ptr(1), Limit: apptest.Ptr(1)},
+		{BudgetCents: apptest.Ptr[int64](100_000_000), RecipientCount: apptest.Ptr(2000), Limit: apptest.Ptr(100), Query: strings.Repeat("q", 500)},
 	} {
 		_, err := core.SearchCatalog(handCatalog(), p)
 		require.NoError(t, err)

@@ -44,7 +44,7 @@ func TestCatalogStoreServesTheSeededCatalogFromMemory(t *testing.T) {
 
 	products, err := store.Products(ctx)
 	require.NoError(t, err)
-	embedded := embeddedCatalog(t)
+	embedded := apptest.EmbeddedCatalog(t)
 	require.Equal(t, embedded, products, "the stored catalog round-trips every field")
 	v, err := store.Version(ctx)
 	require.NoError(t, err)
@@ -71,7 +71,7 @@ func TestCatalogStoreServesTheSeededCatalogFromMemory(t *testing.T) {
 	res, err := store.Search(ctx, core.SearchParams{Query: "bourbon"})
 	require.NoError(t, err)
 	require.Equal(t, "bourbon-tasting-flight", res.Items[0].ID)
-	page, err := store.Browse(ctx, core.BrowseParams{Limit: valuePtr(3)})
+	page, err := store.Browse(ctx, core.BrowseParams{Limit: apptest.Ptr(3)})
 	require.NoError(t, err)
 	require.Len(t, page.Items, 3)
 
@@ -91,7 +91,7 @@ func TestImportCatalogReplacesItAndStoresReload(t *testing.T) {
 	store := core.NewCatalogStore(pool).WithClock(clock)
 	before, err := store.Products(ctx)
 	require.NoError(t, err)
-	require.Equal(t, productIDs(embeddedCatalog(t)), productIDs(before))
+	require.Equal(t, productIDs(apptest.EmbeddedCatalog(t)), productIDs(before))
 
 	// A catalog that fails validation changes nothing.
 	_, err = core.ImportCatalog(ctx, pool, strings.NewReader(`[{"id":"a","name":"A","priceCents":-1}]`))
@@ -165,13 +165,13 @@ func TestSeedCatalogConcurrentlyOnAnEmptyDatabase(t *testing.T) {
 	require.EqualValues(t, 1, catalogVersion(t, ctx, q), "one seed stored the catalog, the others found it")
 	products, err := core.NewCatalogStore(pool).Products(ctx)
 	require.NoError(t, err)
-	require.Equal(t, productIDs(embeddedCatalog(t)), productIDs(products))
+	require.Equal(t, productIDs(apptest.EmbeddedCatalog(t)), productIDs(products))
 
 	require.NoError(t, core.SeedCatalog(ctx, pool))
 	require.EqualValues(t, 1, catalogVersion(t, ctx, q), "seeding is idempotent")
 
 	// A release with a different embedded catalog replaces a seeded one.
-	next := embeddedCatalog(t)[:5]
+	next := apptest.EmbeddedCatalog(t)[:5]
 	require.NoError(t, core.SeedCatalogWith(ctx, pool, next, "another-release"))
 	require.EqualValues(t, 2, catalogVersion(t, ctx, q))
 	products, err = core.NewCatalogStore(pool).Products(ctx)

@@ -89,7 +89,7 @@ func TestAddToPlaybookWaitsThenOwnerApproves(t *testing.T) {
 	require.Equal(t, 402, e.Status())
 	st, _ = w.state(c.ID, first.RecipientID)
 	require.Equal(t, core.ApprovalWaiting, st, "a refused approval changes nothing")
-	topUp(t, w.env, w.owner, 10_000)
+	w.env.TopUp(t, w.owner, 10_000)
 	gift, err := app.ApproveGift(ctx, w.owner, approve)
 	require.NoError(t, err)
 	require.Equal(t, int64(9_000), gift.TotalCents)
@@ -176,7 +176,7 @@ func TestAddToPlaybookBusyAndScheduled(t *testing.T) {
 	w := newPlaybooks(t)
 	app := w.env.App
 	c := w.playbook("gourmet-snack-crate", 100_000, 10_000)
-	topUp(t, w.env, w.owner, 50_000)
+	w.env.TopUp(t, w.owner, 50_000)
 
 	// Another writer holds the playbook.
 	tx, err := app.DB.Begin(ctx)
@@ -232,7 +232,7 @@ func TestAutoApproveOnAdd(t *testing.T) {
 	app := w.env.App
 	// 9,000 a gift; two fit the monthly budget of 20,000.
 	c := w.playbook("gourmet-snack-crate", 20_000, 10_000)
-	topUp(t, w.env, w.owner, 25_000)
+	w.env.TopUp(t, w.owner, 25_000)
 
 	one := w.add(c.ID, "1")
 	require.Equal(t, core.ApprovalAutoApproved, one.Approval.State)
@@ -261,7 +261,7 @@ func TestAutoApproveOnAdd(t *testing.T) {
 	low := w.add(c2.ID, "4")
 	require.Equal(t, core.PlaybookApproval{State: core.ApprovalWaiting, Reason: core.ReasonLowBalance}, low.Approval)
 	// Funds do not approve waiting people; adding them again does.
-	topUp(t, w.env, w.owner, 5_000)
+	w.env.TopUp(t, w.owner, 5_000)
 	st, _ := w.state(c2.ID, low.RecipientID)
 	require.Equal(t, core.ApprovalWaiting, st)
 	again := w.add(c2.ID, "4")
@@ -279,7 +279,7 @@ func TestAutoApproveOnAdd(t *testing.T) {
 	require.Equal(t, core.ReasonBudgetCap, w.add(noMonthly.ID, "7").Approval.Reason)
 
 	// A waiting person added again takes the fields sent: a missing detail filled is approved.
-	topUp(t, w.env, w.owner, 50_000)
+	w.env.TopUp(t, w.owner, 50_000)
 	coffee, err := app.Catalog.Get(ctx, "illustrated-city-print")
 	require.NoError(t, err)
 	details := w.playbook(coffee.ID, 100_000, 20_000)
@@ -341,7 +341,7 @@ func TestSkipAndUnskip(t *testing.T) {
 	require.Len(t, w.events(core.EventPlaybookPersonWaiting), 2, "unskipped people start waiting again")
 
 	// A person with a gift cannot be skipped.
-	topUp(t, w.env, w.owner, 10_000)
+	w.env.TopUp(t, w.owner, 10_000)
 	_, err = app.ApproveGift(ctx, w.owner, core.QueueDecision{CampaignID: c.ID, RecipientID: p.RecipientID})
 	require.NoError(t, err)
 	_, err = app.SkipGift(ctx, w.owner, skip)
@@ -357,7 +357,7 @@ func TestBackfillsAreScheduled(t *testing.T) {
 	app := w.env.App
 	on := w.playbook("gourmet-snack-crate", 100_000, 10_000)
 	off := w.playbook("gourmet-snack-crate", 0, 0)
-	topUp(t, w.env, w.owner, 20_000)
+	w.env.TopUp(t, w.owner, 20_000)
 
 	added, err := app.AddRecipients(ctx, w.key, on.ID, core.RecipientsAdd{Recipients: []core.RecipientInput{newPerson("1"), newPerson("2"), newPerson("3")}})
 	require.NoError(t, err)
@@ -409,7 +409,7 @@ func TestScheduledApprovalsFollowThePlaybook(t *testing.T) {
 	w := newPlaybooks(t)
 	app := w.env.App
 	c := w.playbook("gourmet-snack-crate", 100_000, 10_000)
-	topUp(t, w.env, w.owner, 50_000)
+	w.env.TopUp(t, w.owner, 50_000)
 	added, err := app.AddRecipients(ctx, w.key, c.ID, core.RecipientsAdd{Recipients: []core.RecipientInput{newPerson("1")}})
 	require.NoError(t, err)
 
@@ -442,7 +442,7 @@ func TestApproveRepeat(t *testing.T) {
 	ctx := context.Background()
 	w := newPlaybooks(t)
 	app := w.env.App
-	topUp(t, w.env, w.owner, 50_000)
+	w.env.TopUp(t, w.owner, 50_000)
 	first := w.playbook("gourmet-snack-crate", 0, 0)
 	p := w.add(first.ID, "1")
 	_, err := app.ApproveGift(ctx, w.owner, core.QueueDecision{CampaignID: first.ID, RecipientID: p.RecipientID})
@@ -486,7 +486,7 @@ func TestApproveInLiveMode(t *testing.T) {
 	apptest.RequireCode(t, err, core.CodeLiveAddresslessUnavailable)
 
 	// With an address: test funds never pay for live gifts.
-	topUp(t, w.env, w.owner, 50_000)
+	w.env.TopUp(t, w.owner, 50_000)
 	in := newPerson("3")
 	in.AddressMode, in.Address, in.City, in.State, in.Zip = core.AddressKnown, "500 Congress Ave", "Austin", "TX", "78701"
 	res, err = app.AddToPlaybook(ctx, liveKey, verified.ID, core.PlaybookPersonAdd{Recipient: in})

@@ -44,7 +44,7 @@ func TestPlaybookConcurrency(t *testing.T) {
 	for i, m := range monthly {
 		ids = append(ids, w.playbook("gourmet-snack-crate", m, perGift[i]).ID)
 	}
-	topUp(t, w.env, w.owner, 20*unit)
+	w.env.TopUp(t, w.owner, 20*unit)
 
 	const (
 		adders        = 8

@@ -118,6 +118,6 @@ func (w *playbooks) requireOneDebitPerGift() (gifts int) {
 	require.Zero(w.t, orphanGifts, "gifts without exactly one debit")
 	require.Zero(w.t, orphanDebits, "debits without a gift")
 	require.Zero(w.t, wrong, "debits of another amount than the gift")
-	requireLedgerConsistent(w.t, w.env, w.owner)
+	w.env.RequireLedgerConsistent(w.t, w.owner)
 	return gifts
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/internal/apptest"
 )
 
 func TestNormalizeLinkedInProfile(t *testing.T) {
@@ -86,7 +87,7 @@ func TestNormalizeUSStateAndZip(t *testing.T) {
 
 func TestNormalizeRecipientRules(t *testing.T) {
 	t.Parallel()
-	products := embeddedCatalog(t)
+	products := apptest.EmbeddedCatalog(t)
 	product := func(id string) *core.Product {
 		for i := range products {
 			if products[i].ID == id {

@@ -17,3 +17,14 @@ func RequireCode(t testing.TB, err error, code core.Code) *core.Error {
 	require.Equal(t, code, e.Code, "error: %v", err)
 	return e
 }
+
+// Ptr returns a pointer to a copy of v.
+func Ptr[T any](v T) *T { return &v }
+
+// EmbeddedCatalog returns the catalog built into the binary.
+func EmbeddedCatalog(t testing.TB) []core.Product {
+	t.Helper()
+	products, err := core.EmbeddedCatalog()
+	require.NoError(t, err)
+	return products
+}
