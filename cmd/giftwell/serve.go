@@ -105,6 +105,7 @@ func serve(ctx context.Context, args []string, stdout io.Writer) error {
 	if jerr := jobs.Stop(shutdownCtx); jerr != nil {
 		log.Error("river shutdown", "err", jerr)
 	}
+	app.Catalog.Close()
 	if errors.Is(err, http.ErrServerClosed) {
 		err = nil
 	}
