@@ -97,7 +97,9 @@ func TestLogsDuringARequestCarryItsID(t *testing.T) {
 // failingSender refuses every email.
 type failingSender struct{}
 
-func (failingSender) Send(context.Context, core.Email) error { return errors.New("smtp: 451 try later") }
+func (failingSender) Send(context.Context, core.Email) error {
+	return errors.New("smtp: 451 try later")
+}
 
 var _ core.EmailSender = failingSender{}
 

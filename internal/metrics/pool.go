@@ -16,8 +16,8 @@ type poolCollector struct {
 	pool *pgxpool.Pool
 
 	acquiredConns, idleConns, constructingConns, totalConns, maxConns *prometheus.Desc
-	acquireCount, emptyAcquireCount, canceledAcquireCount, newConns     *prometheus.Desc
-	acquireSeconds                                                      *prometheus.Desc
+	acquireCount, emptyAcquireCount, canceledAcquireCount, newConns   *prometheus.Desc
+	acquireSeconds                                                    *prometheus.Desc
 }
 
 var _ prometheus.Collector = (*poolCollector)(nil)
@@ -53,7 +53,9 @@ func (c *poolCollector) Describe(ch chan<- *prometheus.Desc) {
 func (c *poolCollector) Collect(ch chan<- prometheus.Metric) {
 	s := c.pool.Stat()
 	gauge := func(d *prometheus.Desc, v float64) { ch <- prometheus.MustNewConstMetric(d, prometheus.GaugeValue, v) }
-	counter := func(d *prometheus.Desc, v float64) { ch <- prometheus.MustNewConstMetric(d, prometheus.CounterValue, v) }
+	counter := func(d *prometheus.Desc, v float64) {
+		ch <- prometheus.MustNewConstMetric(d, prometheus.CounterValue, v)
+	}
 	gauge(c.acquiredConns, float64(s.AcquiredConns()))
 	gauge(c.idleConns, float64(s.IdleConns()))
 	gauge(c.constructingConns, float64(s.ConstructingConns()))
