@@ -38,7 +38,15 @@ type CatalogStore struct {
 	// loadMu serialises loads, so that concurrent first reads query once.
 	loadMu     sync.Mutex
 	refreshing atomic.Bool
+
+	// life is the background refresh's lifetime: Close cancels it (stop),
+	// and no refresh starts once closed is set.
+	life       context.Context
+	stop       context.CancelFunc
+	lifeMu     sync.Mutex // guards closed and background.Go against Close
+	closed     bool
 	background sync.WaitGroup
+	running    atomic.Int32 // background refreshes under way, for tests
 }
 
 // catalogSnapshot is one immutable copy of the catalog.
@@ -53,7 +61,20 @@ type catalogSnapshot struct {
 // NewCatalogStore returns a store over db, on the system clock. It reads
 // nothing until the first call.
 func NewCatalogStore(db *pgxpool.Pool) *CatalogStore {
-	return &CatalogStore{db: db, clock: SystemClock{}, maxAge: CatalogMaxAge}
+	life, stop := context.WithCancel(context.Background())
+	return &CatalogStore{db: db, clock: SystemClock{}, maxAge: CatalogMaxAge, life: life, stop: stop}
+}
+
+// Close stops the background refresh: one under way is cancelled, and Close
+// returns only after it has exited. Reads after Close keep serving the copy
+// the store has (loading it on first use) and start no background refresh.
+// Close is safe to call more than once.
+func (s *CatalogStore) Close() {
+	s.lifeMu.Lock()
+	s.closed = true
+	s.lifeMu.Unlock()
+	s.stop()
+	s.background.Wait()
 }
 
 // WithClock makes the store measure the catalog's age on c. Call it before
@@ -139,15 +160,29 @@ func (s *CatalogStore) snapshot(ctx context.Context) (*catalogSnapshot, error) {
 		return s.snap.Load(), nil
 	}
 	if s.clock.Now().Sub(cur.checked) >= s.maxAge && s.refreshing.CompareAndSwap(false, true) {
-		s.background.Go(func() {
-			defer s.refreshing.Store(false)
-			ctx, cancel := context.WithTimeout(context.Background(), catalogRefreshTimeout)
-			defer cancel()
-			// A failed check keeps the current copy; the next read retries.
-			_ = s.Refresh(ctx)
-		})
+		s.startRefresh()
 	}
 	return cur, nil
+}
+
+// startRefresh runs one background refresh within the store's lifetime;
+// s.refreshing is set and is cleared when it ends. A closed store starts none.
+func (s *CatalogStore) startRefresh() {
+	s.lifeMu.Lock()
+	defer s.lifeMu.Unlock()
+	if s.closed {
+		s.refreshing.Store(false)
+		return
+	}
+	s.running.Add(1)
+	s.background.Go(func() {
+		defer s.refreshing.Store(false)
+		defer s.running.Add(-1)
+		ctx, cancel := context.WithTimeout(s.life, catalogRefreshTimeout)
+		defer cancel()
+		// A failed check keeps the current copy; the next read retries.
+		_ = s.Refresh(ctx)
+	})
 }
 
 // refreshLocked does the work of Refresh; s.loadMu is held.

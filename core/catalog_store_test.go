@@ -234,3 +234,39 @@ func TestCatalogStoreReadsRaceWithReloads(t *testing.T) {
 	require.NoError(t, err)
 	require.EqualValues(t, 4, v)
 }
+
+func TestCatalogStoreCloseWaitsForTheBackgroundRefresh(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	pool := testdb.New(t)
+	clock := core.NewFakeClock(time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC))
+	store := core.NewCatalogStore(pool).WithClock(clock)
+	before, err := store.Products(ctx)
+	require.NoError(t, err)
+
+	// Hold the catalog's version row so that a refresh blocks on it.
+	tx, err := pool.Begin(ctx)
+	require.NoError(t, err)
+	defer func() { _ = tx.Rollback(ctx) }()
+	_, err = tx.Exec(ctx, "LOCK TABLE catalog_state IN ACCESS EXCLUSIVE MODE")
+	require.NoError(t, err)
+
+	clock.Advance(core.CatalogMaxAge)
+	got, err := store.Products(ctx)
+	require.NoError(t, err, "a stale read serves the current copy")
+	require.Equal(t, productIDs(before), productIDs(got))
+	require.Equal(t, 1, store.RefreshesRunning(), "the stale read started a background refresh")
+
+	// The refresh cannot finish while the lock is held: Close must cancel it
+	// and return only once it has exited.
+	store.Close()
+	require.Equal(t, 0, store.RefreshesRunning(), "Close returned with a refresh still running")
+
+	// A closed store keeps serving its copy and starts no refresh.
+	clock.Advance(core.CatalogMaxAge)
+	got, err = store.Products(ctx)
+	require.NoError(t, err)
+	require.Equal(t, productIDs(before), productIDs(got))
+	require.Equal(t, 0, store.RefreshesRunning())
+	store.Close() // twice is fine
+}

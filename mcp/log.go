@@ -11,6 +11,7 @@ import (
 	"github.com/go-chi/chi/v5/middleware"
 
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/internal/reqlog"
 	"github.com/giftwell/giftwell/tools"
 )
 
@@ -48,7 +49,10 @@ func requestInfoFrom(ctx context.Context) *requestInfo {
 // requestID is the request id chi's RequestID middleware put in ctx, if any.
 func requestID(ctx context.Context) string { return middleware.GetReqID(ctx) }
 
-// logRequest writes the request's one log line.
+// logRequest reports the request. Served under the server's access log (the
+// request carries a reqlog.Entry), the MCP details join that one line and
+// name the route for the metrics; served on its own, the face writes its
+// own line.
 func (h *handler) logRequest(r *http.Request, w *responseWriter, ri *requestInfo, start time.Time) {
 	status := w.status
 	if status == 0 {
@@ -64,23 +68,67 @@ func (h *handler) logRequest(r *http.Request, w *responseWriter, ri *requestInfo
 	ri.mu.Lock()
 	code := ri.code
 	ri.mu.Unlock()
+	attrs := []slog.Attr{
+		slog.String("mount", ri.mount),
+		slog.String("profile", string(ri.profile)),
+		slog.String("rpc", strings.Join(methods, ",")),
+		slog.String("name", strings.Join(names, ",")),
+		slog.String("code", code),
+		slog.String("workspace", ri.principal.WorkspaceID),
+		slog.String("via", string(ri.principal.Via)),
+	}
+	if e := reqlog.From(r.Context()); e != nil {
+		e.Add(attrs...)
+		e.SetRoute("mcp", h.route(ri))
+		return
+	}
 	level := slog.LevelInfo
 	if status >= 500 {
 		level = slog.LevelError
 	}
-	h.log.LogAttrs(r.Context(), level, "mcp request",
+	h.log.LogAttrs(r.Context(), level, "mcp request", append([]slog.Attr{
 		slog.String("request_id", requestID(r.Context())),
 		slog.String("http_method", r.Method),
 		slog.String("path", ri.mount),
-		slog.String("profile", string(ri.profile)),
-		slog.String("rpc", strings.Join(methods, ",")),
-		slog.String("name", strings.Join(names, ",")),
 		slog.Int("status", status),
-		slog.String("code", code),
-		slog.String("workspace", ri.principal.WorkspaceID),
-		slog.String("via", string(ri.principal.Via)),
 		slog.Duration("duration", time.Since(start)),
-	)
+	}, attrs...)...)
+}
+
+// route names the request for the metrics from bounded parts only: the
+// mount, then the JSON-RPC method when it is a known one, and for one
+// tools/call the tool's name when the registry has it. A batch is "batch".
+func (h *handler) route(ri *requestInfo) string {
+	if ri.mount == "" {
+		return "not_found"
+	}
+	if len(ri.messages) == 0 {
+		return ri.mount
+	}
+	if len(ri.messages) > 1 {
+		return ri.mount + " batch"
+	}
+	m := ri.messages[0]
+	if !knownMethods[m.method] {
+		return ri.mount + " other"
+	}
+	if m.method != "tools/call" {
+		return ri.mount + " " + m.method
+	}
+	if _, ok := h.byName[m.name]; !ok {
+		return ri.mount + " tools/call unknown"
+	}
+	return ri.mount + " tools/call " + m.name
+}
+
+// knownMethods are the JSON-RPC methods a metric label may name.
+var knownMethods = map[string]bool{
+	"initialize": true, "ping": true,
+	"notifications/initialized": true, "notifications/cancelled": true,
+	"tools/list": true, "tools/call": true,
+	"prompts/list": true, "prompts/get": true,
+	"resources/list": true, "resources/templates/list": true, "resources/read": true,
+	"completion/complete": true, "logging/setLevel": true,
 }
 
 // sdkLogger passes on the SDK's warnings and errors only: at info it logs

@@ -38,14 +38,14 @@ func FuzzCreateCampaignArgs(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	schema = mustResolve("create_campaign", schema)
+	val := mustResolve("create_campaign", schema)
 	products, err := core.EmbeddedCatalog()
 	if err != nil {
 		f.Fatal(err)
 	}
 	f.Fuzz(func(t *testing.T, raw string) {
 		var in CreateCampaignInput
-		if err := decodeArgs(schema, json.RawMessage(raw), &in); err != nil {
+		if err := decodeArgs(val, json.RawMessage(raw), &in); err != nil {
 			if e := fieldsNamed(t, err, raw); e.Code != core.CodeValidation && e.Code != core.CodeInvalidJSON {
 				t.Fatalf("decode: unexpected code %s for %q", e.Code, raw)
 			}
@@ -84,7 +84,7 @@ func FuzzAddRecipientsArgs(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	schema = mustResolve("add_recipients", schema)
+	val := mustResolve("add_recipients", schema)
 	products, err := core.EmbeddedCatalog()
 	if err != nil {
 		f.Fatal(err)
@@ -97,7 +97,7 @@ func FuzzAddRecipientsArgs(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, raw string) {
 		var in AddRecipientsInput
-		if err := decodeArgs(schema, json.RawMessage(raw), &in); err != nil {
+		if err := decodeArgs(val, json.RawMessage(raw), &in); err != nil {
 			if e := fieldsNamed(t, err, raw); e.Code != core.CodeValidation && e.Code != core.CodeInvalidJSON {
 				t.Fatalf("decode: unexpected code %s for %q", e.Code, raw)
 			}

@@ -210,10 +210,3 @@ func envelopeSchema(data *jsonschema.Schema) *jsonschema.Schema {
 		AdditionalProperties: &jsonschema.Schema{Not: &jsonschema.Schema{}},
 	}
 }
-
-func mustResolve(name string, s *jsonschema.Schema) *jsonschema.Schema {
-	if _, err := s.Resolve(nil); err != nil {
-		panic("tools: " + name + ": schema does not resolve: " + err.Error())
-	}
-	return s
-}

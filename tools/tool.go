@@ -279,7 +279,7 @@ func RESTForm[In, Out any](description string, h Handler[In, Out]) RouteOption {
 				DataSchema:  data,
 				In:          reflect.TypeFor[In](),
 				Out:         reflect.TypeFor[Out](),
-				Call:        caller(t, in, h),
+				Call:        caller(t, mustResolve(t.Name+" (REST form)", in), h),
 			}
 		}
 	}
@@ -318,7 +318,7 @@ func Define[In, Out any](name, description string, scope Scope, action core.Acti
 		t.DataSchema.ContentMediaType = t.Route.Produces
 	}
 	t.OutputSchema = envelopeSchema(t.DataSchema)
-	t.Call = caller(&t, in, h)
+	t.Call = caller(&t, mustResolve(name, in), h)
 	if t.Route != nil && t.Route.form != nil {
 		t.Route.Form = t.Route.form(&t)
 	}
@@ -333,21 +333,21 @@ func schemas[In, Out any](name string) (in, data *jsonschema.Schema) {
 		panic("tools: " + name + ": input schema: " + err.Error())
 	}
 	if reflect.TypeFor[Out]() == reflect.TypeFor[File]() {
-		return mustResolve(name, in), &jsonschema.Schema{Type: "string", Description: "the file"}
+		return in, &jsonschema.Schema{Type: "string", Description: "the file"}
 	}
 	data, err = schemaFor[Out]()
 	if err != nil {
 		panic("tools: " + name + ": output schema: " + err.Error())
 	}
-	return mustResolve(name, in), data
+	return in, data
 }
 
 // caller is the Call of a handler for tool t: authorize the principal for
 // t's action (a HUMAN_APPROVAL_REQUIRED carries t's person url), decode the
-// arguments strictly against in, run the handler. A tool whose route reads
+// arguments strictly against the resolved input schema, run the handler. A tool whose route reads
 // optional or no credentials is not authorized here: its core method
 // decides (a public read needs no principal).
-func caller[In, Out any](t *Tool, in *jsonschema.Schema, h Handler[In, Out]) func(ctx context.Context, p core.Principal, args json.RawMessage) (any, error) {
+func caller[In, Out any](t *Tool, in *validator, h Handler[In, Out]) func(ctx context.Context, p core.Principal, args json.RawMessage) (any, error) {
 	action, personURL := t.Action, t.PersonURL
 	authorize := t.Route == nil || t.Route.Credentials == CredentialsRequired
 	return func(ctx context.Context, p core.Principal, args json.RawMessage) (any, error) {

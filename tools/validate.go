@@ -6,13 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"regexp"
+	"reflect"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
-	"unicode/utf8"
 
 	"github.com/google/jsonschema-go/jsonschema"
 
@@ -22,11 +20,165 @@ import (
 // maxErrors caps how many problems one VALIDATION_ERROR lists.
 const maxErrors = 10
 
+// validator checks arguments against one tool's input schema. The checks
+// are jsonschema-go's (Resolved.Validate); the validator only walks the
+// arguments so that every problem is reported at its path
+// (recipients[2].email) in the words the API has always used, which
+// jsonschema-go's errors (the first problem only, at a schema location) do
+// not give. It is built once per tool, when the tool is defined.
+type validator struct {
+	root *node
+}
+
+// node is one schema of the tree, resolved for validation at one place of
+// the arguments.
+type node struct {
+	schema *jsonschema.Schema
+	// local is the schema without its children (properties, items and
+	// additional properties only say which names are known): it judges the
+	// value at this place alone, so a problem further down is not reported
+	// twice.
+	local *jsonschema.Resolved
+	// keywords are local's keywords one by one, in the order problems are
+	// reported; each is resolved on its own. They run only when local fails,
+	// to name every problem.
+	keywords []keyword
+	// integer is true when the schema's type is integer (or null|integer).
+	integer bool
+
+	properties map[string]*node
+	items      *node
+	additional *node // a schema for other properties (a map's values)
+	closed     bool  // additionalProperties: false
+}
+
+// keyword is one keyword of a node, resolved as a schema of its own.
+type keyword struct {
+	name     string
+	resolved *jsonschema.Resolved
+	// property is the required property this keyword checks, for "required".
+	property string
+}
+
+// mustResolve builds the validator of the tool called name from its input
+// schema, s. It panics when s does not resolve: a programming error found by
+// the registry's tests.
+func mustResolve(name string, s *jsonschema.Schema) *validator {
+	root, err := newNode(s)
+	if err != nil {
+		panic("tools: " + name + ": schema does not resolve: " + err.Error())
+	}
+	return &validator{root: root}
+}
+
+// newNode resolves s and its children.
+func newNode(s *jsonschema.Schema) (*node, error) {
+	if s == nil {
+		return nil, nil
+	}
+	if _, err := s.Resolve(nil); err != nil {
+		return nil, err
+	}
+	n := &node{schema: s, integer: slices.Contains(types(s), "integer"), closed: isFalse(s.AdditionalProperties)}
+	local := *s
+	local.Items, local.AdditionalProperties, local.Properties = nil, nil, nil
+	if s.Properties != nil {
+		// Known names stay known to additionalProperties: false; their values
+		// are checked by their own nodes.
+		local.Properties = make(map[string]*jsonschema.Schema, len(s.Properties))
+		for name := range s.Properties {
+			local.Properties[name] = &jsonschema.Schema{}
+		}
+	}
+	if n.closed {
+		local.AdditionalProperties = falseSchema()
+	}
+	var err error
+	if n.local, err = local.Resolve(nil); err != nil {
+		return nil, err
+	}
+	if n.keywords, err = keywordsOf(&local); err != nil {
+		return nil, err
+	}
+	if n.items, err = newNode(s.Items); err != nil {
+		return nil, err
+	}
+	if !n.closed {
+		if n.additional, err = newNode(s.AdditionalProperties); err != nil {
+			return nil, err
+		}
+	}
+	for name, ps := range s.Properties {
+		child, err := newNode(ps)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		if n.properties == nil {
+			n.properties = make(map[string]*node, len(s.Properties))
+		}
+		n.properties[name] = child
+	}
+	return n, nil
+}
+
+// keywordsOf splits the keywords the API names problems for into schemas of
+// their own, in the order today's messages list them.
+func keywordsOf(s *jsonschema.Schema) ([]keyword, error) {
+	var out []keyword
+	add := func(name, property string, k *jsonschema.Schema) error {
+		r, err := k.Resolve(nil)
+		if err != nil {
+			return err
+		}
+		out = append(out, keyword{name: name, resolved: r, property: property})
+		return nil
+	}
+	type part struct {
+		name    string
+		present bool
+		schema  *jsonschema.Schema
+	}
+	parts := []part{
+		{"type", s.Type != "" || len(s.Types) > 0, &jsonschema.Schema{Type: s.Type, Types: s.Types}},
+		{"enum", len(s.Enum) > 0, &jsonschema.Schema{Enum: s.Enum}},
+		{"minLength", s.MinLength != nil, &jsonschema.Schema{MinLength: s.MinLength}},
+		{"maxLength", s.MaxLength != nil, &jsonschema.Schema{MaxLength: s.MaxLength}},
+		{"pattern", s.Pattern != "", &jsonschema.Schema{Pattern: s.Pattern}},
+		{"minimum", s.Minimum != nil, &jsonschema.Schema{Minimum: s.Minimum}},
+		{"maximum", s.Maximum != nil, &jsonschema.Schema{Maximum: s.Maximum}},
+		{"minItems", s.MinItems != nil, &jsonschema.Schema{MinItems: s.MinItems}},
+		{"maxItems", s.MaxItems != nil, &jsonschema.Schema{MaxItems: s.MaxItems}},
+	}
+	for _, p := range parts {
+		if p.present {
+			if err := add(p.name, "", p.schema); err != nil {
+				return nil, err
+			}
+		}
+	}
+	for _, r := range s.Required {
+		if err := add("required", r, &jsonschema.Schema{Required: []string{r}}); err != nil {
+			return nil, err
+		}
+	}
+	if s.MaxProperties != nil {
+		if err := add("maxProperties", "", &jsonschema.Schema{MaxProperties: s.MaxProperties}); err != nil {
+			return nil, err
+		}
+	}
+	if s.AdditionalProperties != nil {
+		if err := add("additionalProperties", "", &jsonschema.Schema{Properties: s.Properties, AdditionalProperties: s.AdditionalProperties}); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
 // decodeArgs checks raw arguments against the tool's input schema and then
 // decodes them into v. Every refusal is a VALIDATION_ERROR whose message
 // names each offending field by its path (recipients[2].email); syntax errors
 // are INVALID_JSON. Absent or null arguments are an empty object.
-func decodeArgs(s *jsonschema.Schema, raw json.RawMessage, v any) error {
+func decodeArgs(val *validator, raw json.RawMessage, v any) error {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
 		raw = []byte("{}")
@@ -44,7 +196,7 @@ func decodeArgs(s *jsonschema.Schema, raw json.RawMessage, v any) error {
 		return core.Invalid("arguments", "must be a JSON object")
 	}
 	var c checker
-	c.check("", s, doc)
+	val.root.check(&c, "", doc)
 	if err := c.err(); err != nil {
 		return err
 	}
@@ -58,14 +210,186 @@ func decodeArgs(s *jsonschema.Schema, raw json.RawMessage, v any) error {
 	return nil
 }
 
-// checker collects schema violations.
+// check reports the problems of the value v at path, then of its children.
+func (n *node) check(c *checker, path string, v any) {
+	if n == nil {
+		return
+	}
+	num, isNum := v.(json.Number)
+	if isNum && n.integer && !isIntegerLiteral(num) {
+		// JSON Schema counts 1.0 and 1e2 as integers; the Go fields they
+		// decode into do not, so a literal with a fraction or an exponent
+		// is a number here.
+		c.add(path, "must be %s", describe(types(n.schema)))
+		return
+	}
+	if isNum && isInfinite(num) && typeMatches(types(n.schema), "number") {
+		c.add(path, "is out of range")
+		return
+	}
+	var unknown bool // jsonschema-go found names additionalProperties: false refuses
+	if err := n.local.Validate(instance(v)); err != nil {
+		var stop bool
+		if stop, unknown = n.itemize(c, path, v, err); stop {
+			return
+		}
+	}
+	if isNum && n.integer && !fitsInt64(num) && !c.reported(path) {
+		c.add(path, "is out of range")
+	}
+	switch x := v.(type) {
+	case []any:
+		for i, item := range x {
+			n.items.check(c, fmt.Sprintf("%s[%d]", path, i), item)
+		}
+	case map[string]any:
+		keys := make([]string, 0, len(x))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			child, known := n.properties[k]
+			switch {
+			case known:
+				child.check(c, join(path, k), x[k])
+			case unknown:
+				c.add(join(path, k), "is not a known field")
+			case !n.closed:
+				n.additional.check(c, join(path, k), x[k])
+			}
+		}
+	}
+}
+
+// itemize runs the node's keywords one by one on v, which failed the local
+// schema with err, and reports each failing one. It returns stop when the
+// value is of the wrong type or not one of the allowed values (then nothing
+// below it is checked), and unknown when the object has names that
+// additionalProperties: false refuses (the caller names them in key order,
+// among the problems of the known ones).
+func (n *node) itemize(c *checker, path string, v any, err error) (stop, unknown bool) {
+	before := len(c.problems)
+	inst := instance(v)
+	var numberReported bool
+	for _, k := range n.keywords {
+		if k.resolved.Validate(inst) == nil {
+			continue
+		}
+		switch {
+		case k.name == "additionalProperties":
+			unknown = true
+			continue
+		case k.name == "maximum" && numberReported:
+			continue // one bound at a time, as the range reads
+		}
+		numberReported = numberReported || k.name == "minimum"
+		problem(c, n.schema, path, k)
+		if k.name == "type" || k.name == "enum" {
+			return true, false
+		}
+	}
+	if len(c.problems) == before && !unknown {
+		// A keyword without a message of its own: jsonschema-go's words.
+		c.add(path, "%s", schemaMessage(err))
+	}
+	return false, unknown
+}
+
+// problem reports the failed keyword k of schema s at path in the API's
+// words: the one mapping from jsonschema-go's keywords to messages.
+func problem(c *checker, s *jsonschema.Schema, path string, k keyword) {
+	switch k.name {
+	case "type":
+		c.add(path, "must be %s", describe(types(s)))
+	case "enum":
+		var opts []string
+		for _, e := range s.Enum {
+			opts = append(opts, fmt.Sprint(e))
+		}
+		c.add(path, "must be one of %s", strings.Join(opts, ", "))
+	case "minLength":
+		if *s.MinLength == 1 {
+			c.add(path, "must not be empty")
+		} else {
+			c.add(path, "must be at least %d characters", *s.MinLength)
+		}
+	case "maxLength":
+		c.add(path, "must be at most %d characters", *s.MaxLength)
+	case "pattern":
+		c.add(path, "has an invalid format")
+	case "minimum":
+		c.add(path, "must be at least %s", strconv.FormatFloat(*s.Minimum, 'f', -1, 64))
+	case "maximum":
+		c.add(path, "must be at most %s", strconv.FormatFloat(*s.Maximum, 'f', -1, 64))
+	case "minItems":
+		c.add(path, "must have at least %d items", *s.MinItems)
+	case "maxItems":
+		c.add(path, "must have at most %d items", *s.MaxItems)
+	case "required":
+		c.add(join(path, k.property), "is required")
+	case "maxProperties":
+		c.add(path, "must have at most %d entries", *s.MaxProperties)
+	}
+}
+
+// schemaMessage is jsonschema-go's message without its "validating <schema
+// location>: " prefixes.
+func schemaMessage(err error) string {
+	msg := err.Error()
+	for strings.HasPrefix(msg, "validating ") {
+		_, rest, ok := strings.Cut(msg, ": ")
+		if !ok {
+			break
+		}
+		msg = rest
+	}
+	return msg
+}
+
+// instance is v as jsonschema-go validates it: a JSON number as an int64
+// when it is one, else a float64. Children are left as they are: a local
+// schema does not look at their values.
+func instance(v any) any {
+	num, ok := v.(json.Number)
+	if !ok {
+		return v
+	}
+	if i, err := strconv.ParseInt(num.String(), 10, 64); err == nil {
+		return i
+	}
+	f, _ := num.Float64() // out of range: ±Inf, handled before
+	return f
+}
+
+// isIntegerLiteral reports whether num is written as an integer: no
+// fraction and no exponent.
+func isIntegerLiteral(num json.Number) bool {
+	return !strings.ContainsAny(num.String(), ".eE")
+}
+
+// isInfinite reports whether num is beyond a float64.
+func isInfinite(num json.Number) bool {
+	f, err := num.Float64()
+	return err != nil || math.IsInf(f, 0)
+}
+
+// fitsInt64 reports whether num, an integer literal, fits an int64.
+func fitsInt64(num json.Number) bool {
+	_, err := strconv.ParseInt(num.String(), 10, 64)
+	return err == nil
+}
+
+// checker collects problems.
 type checker struct {
 	problems []string
 	fields   []string
 }
 
+func (c *checker) full() bool { return len(c.problems) >= maxErrors }
+
 func (c *checker) add(path, format string, args ...any) {
-	if len(c.problems) >= maxErrors {
+	if c.full() {
 		return
 	}
 	name := path
@@ -74,6 +398,14 @@ func (c *checker) add(path, format string, args ...any) {
 	}
 	c.problems = append(c.problems, name+": "+fmt.Sprintf(format, args...))
 	c.fields = append(c.fields, name)
+}
+
+// reported reports whether a problem was already added at path.
+func (c *checker) reported(path string) bool {
+	if path == "" {
+		path = "arguments"
+	}
+	return slices.Contains(c.fields, path)
 }
 
 func (c *checker) err() error {
@@ -90,8 +422,12 @@ func join(path, name string) string {
 	return path + "." + name
 }
 
+// falseSchema is the schema that accepts nothing, as jsonschema-go spells
+// additionalProperties: false.
+func falseSchema() *jsonschema.Schema { return &jsonschema.Schema{Not: &jsonschema.Schema{}} }
+
 func isFalse(s *jsonschema.Schema) bool {
-	return s != nil && s.Not != nil && s.Not.Type == "" && len(s.Not.Types) == 0 && s.Not.Properties == nil
+	return s != nil && s.Not != nil && reflect.ValueOf(*s.Not).IsZero()
 }
 
 func types(s *jsonschema.Schema) []string {
@@ -99,30 +435,6 @@ func types(s *jsonschema.Schema) []string {
 		return []string{s.Type}
 	}
 	return s.Types
-}
-
-func typeOf(v any) string {
-	switch x := v.(type) {
-	case nil:
-		return "null"
-	case bool:
-		return "boolean"
-	case string:
-		return "string"
-	case json.Number:
-		if _, err := strconv.ParseInt(x.String(), 10, 64); err == nil {
-			return "integer"
-		}
-		if f, err := x.Float64(); err == nil && f == math.Trunc(f) && !strings.ContainsAny(x.String(), ".eE") {
-			return "integer"
-		}
-		return "number"
-	case []any:
-		return "array"
-	case map[string]any:
-		return "object"
-	}
-	return "unknown"
 }
 
 func typeMatches(want []string, got string) bool {
@@ -148,113 +460,4 @@ func describe(want []string) string {
 		}
 	}
 	return strings.Join(names, " or ")
-}
-
-func (c *checker) check(path string, s *jsonschema.Schema, v any) {
-	if s == nil {
-		return
-	}
-	got := typeOf(v)
-	if want := types(s); !typeMatches(want, got) {
-		c.add(path, "must be %s", describe(want))
-		return
-	}
-	if len(s.Enum) > 0 && !slices.ContainsFunc(s.Enum, func(e any) bool { return fmt.Sprint(e) == fmt.Sprint(v) }) {
-		var opts []string
-		for _, e := range s.Enum {
-			opts = append(opts, fmt.Sprint(e))
-		}
-		c.add(path, "must be one of %s", strings.Join(opts, ", "))
-		return
-	}
-	switch x := v.(type) {
-	case string:
-		c.checkString(path, s, x)
-	case json.Number:
-		c.checkNumber(path, s, x)
-	case []any:
-		if s.MinItems != nil && len(x) < *s.MinItems {
-			c.add(path, "must have at least %d items", *s.MinItems)
-		}
-		if s.MaxItems != nil && len(x) > *s.MaxItems {
-			c.add(path, "must have at most %d items", *s.MaxItems)
-		}
-		for i, item := range x {
-			c.check(fmt.Sprintf("%s[%d]", path, i), s.Items, item)
-		}
-	case map[string]any:
-		c.checkObject(path, s, x)
-	}
-}
-
-func (c *checker) checkString(path string, s *jsonschema.Schema, x string) {
-	n := utf8.RuneCountInString(x)
-	if s.MinLength != nil && n < *s.MinLength {
-		if *s.MinLength == 1 {
-			c.add(path, "must not be empty")
-		} else {
-			c.add(path, "must be at least %d characters", *s.MinLength)
-		}
-	}
-	if s.MaxLength != nil && n > *s.MaxLength {
-		c.add(path, "must be at most %d characters", *s.MaxLength)
-	}
-	if s.Pattern != "" && !compiled(s.Pattern).MatchString(x) {
-		c.add(path, "has an invalid format")
-	}
-}
-
-func (c *checker) checkNumber(path string, s *jsonschema.Schema, x json.Number) {
-	f, err := x.Float64()
-	if err != nil {
-		c.add(path, "is out of range")
-		return
-	}
-	switch {
-	case s.Minimum != nil && f < *s.Minimum:
-		c.add(path, "must be at least %s", strconv.FormatFloat(*s.Minimum, 'f', -1, 64))
-	case s.Maximum != nil && f > *s.Maximum:
-		c.add(path, "must be at most %s", strconv.FormatFloat(*s.Maximum, 'f', -1, 64))
-	case !typeMatches(types(s), "number") && f != float64(int64(f)):
-		c.add(path, "is out of range")
-	}
-}
-
-func (c *checker) checkObject(path string, s *jsonschema.Schema, x map[string]any) {
-	for _, r := range s.Required {
-		if _, ok := x[r]; !ok {
-			c.add(join(path, r), "is required")
-		}
-	}
-	if s.MaxProperties != nil && len(x) > *s.MaxProperties {
-		c.add(path, "must have at most %d entries", *s.MaxProperties)
-	}
-	keys := make([]string, 0, len(x))
-	for k := range x {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		if ps, ok := s.Properties[k]; ok {
-			c.check(join(path, k), ps, x[k])
-			continue
-		}
-		switch {
-		case isFalse(s.AdditionalProperties):
-			c.add(join(path, k), "is not a known field")
-		case s.AdditionalProperties != nil:
-			c.check(join(path, k), s.AdditionalProperties, x[k])
-		}
-	}
-}
-
-var patterns sync.Map
-
-func compiled(p string) *regexp.Regexp {
-	if r, ok := patterns.Load(p); ok {
-		return r.(*regexp.Regexp)
-	}
-	r := regexp.MustCompile(p)
-	patterns.Store(p, r)
-	return r
 }

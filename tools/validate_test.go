@@ -2,6 +2,8 @@ package tools
 
 import (
 	"encoding/json"
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -29,7 +31,7 @@ func decodeSample(t *testing.T, raw string) (sample, error) {
 	s, err := schemaFor[sample]()
 	require.NoError(t, err)
 	var v sample
-	err = decodeArgs(s, json.RawMessage(raw), &v)
+	err = decodeArgs(mustResolve("sample", s), json.RawMessage(raw), &v)
 	return v, err
 }
 
@@ -106,9 +108,10 @@ func FuzzDecodeArgs(f *testing.F) {
 	}
 	s, err := schemaFor[sample]()
 	require.NoError(f, err)
+	val := mustResolve("sample", s)
 	f.Fuzz(func(t *testing.T, raw string) {
 		var v sample
-		err := decodeArgs(s, json.RawMessage(raw), &v)
+		err := decodeArgs(val, json.RawMessage(raw), &v)
 		if err != nil {
 			e := core.AsError(err)
 			if e.Code != core.CodeValidation && e.Code != core.CodeInvalidJSON {
@@ -116,4 +119,63 @@ func FuzzDecodeArgs(f *testing.F) {
 			}
 		}
 	})
+}
+
+func TestDecodeArgsNumbers(t *testing.T) {
+	t.Parallel()
+	type counts struct {
+		N     int     `json:"n,omitempty"`
+		Ratio float64 `json:"ratio,omitempty"`
+	}
+	s, err := schemaFor[counts]()
+	require.NoError(t, err)
+	val := mustResolve("counts", s)
+	for raw, want := range map[string]string{
+		`{"n":1.0}`:                     "n: must be an integer", // JSON Schema's integer, not a Go int
+		`{"n":1e2}`:                     "n: must be an integer",
+		`{"n":99999999999999999999999}`: "n: is out of range",
+		`{"ratio":1e400}`:               "ratio: is out of range",
+		`{"n":"1","ratio":"x"}`:         "n: must be an integer; ratio: must be a number",
+	} {
+		var v counts
+		err := decodeArgs(val, json.RawMessage(raw), &v)
+		require.Error(t, err, raw)
+		require.Equal(t, want, core.AsError(err).Message, raw)
+	}
+	var v counts
+	require.NoError(t, decodeArgs(val, json.RawMessage(`{"n":-3,"ratio":0.5}`), &v))
+	require.Equal(t, counts{N: -3, Ratio: 0.5}, v)
+}
+
+// A keyword the API has no words of its own for is still enforced, in
+// jsonschema-go's words after the field's path.
+func TestDecodeArgsOtherKeywords(t *testing.T) {
+	t.Parallel()
+	type tagged struct {
+		Tags []string `json:"tags,omitempty"`
+	}
+	s, err := schemaFor[tagged]()
+	require.NoError(t, err)
+	s.Properties["tags"].UniqueItems = true
+	val := mustResolve("tagged", s)
+	var v tagged
+	err = decodeArgs(val, json.RawMessage(`{"tags":["a","a"]}`), &v)
+	e := core.AsError(err)
+	require.Equal(t, core.CodeValidation, e.Code)
+	require.Equal(t, []string{"tags"}, e.Fields)
+	require.True(t, strings.HasPrefix(e.Message, "tags: uniqueItems: "), e.Message)
+	require.NoError(t, decodeArgs(val, json.RawMessage(`{"tags":["a","b"]}`), &v))
+}
+
+func TestDecodeArgsCapsProblems(t *testing.T) {
+	t.Parallel()
+	raw := `{"name":"ab"`
+	for i := range 15 {
+		raw += fmt.Sprintf(`,"x%02d":1`, i)
+	}
+	_, err := decodeSample(t, raw+"}")
+	e := core.AsError(err)
+	require.Len(t, e.Fields, maxErrors)
+	require.Equal(t, "x00", e.Fields[0])
+	require.Equal(t, "x09", e.Fields[9])
 }

@@ -3,23 +3,15 @@ package web_test
 import (
 	"context"
 	"errors"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/require"
 
 	"github.com/giftwell/giftwell/internal/apptest"
+	"github.com/giftwell/giftwell/internal/browsertest"
 )
-
-// chromiumPath is Debian's chromium package, which `make deps` installs.
-const chromiumPath = "/usr/bin/chromium"
-
-// browserTimeout bounds one browser test, start-up included.
-const browserTimeout = 2 * time.Minute
 
 // browser is one headless Chromium with its own profile, so its own
 // cookies: two browsers are two people.
@@ -28,57 +20,11 @@ type browser struct {
 	ctx context.Context
 }
 
-// newBrowser starts Chromium for the test. Without Chromium the test is
-// skipped on a workstation and fails in CI (CI set), so CI always runs it.
+// newBrowser starts Chromium for the test (internal/browsertest: skipped
+// without Chromium on a workstation, failed in CI).
 func newBrowser(t *testing.T) *browser {
 	t.Helper()
-	if _, err := os.Stat(chromiumPath); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("browser tests need %s in CI: %v (make deps installs it)", chromiumPath, err)
-		}
-		t.Skipf("browser tests need %s; run `make deps` to install Debian's chromium", chromiumPath)
-	}
-	dir, err := os.MkdirTemp("", "giftwell-chromium-")
-	require.NoError(t, err)
-	t.Cleanup(func() { removeProfile(t, dir) }) // runs after the browser has stopped
-
-	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(),
-		chromedp.ExecPath(chromiumPath),
-		chromedp.Headless,
-		chromedp.NoSandbox,
-		chromedp.DisableGPU,
-		chromedp.NoFirstRun,
-		chromedp.Flag("disable-quic", true),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		// A container's /dev/shm is often 64 MB, too small for Chromium.
-		chromedp.Flag("disable-dev-shm-usage", true),
-		chromedp.UserDataDir(dir),
-		chromedp.WindowSize(1280, 900),
-	)
-	ctx, cancelBrowser := chromedp.NewContext(alloc)
-	ctx, cancelTimeout := context.WithTimeout(ctx, browserTimeout)
-	t.Cleanup(func() {
-		cancelTimeout()
-		cancelBrowser()
-		cancelAlloc()
-	})
-	require.NoError(t, chromedp.Do(ctx), "start chromium")
-	return &browser{t: t, ctx: ctx}
-}
-
-// removeProfile deletes a browser profile. Chromium's helpers may still
-// write in it for a moment after the browser stops, so it tries again.
-func removeProfile(t *testing.T, dir string) {
-	var err error
-	for range 50 {
-		if err = os.RemoveAll(dir); err == nil {
-			return
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-	t.Logf("leaving browser profile %s: %v", dir, err)
+	return &browser{t: t, ctx: browsertest.New(t)}
 }
 
 // do runs steps and fails the test on an error.
@@ -172,17 +118,10 @@ func (b *browser) signIn(site, email string) {
 	require.Equal(b.t, site+"/", b.location())
 }
 
-// screenshot saves the whole page as a PNG in the screenshots directory and
-// logs its path.
+// screenshot saves the whole page as a PNG (browsertest.Screenshot).
 func (b *browser) screenshot(name string) {
 	b.t.Helper()
-	png, err := chromedp.Run(b.ctx, chromedp.FullScreenshot(100))
-	require.NoError(b.t, err)
-	dir := filepath.Join(os.TempDir(), "giftwell-screenshots")
-	require.NoError(b.t, os.MkdirAll(dir, 0o755))
-	path := filepath.Join(dir, name+".png")
-	require.NoError(b.t, os.WriteFile(path, png, 0o644))
-	b.t.Logf("screenshot: %s", path)
+	browsertest.Screenshot(b.t, b.ctx, name)
 }
 
 // jsString quotes s as a JavaScript string literal.

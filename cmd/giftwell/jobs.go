@@ -8,6 +8,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/riverdriver/riverpgxv5"
+	"github.com/riverqueue/river/rivertype"
 
 	"github.com/giftwell/giftwell/core"
 )
@@ -20,7 +21,8 @@ type jobs struct {
 
 // newJobs builds the River client on pool with every worker and periodic
 // job: housekeeping today, webhook deliveries and expiries in later issues.
-func newJobs(pool *pgxpool.Pool, log *slog.Logger, app *core.App, sender core.EmailSender) (*jobs, error) {
+// middleware is installed as River's global middleware (the job metrics).
+func newJobs(pool *pgxpool.Pool, log *slog.Logger, app *core.App, sender core.EmailSender, middleware ...rivertype.Middleware) (*jobs, error) {
 	workers := river.NewWorkers()
 	periodic := housekeeping(workers, app, sender)
 	c, err := river.NewClient(riverpgxv5.New(pool), &river.Config{
@@ -28,6 +30,7 @@ func newJobs(pool *pgxpool.Pool, log *slog.Logger, app *core.App, sender core.Em
 		Workers:      workers,
 		PeriodicJobs: periodic,
 		Queues:       map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: 10}},
+		Middleware:   middleware,
 	})
 	if err != nil {
 		return nil, err

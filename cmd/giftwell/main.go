@@ -1,6 +1,6 @@
 // Command giftwell runs the Giftwell gifting service and its operator tasks.
 //
-//	giftwell serve [--addr HOST:PORT] [--site-url URL] [--data-dir DIR]
+//	giftwell serve [--addr HOST:PORT] [--site-url URL] [--data-dir DIR] [--metrics-addr HOST:PORT] [--trust-forwarded-for]
 //	giftwell migrate
 //	giftwell workspace create --name NAME --owner-email EMAIL --owner-password PASSWORD [--api-key] [--demo]
 //	giftwell workspace add-member --workspace ID --email EMAIL --password PASSWORD --role admin|member [--api-key]
@@ -26,7 +26,7 @@ import (
 )
 
 const usage = `usage:
-  giftwell serve [--addr HOST:PORT] [--site-url URL] [--data-dir DIR]
+  giftwell serve [--addr HOST:PORT] [--site-url URL] [--data-dir DIR] [--metrics-addr HOST:PORT] [--trust-forwarded-for]
   giftwell migrate
   giftwell workspace create --name NAME --owner-email EMAIL --owner-password PASSWORD [--api-key] [--demo]
   giftwell workspace add-member --workspace ID --email EMAIL --password PASSWORD --role admin|member [--api-key]
@@ -34,7 +34,7 @@ const usage = `usage:
   giftwell staff enable-live --workspace ID
 
 Environment: DATABASE_URL (else a private cluster under GIFTWELL_DATA_DIR, default ./.giftwell),
-GIFTWELL_ADDR, GIFTWELL_SITE_URL.
+GIFTWELL_ADDR, GIFTWELL_SITE_URL, GIFTWELL_METRICS_ADDR, GIFTWELL_TRUST_FORWARDED_FOR.
 `
 
 // command is one subcommand: it parses its own flags from args.

@@ -1,12 +1,9 @@
 package main
 
 import (
-	"context"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -15,57 +12,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/giftwell/giftwell/internal/apptest"
+	"github.com/giftwell/giftwell/internal/browsertest"
 )
-
-// chromiumPath is Debian's chromium package, which `make deps` installs.
-const chromiumPath = "/usr/bin/chromium"
-
-// newChromium starts a headless Chromium with a fresh profile, with the
-// flags of web's browser harness. Without Chromium the test is skipped on a
-// workstation and fails in CI (CI set).
-func newChromium(t *testing.T) context.Context {
-	t.Helper()
-	if _, err := os.Stat(chromiumPath); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("browser tests need %s in CI: %v (make deps installs it)", chromiumPath, err)
-		}
-		t.Skipf("browser tests need %s; run `make deps` to install Debian's chromium", chromiumPath)
-	}
-	dir, err := os.MkdirTemp("", "giftwell-chromium-")
-	require.NoError(t, err)
-	t.Cleanup(func() {
-		// Chromium's helpers may still write in the profile for a moment.
-		for range 20 {
-			if os.RemoveAll(dir) == nil {
-				return
-			}
-			time.Sleep(50 * time.Millisecond)
-		}
-	})
-	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(),
-		chromedp.ExecPath(chromiumPath),
-		chromedp.Headless,
-		chromedp.NoSandbox,
-		chromedp.DisableGPU,
-		chromedp.NoFirstRun,
-		chromedp.Flag("disable-quic", true),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.Flag("disable-dev-shm-usage", true),
-		chromedp.UserDataDir(dir),
-		chromedp.WindowSize(1280, 900),
-	)
-	ctx, cancelBrowser := chromedp.NewContext(alloc)
-	ctx, cancelTimeout := context.WithTimeout(ctx, 2*time.Minute)
-	t.Cleanup(func() {
-		cancelTimeout()
-		cancelBrowser()
-		cancelAlloc()
-	})
-	require.NoError(t, chromedp.Do(ctx), "start chromium")
-	return ctx
-}
 
 // shellLook is a script describing how the shell's header is drawn (computed
 // styles), to compare a page of the web app with the consent page.
@@ -80,7 +28,7 @@ func TestOAuthConsentInBrowser(t *testing.T) {
 	t.Parallel()
 	s := newOAuthSite(t)
 	s.env.Clock.Set(time.Now()) // the browser drops a session cookie that expired at the fake epoch
-	ctx := newChromium(t)
+	ctx := browsertest.New(t)
 
 	got := make(chan url.Values, 1)
 	callback := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -156,13 +104,7 @@ func TestOAuthConsentInBrowser(t *testing.T) {
 	require.NoError(t, err)
 	require.Zero(t, switchers, "the consent form picks the workspace, not the header")
 
-	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
-	require.NoError(t, err)
-	dir := filepath.Join(os.TempDir(), "giftwell-screenshots")
-	require.NoError(t, os.MkdirAll(dir, 0o755))
-	path := filepath.Join(dir, "consent.png")
-	require.NoError(t, os.WriteFile(path, png, 0o644))
-	t.Logf("screenshot: %s", path)
+	browsertest.Screenshot(t, ctx, "consent")
 
 	require.NoError(t, chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`input[value="gifts:write"]`), chromedp.NodeVisible)))
 	res, err = chromedp.RunResponse(ctx, chromedp.Click(chromedp.CSS(`button[value="allow"]`), chromedp.NodeVisible))

@@ -13,11 +13,15 @@ import (
 	"time"
 
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/internal/metrics"
 )
 
 // serveConfig is serve's flags after environment fallbacks.
 type serveConfig struct {
 	addr, siteURL, dataDir, smtpURL string
+	// metricsAddr and trustForwardedFor: see serveHygieneFlags.
+	metricsAddr       string
+	trustForwardedFor bool
 }
 
 // serve runs the service until SIGINT or SIGTERM: HTTP, River, and the
@@ -29,6 +33,7 @@ func serve(ctx context.Context, args []string, stdout io.Writer) error {
 	fs.StringVar(&cfg.siteURL, "site-url", env("GIFTWELL_SITE_URL", ""), "public base URL; default derived from --addr (env GIFTWELL_SITE_URL)")
 	fs.StringVar(&cfg.dataDir, "data-dir", dataDir(), "directory of the private PostgreSQL cluster, used without DATABASE_URL (env GIFTWELL_DATA_DIR)")
 	fs.StringVar(&cfg.smtpURL, "smtp-url", env("GIFTWELL_SMTP_URL", ""), "smtp://user:pass@host:587?from=... (or smtps://); without it emails are logged (env GIFTWELL_SMTP_URL)")
+	serveHygieneFlags(fs, &cfg)
 	if err := parseNoArgs(fs, args); err != nil {
 		return err
 	}
@@ -79,7 +84,9 @@ func serve(ctx context.Context, args []string, stdout io.Writer) error {
 		}
 	}
 
-	jobs, err := newJobs(d.Pool, log, app, sender)
+	m := metrics.New()
+	m.WatchPool(d.Pool)
+	jobs, err := newJobs(d.Pool, log, app, sender, m.JobMiddleware())
 	if err != nil {
 		return err
 	}
@@ -87,7 +94,12 @@ func serve(ctx context.Context, args []string, stdout io.Writer) error {
 		return err
 	}
 
-	srv := &http.Server{Handler: routes(app, log), ReadHeaderTimeout: 10 * time.Second}
+	stopMetrics, err := serveMetrics(cfg.metricsAddr, m, log)
+	if err != nil {
+		return err
+	}
+	defer stopMetrics()
+	srv := &http.Server{Handler: routes(app, log, cfg.routeOptions(m)...), ReadHeaderTimeout: 10 * time.Second}
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 	log.Info("listening", "addr", ln.Addr().String(), "site_url", cfg.siteURL, "private_cluster", d.Cluster != nil)
@@ -105,6 +117,7 @@ func serve(ctx context.Context, args []string, stdout io.Writer) error {
 	if jerr := jobs.Stop(shutdownCtx); jerr != nil {
 		log.Error("river shutdown", "err", jerr)
 	}
+	app.Catalog.Close()
 	if errors.Is(err, http.ErrServerClosed) {
 		err = nil
 	}
