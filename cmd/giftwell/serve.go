@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/internal/payments"
 )
 
 // serveConfig is serve's flags after environment fallbacks.
@@ -72,6 +73,11 @@ func serve(ctx context.Context, args []string, stdout io.Writer) error {
 		return fmt.Errorf("--site-url %q: %w", cfg.siteURL, err)
 	}
 	app := core.NewApp(d.Pool, core.Config{SiteURL: cfg.siteURL}, nil, log)
+	app.Payments = payments.SandboxProcessor{SiteURL: app.Config.SiteURL}
+	jobs, err := newJobs(d.Pool, log, app, sender)
+	if err != nil {
+		return err
+	}
 
 	if d.Cluster != nil {
 		if err := firstRun(ctx, app, cfg.dataDir, stdout); err != nil {
@@ -79,9 +85,10 @@ func serve(ctx context.Context, args []string, stdout io.Writer) error {
 		}
 	}
 
-	jobs, err := newJobs(d.Pool, log, app, sender)
-	if err != nil {
+	if n, err := app.RequeueBackgroundWork(ctx); err != nil {
 		return err
+	} else if n > 0 {
+		log.Info("queued background work found without a job", "jobs", n)
 	}
 	if err := jobs.Start(ctx); err != nil {
 		return err
