@@ -50,9 +50,9 @@ type server struct {
 type serverTLS int
 
 const (
-	plainOnly serverTLS = iota // no TLS at all: STARTTLS is not offered
-	startTLS                   // offers STARTTLS; AUTH only after it
-	implicitTLS                // TLS from the first byte (smtps)
+	plainOnly   serverTLS = iota // no TLS at all: STARTTLS is not offered
+	startTLS                     // offers STARTTLS; AUTH only after it
+	implicitTLS                  // TLS from the first byte (smtps)
 )
 
 func newServer(t *testing.T, mode serverTLS) *server {
