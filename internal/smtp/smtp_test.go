@@ -214,7 +214,7 @@ func requireInvitation(t *testing.T, rec received) {
 			subject = v
 		}
 	}
-	require.True(t, strings.HasPrefix(subject, "=?UTF-8?"), "the subject is encoded: %q", subject)
+	require.Equal(t, "=?UTF-8?q?Einladung_f=C3=BCr_Ana?=", subject, "the subject is encoded")
 	decoded, err := new(mime.WordDecoder).DecodeHeader(subject)
 	require.NoError(t, err)
 	require.Equal(t, "Einladung für Ana", decoded)
