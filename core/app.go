@@ -24,8 +24,15 @@ type App struct {
 	Log    *slog.Logger
 	// Catalog serves the gift catalog from memory; see CatalogStore.
 	Catalog *CatalogStore
-	// Payments creates top-up sessions; nil means the local SandboxProcessor.
+	// Payments creates top-up sessions (internal/payments has the local
+	// sandbox). It has no default: a top-up without one is INTERNAL_ERROR.
 	Payments PaymentProcessor
+	// Jobs inserts River jobs (emails, scheduled approvals) in the
+	// transaction of the write they follow. It has no default: a write that
+	// queues a job without one is INTERNAL_ERROR. cmd/giftwell sets the River
+	// client that also works the jobs (built after the App, whose workers
+	// need it); tests set an insert-only client.
+	Jobs JobInserter
 }
 
 // NewApp builds an App over a migrated database. It loads the catalog into

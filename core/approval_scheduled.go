@@ -8,13 +8,17 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/rivertype"
 
 	"github.com/giftwell/giftwell/sql/db"
 )
 
 // Auto-approve decides a playbook person in three places: when an agent
 // adds them (AddToPlaybook), when the same person is added again while they
-// wait, and in the background for scheduled people (RunScheduledApprovals).
+// wait, and in the background for scheduled people (RunScheduledApprovals,
+// the work of a ScheduledApprovalArgs job inserted with the write that
+// scheduled them).
 // All three call decideAuto, which reads the one set of approval checks.
 
 // pgLockNotAvailable is PostgreSQL's SQLSTATE for lock_not_available: a
@@ -51,7 +55,7 @@ func (d autoDecision) approval() PlaybookApproval {
 // When every check passes it pays for the gift from the balance of mode
 // (createGift: auto_approved, send.auto_approved). With wait false the
 // balance lock is taken without waiting: when another approval holds it,
-// the person is scheduled for the background run instead. It stores
+// the person is scheduled for the playbook's approval job instead. It stores
 // nothing but the gift; settleDecision stores the state.
 func (a *App) decideAuto(ctx context.Context, tx pgx.Tx, c campaignRecord, product *Product, who person, mode Mode, wait bool) (autoDecision, error) {
 	q := db.New(tx)
@@ -186,10 +190,12 @@ func (a *App) recordWaiting(ctx context.Context, q *db.Queries, c campaignRecord
 }
 
 // queueAdded puts people just added to active playbook c by a roster write
-// (add_recipients, a recipients-only PATCH) into the queue: scheduled for
-// the background run when auto-approve is on, else waiting with
-// auto_approve_off and a playbook.person_waiting event each.
-func (a *App) queueAdded(ctx context.Context, q *db.Queries, p Principal, c campaignRecord, added []person) error {
+// (add_recipients, a recipients-only PATCH) into the queue, in tx:
+// scheduled, with the playbook's approval job inserted, when auto-approve
+// is on; else waiting with auto_approve_off and a playbook.person_waiting
+// event each.
+func (a *App) queueAdded(ctx context.Context, tx pgx.Tx, p Principal, c campaignRecord, added []person) error {
+	q := db.New(tx)
 	on := c.AutoApprove != nil && c.AutoApprove.Enabled
 	for _, who := range added {
 		d := autoDecision{state: ApprovalScheduled}
@@ -200,29 +206,95 @@ func (a *App) queueAdded(ctx context.Context, q *db.Queries, p Principal, c camp
 			return err
 		}
 	}
+	if on && len(added) > 0 {
+		return a.scheduleApprovals(ctx, tx, c.WorkspaceID, c.ID)
+	}
 	return nil
+}
+
+// ScheduledApprovalArgs is the River job that decides the scheduled people
+// of one playbook (RunScheduledApprovals). A write that schedules someone
+// inserts it in its own transaction; one unfinished job per playbook is
+// enough, as the job decides everyone scheduled when it runs.
+type ScheduledApprovalArgs struct {
+	WorkspaceID string `json:"workspace_id" river:"unique"`
+	CampaignID  string `json:"campaign_id" river:"unique"`
+}
+
+// Kind names the job.
+func (ScheduledApprovalArgs) Kind() string { return "approve_scheduled" }
+
+// scheduledApprovalOpts are the insert options of a ScheduledApprovalArgs
+// job: one unfinished job per playbook.
+func scheduledApprovalOpts() *river.InsertOpts {
+	return &river.InsertOpts{UniqueOpts: river.UniqueOpts{ByArgs: true, ByState: unfinishedJobStates()}}
+}
+
+// scheduleApprovals inserts, in tx, the approval job of playbook
+// campaignID, unless one that has not started yet is queued (River's
+// unique insert). A job already running may have listed the scheduled
+// people before tx commits: then a second job follows it.
+func (a *App) scheduleApprovals(ctx context.Context, tx pgx.Tx, workspaceID, campaignID string) error {
+	args := ScheduledApprovalArgs{WorkspaceID: workspaceID, CampaignID: campaignID}
+	res, err := a.insertJob(ctx, tx, args, scheduledApprovalOpts())
+	if err != nil {
+		return err
+	}
+	// The unique insert returned the queued job locked until tx commits, so
+	// it cannot start meanwhile: only one already running can miss tx's people.
+	if res.UniqueSkippedAsDuplicate && res.Job != nil && res.Job.State == rivertype.JobStateRunning {
+		_, err = a.insertJob(ctx, tx, args, nil)
+	}
+	return err
+}
+
+// ScheduledApprovalWorker works ScheduledApprovalArgs jobs: it decides the
+// playbook's scheduled people (RunScheduledApprovals) and records how many
+// it decided as the job's output ({"decided": n}).
+type ScheduledApprovalWorker struct {
+	river.WorkerDefaults[ScheduledApprovalArgs]
+	App *App
+}
+
+var _ river.Worker[ScheduledApprovalArgs] = (*ScheduledApprovalWorker)(nil)
+
+// ScheduledApprovalOutput is the output a ScheduledApprovalArgs job records.
+type ScheduledApprovalOutput struct {
+	// Decided is how many scheduled people the job decided.
+	Decided int `json:"decided"`
+}
+
+// Work decides the job's playbook's scheduled people once. An error (the
+// first met; the other people are still tried) makes River retry the job.
+func (w *ScheduledApprovalWorker) Work(ctx context.Context, job *river.Job[ScheduledApprovalArgs]) error {
+	n, err := w.App.RunScheduledApprovals(ctx, job.Args.WorkspaceID, job.Args.CampaignID)
+	if oerr := river.RecordOutput(ctx, ScheduledApprovalOutput{Decided: n}); oerr != nil {
+		w.App.Log.WarnContext(ctx, "scheduled approval: record output", "err", oerr)
+	}
+	return err
 }
 
 // scheduledBatch is how many scheduled people RunScheduledApprovals reads at a time.
 const scheduledBatch = 100
 
-// RunScheduledApprovals decides every scheduled person of every active
-// playbook, oldest queue_seq first, each in its own transaction: the
-// playbook is locked (waiting for it), and auto-approve runs exactly as
-// for an add, in the workspace's current mode, waiting for the balance
-// lock. The person is auto_approved (send.auto_approved recorded) or starts
-// waiting with the first failing check's reason (playbook.person_waiting).
-// Scheduled people of a playbook that is not active are left scheduled
-// until it is turned on again. It returns how many people it decided and
-// the first error met (the others are still tried).
-func (a *App) RunScheduledApprovals(ctx context.Context) (int, error) {
+// RunScheduledApprovals decides every scheduled person of playbook
+// campaignID of workspaceID, oldest queue_seq first, each in its own
+// transaction: the playbook is locked (waiting for it), and auto-approve
+// runs exactly as for an add, in the workspace's current mode, waiting for
+// the balance lock. The person is auto_approved (send.auto_approved
+// recorded) or starts waiting with the first failing check's reason
+// (playbook.person_waiting). The scheduled people of a playbook that is
+// not active are left scheduled: turning it on again queues its job. It
+// returns how many people it decided and the first error met (the others
+// are still tried). ScheduledApprovalWorker calls it.
+func (a *App) RunScheduledApprovals(ctx context.Context, workspaceID, campaignID string) (int, error) {
 	var (
 		after    int64
 		n        int
 		firstErr error
 	)
 	for {
-		rows, err := db.New(a.DB).RecipientListScheduled(ctx, db.RecipientListScheduledParams{After: after, MaxRows: scheduledBatch})
+		rows, err := db.New(a.DB).RecipientListScheduled(ctx, db.RecipientListScheduledParams{CampaignID: campaignID, After: after, MaxRows: scheduledBatch})
 		if err != nil {
 			return n, Internal(err)
 		}
@@ -230,13 +302,16 @@ func (a *App) RunScheduledApprovals(ctx context.Context) (int, error) {
 			if r.QueueSeq != nil {
 				after = *r.QueueSeq
 			}
-			decided, err := a.approveScheduled(ctx, r.WorkspaceID, r.CampaignID, r.ID)
+			decided, active, err := a.approveScheduled(ctx, workspaceID, campaignID, r.ID)
 			if err != nil {
-				a.Log.Error("scheduled approval", "campaign", r.CampaignID, "recipient", r.ID, "err", err)
+				a.Log.Error("scheduled approval", "campaign", campaignID, "recipient", r.ID, "err", err)
 				if firstErr == nil {
 					firstErr = err
 				}
 				continue
+			}
+			if !active {
+				return n, firstErr
 			}
 			if decided {
 				n++
@@ -248,11 +323,11 @@ func (a *App) RunScheduledApprovals(ctx context.Context) (int, error) {
 	}
 }
 
-// approveScheduled decides one scheduled person; false when there was
-// nothing to decide (the person moved on, or the playbook is not active).
-func (a *App) approveScheduled(ctx context.Context, workspaceID, campaignID, recipientID string) (bool, error) {
-	decided := false
-	err := pgx.BeginFunc(ctx, a.DB, func(tx pgx.Tx) error {
+// approveScheduled decides one scheduled person; decided is false when
+// there was nothing to decide (the person moved on, or the playbook is not
+// an active playbook: active false).
+func (a *App) approveScheduled(ctx context.Context, workspaceID, campaignID, recipientID string) (decided, active bool, err error) {
+	err = pgx.BeginFunc(ctx, a.DB, func(tx pgx.Tx) error {
 		q := db.New(tx)
 		ws, err := q.WorkspaceGetByID(ctx, workspaceID)
 		if err != nil {
@@ -265,6 +340,7 @@ func (a *App) approveScheduled(ctx context.Context, workspaceID, campaignID, rec
 		if !c.Mode.Playbook() || c.Status != StatusActive {
 			return nil
 		}
+		active = true
 		row, err := q.RecipientGetForApproval(ctx, db.RecipientGetForApprovalParams{CampaignID: c.ID, ID: recipientID})
 		if isNoRows(err) {
 			return nil
@@ -292,7 +368,7 @@ func (a *App) approveScheduled(ctx context.Context, workspaceID, campaignID, rec
 		return a.settleDecision(ctx, q, c, who.id, ApprovalScheduled, "", d, mode)
 	})
 	if err != nil {
-		return false, fmt.Errorf("recipient %s: %w", recipientID, asCoreError(err))
+		return false, false, fmt.Errorf("recipient %s: %w", recipientID, asCoreError(err))
 	}
-	return decided, nil
+	return decided, active, nil
 }

@@ -63,64 +63,54 @@ type ProcessorSession struct {
 	URL string
 }
 
-// PaymentProcessor takes payments for top-ups. The local sandbox implements
-// it here; the billing issue adds Stripe behind the same interface. Its
-// confirmation (a webhook, or the sandbox page) calls App.CompleteTopup.
+// PaymentProcessor takes payments for top-ups. internal/payments holds the
+// local sandbox; the billing issue adds Stripe behind the same interface.
+// Its confirmation (a webhook, or the sandbox page) calls App.CompleteTopup.
+// core calls it with no transaction open and no row locked.
 type PaymentProcessor interface {
 	// Name identifies the processor in stored top-ups ("sandbox", "stripe").
 	Name() string
-	// CreateTopupSession opens a payment session for req.
+	// CreateTopupSession opens a payment session for req. The same
+	// req.TopupID may come again (a retry after a failure or a crash, or a
+	// concurrent request with the same idempotency key): a processor that
+	// can, uses it as its own idempotency key. A *core.Error means the
+	// processor refused and opened no session; any other error is an
+	// unknown outcome.
 	CreateTopupSession(ctx context.Context, req TopupRequest) (ProcessorSession, error)
 }
 
-// SandboxProcessorName is the local sandbox's Name.
+// SandboxProcessorName is the Name of the local sandbox processor
+// (internal/payments), whose payment page is Giftwell's own
+// (SandboxPayment, CompleteSandboxPayment).
 const SandboxProcessorName = "sandbox"
 
-// SandboxProcessor is the local test processor: its session is a page of
-// Giftwell's own, {site}/sandbox/pay/<session id>, where a signed-in owner
-// or admin completes a test payment. No money moves, so it refuses live mode.
-type SandboxProcessor struct {
-	SiteURL string
-}
+// topupPending is the processor of a top-up whose session is not recorded
+// yet: the intent row, committed before the processor is called.
+const topupPending = "pending"
 
-var _ PaymentProcessor = SandboxProcessor{}
-
-// Name implements PaymentProcessor.
-func (SandboxProcessor) Name() string { return SandboxProcessorName }
-
-// CreateTopupSession implements PaymentProcessor. A live top-up is
-// INVALID_REQUEST_STATE: test payments never fund live gifts.
-func (s SandboxProcessor) CreateTopupSession(_ context.Context, req TopupRequest) (ProcessorSession, error) {
-	if req.Mode != ModeTest {
-		return ProcessorSession{}, Errorf(CodeInvalidRequestState, "live funds cannot be added yet: only test payments are available")
-	}
-	id := "sbx_" + RandomHex(12)
-	return ProcessorSession{ID: id, URL: SandboxPayURL(s.SiteURL, id)}, nil
-}
-
-// SandboxPayURL is the sandbox payment page of a session.
-func SandboxPayURL(siteURL, sessionID string) string {
-	return strings.TrimRight(siteURL, "/") + "/sandbox/pay/" + sessionID
-}
-
-// payments is the configured processor, the sandbox by default.
-func (a *App) payments() PaymentProcessor {
-	if a.Payments != nil {
-		return a.Payments
-	}
-	return SandboxProcessor{SiteURL: a.Config.SiteURL}
-}
+// errNoPaymentProcessor is the wiring error of an App without App.Payments.
+var errNoPaymentProcessor = errors.New("core: App.Payments is nil: the App was built without a payment processor")
 
 // CreateBalanceTopup opens a payment session that adds in.Cents to the
 // balance of p's workspace in its current mode once paid. The same
 // idempotency key with the same cents returns the same session; with other
 // cents (or in the other mode) it is IDEMPOTENCY_CONFLICT.
 //
+// No transaction is open while the processor is called. A first
+// transaction commits the top-up (its intent, or finds the one of the
+// key); the processor is then called with the top-up's ID as its
+// idempotency key; a second statement records the session only while the
+// top-up has none, so that of concurrent requests with one key the first
+// session recorded is every request's answer. A top-up left without a
+// session (the processor failed, or the process stopped) gets one on the
+// next request with its key. A processor's refusal removes the intent: the
+// key is unused, as if the request had not been made.
+//
 // It returns the codes of Authorize (ActPay: a signed-in owner or admin;
 // keys and connections get HUMAN_APPROVAL_REQUIRED with the balance page,
 // members TEAM_MANAGER_REQUIRED), VALIDATION_ERROR naming cents or
 // idempotencyKey, IDEMPOTENCY_CONFLICT, the processor's errors, or
-// INTERNAL_ERROR.
+// INTERNAL_ERROR (also when no processor is configured).
 func (a *App) CreateBalanceTopup(ctx context.Context, p Principal, in TopupParams) (TopupSession, error) {
 	if err := Authorize(p, ActPay, a.Config.BalanceURL()); err != nil {
 		return TopupSession{}, err
@@ -132,49 +122,89 @@ func (a *App) CreateBalanceTopup(ctx context.Context, p Principal, in TopupParam
 	if n := len([]rune(key)); n < MinIdempotencyKeyLength || n > MaxIdempotencyKeyLength || hasControl(key) {
 		return TopupSession{}, Invalid("idempotencyKey", "must be %d-%d characters", MinIdempotencyKeyLength, MaxIdempotencyKeyLength)
 	}
-	var out TopupSession
+	processor := a.Payments
+	if processor == nil {
+		return TopupSession{}, Internal(errNoPaymentProcessor)
+	}
+	t, err := a.topupIntent(ctx, p, in.Cents, key)
+	if err != nil {
+		return TopupSession{}, err
+	}
+	if t.Processor != topupPending {
+		return TopupSession{URL: t.ProcessorUrl, SessionID: t.ProcessorSessionID}, nil
+	}
+	s, err := processor.CreateTopupSession(ctx, TopupRequest{
+		TopupID: t.ID, WorkspaceID: t.WorkspaceID, Mode: Mode(t.Mode), Cents: t.Cents, ReturnURL: a.Config.BalanceURL(),
+	})
+	var refused *Error
+	if errors.As(err, &refused) {
+		if _, derr := db.New(a.DB).TopupDeletePending(ctx, t.ID); derr != nil {
+			a.Log.ErrorContext(ctx, "top-up refused by the processor: remove its intent", "topup", t.ID, "err", derr)
+		}
+		return TopupSession{}, refused
+	}
+	if err != nil {
+		return TopupSession{}, Internal(fmt.Errorf("processor %s, top-up %s: %w", processor.Name(), t.ID, err))
+	}
+	if s.ID == "" || s.URL == "" {
+		return TopupSession{}, Internal(fmt.Errorf("processor %s returned an empty session for top-up %s", processor.Name(), t.ID))
+	}
+	return a.recordTopupSession(ctx, t, processor.Name(), s)
+}
+
+// topupIntent commits the top-up of key in p's workspace, or finds the one
+// already made with it: IDEMPOTENCY_CONFLICT when that one has other cents
+// or another mode. A new top-up is pending (no session yet). A concurrent
+// first use of key waits for the other transaction and then finds its top-up.
+func (a *App) topupIntent(ctx context.Context, p Principal, cents int64, key string) (db.Topup, error) {
+	var out db.Topup
 	err := pgx.BeginFunc(ctx, a.DB, func(tx pgx.Tx) error {
 		q := db.New(tx)
 		id := NewID(PrefixTopup)
 		_, err := q.TopupInsert(ctx, db.TopupInsertParams{
-			ID: id, WorkspaceID: p.WorkspaceID, Mode: string(p.Mode), Cents: in.Cents, IdempotencyKey: key,
-			Processor: "pending", ProcessorSessionID: "pending:" + id, ProcessorUrl: "",
+			ID: id, WorkspaceID: p.WorkspaceID, Mode: string(p.Mode), Cents: cents, IdempotencyKey: key,
+			Processor: topupPending, ProcessorSessionID: topupPending + ":" + id, ProcessorUrl: "",
 			CreatedBy: p.UserID, CreatedAt: a.Clock.Now(),
 		})
-		if isNoRows(err) {
-			t, err := q.TopupGetByIdempotencyKey(ctx, db.TopupGetByIdempotencyKeyParams{WorkspaceID: p.WorkspaceID, IdempotencyKey: key})
-			if err != nil {
-				return Internal(err)
-			}
-			if t.Cents != in.Cents || Mode(t.Mode) != p.Mode {
-				return fieldError(CodeIdempotencyConflict, "idempotencyKey",
-					"was used for a %s top-up of %d cents; use a new key for a new top-up", t.Mode, t.Cents)
-			}
-			out = TopupSession{URL: t.ProcessorUrl, SessionID: t.ProcessorSessionID}
-			return nil
+		if err != nil && !isNoRows(err) {
+			return Internal(err)
 		}
+		t, err := q.TopupGetByIdempotencyKey(ctx, db.TopupGetByIdempotencyKeyParams{WorkspaceID: p.WorkspaceID, IdempotencyKey: key})
 		if err != nil {
 			return Internal(err)
 		}
-		processor := a.payments()
-		s, err := processor.CreateTopupSession(ctx, TopupRequest{
-			TopupID: id, WorkspaceID: p.WorkspaceID, Mode: p.Mode, Cents: in.Cents, ReturnURL: a.Config.BalanceURL(),
-		})
-		if err != nil {
-			return err
+		if t.Cents != cents || Mode(t.Mode) != p.Mode {
+			return fieldError(CodeIdempotencyConflict, "idempotencyKey",
+				"was used for a %s top-up of %d cents; use a new key for a new top-up", t.Mode, t.Cents)
 		}
-		if s.ID == "" || s.URL == "" {
-			return Internal(fmt.Errorf("processor %s returned an empty session", processor.Name()))
-		}
-		if err := q.TopupSetSession(ctx, db.TopupSetSessionParams{
-			ID: id, Processor: processor.Name(), ProcessorSessionID: s.ID, ProcessorUrl: s.URL,
-		}); err != nil {
-			return Internal(err)
-		}
-		out = TopupSession{URL: s.URL, SessionID: s.ID}
+		out = t
 		return nil
 	})
 	return out, asCoreError(err)
+}
+
+// recordTopupSession records session s of processor on pending top-up t
+// and returns it; when another request recorded one first, it returns that
+// one (s is then never shown, and never paid).
+func (a *App) recordTopupSession(ctx context.Context, t db.Topup, processor string, s ProcessorSession) (TopupSession, error) {
+	q := db.New(a.DB)
+	n, err := q.TopupSetSession(ctx, db.TopupSetSessionParams{
+		ID: t.ID, Processor: processor, ProcessorSessionID: s.ID, ProcessorUrl: s.URL,
+	})
+	if err != nil {
+		return TopupSession{}, Internal(err)
+	}
+	if n == 1 {
+		return TopupSession{URL: s.URL, SessionID: s.ID}, nil
+	}
+	cur, err := q.TopupGetByIdempotencyKey(ctx, db.TopupGetByIdempotencyKeyParams{WorkspaceID: t.WorkspaceID, IdempotencyKey: t.IdempotencyKey})
+	if err != nil {
+		return TopupSession{}, Internal(fmt.Errorf("top-up %s: read the session another request recorded: %w", t.ID, err))
+	}
+	if cur.ID != t.ID || cur.Processor == topupPending {
+		return TopupSession{}, Internal(fmt.Errorf("top-up %s changed while its session was opened", t.ID))
+	}
+	return TopupSession{URL: cur.ProcessorUrl, SessionID: cur.ProcessorSessionID}, nil
 }
 
 // CompleteTopup records that the processor's session was paid: it credits
@@ -195,6 +225,10 @@ func (a *App) CompleteTopup(ctx context.Context, processorSessionID string) erro
 		}
 		if err != nil {
 			return Internal(err)
+		}
+		if t.Processor == topupPending {
+			// An intent, whose "session" no processor made.
+			return Errorf(CodeNotFound, "payment session %s does not exist", processorSessionID)
 		}
 		switch TopupState(t.State) {
 		case TopupCompleted:

@@ -48,8 +48,8 @@ func (a *App) UpdateCampaign(ctx context.Context, p Principal, id string, in Cam
 		return Campaign{}, err
 	}
 	var out Campaign
-	err := a.editRoster(ctx, p, id, in.Recipients, func(q *db.Queries, c campaignRecord, roster rosterView) (err error) {
-		out, err = a.updateCampaign(ctx, q, p, c, roster, in)
+	err := a.editRoster(ctx, p, id, in.Recipients, func(tx pgx.Tx, q *db.Queries, c campaignRecord, roster rosterView) (err error) {
+		out, err = a.updateCampaign(ctx, tx, q, p, c, roster, in)
 		return err
 	})
 	if err != nil {
@@ -63,7 +63,7 @@ func (a *App) UpdateCampaign(ctx context.Context, p Principal, id string, in Cam
 // recipients (TOO_MANY_ARTWORK_FILES, DUPLICATE_RECIPIENT). It returns
 // NOT_FOUND for another workspace's campaign and CAMPAIGN_COMPLETED for a
 // completed one; f's error otherwise.
-func (a *App) editRoster(ctx context.Context, p Principal, id string, recipients []RecipientInput, f func(q *db.Queries, c campaignRecord, roster rosterView) error) error {
+func (a *App) editRoster(ctx context.Context, p Principal, id string, recipients []RecipientInput, f func(tx pgx.Tx, q *db.Queries, c campaignRecord, roster rosterView) error) error {
 	if err := tooManyAssets(recipients); err != nil {
 		return err
 	}
@@ -83,11 +83,11 @@ func (a *App) editRoster(ctx context.Context, p Principal, id string, recipients
 		if err != nil {
 			return err
 		}
-		return f(q, c, roster)
+		return f(tx, q, c, roster)
 	}))
 }
 
-func (a *App) updateCampaign(ctx context.Context, q *db.Queries, p Principal, c campaignRecord, roster rosterView, in CampaignPatch) (Campaign, error) {
+func (a *App) updateCampaign(ctx context.Context, tx pgx.Tx, q *db.Queries, p Principal, c campaignRecord, roster rosterView, in CampaignPatch) (Campaign, error) {
 	var pr problems
 	next := c.campaignState.clone()
 	onlyRecipients := in.Recipients != nil && reflect.DeepEqual(in, CampaignPatch{Recipients: in.Recipients, ExpectedPolicyVersion: in.ExpectedPolicyVersion})
@@ -206,7 +206,14 @@ func (a *App) updateCampaign(ctx context.Context, q *db.Queries, p Principal, c 
 		return Campaign{}, err
 	}
 	if keepsOn {
-		if err := a.queueAdded(ctx, q, p, c, plan.added); err != nil {
+		if err := a.queueAdded(ctx, tx, p, c, plan.added); err != nil {
+			return Campaign{}, err
+		}
+	}
+	if next.Mode.Playbook() && next.Status == StatusActive && c.Status != StatusActive {
+		// A playbook turned on again: its approval job decides the people
+		// scheduled before it was paused.
+		if err := a.scheduleApprovals(ctx, tx, c.WorkspaceID, c.ID); err != nil {
 			return Campaign{}, err
 		}
 	}

@@ -2,10 +2,13 @@ package core
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/rivertype"
 
 	"github.com/giftwell/giftwell/sql/db"
 )
@@ -21,7 +24,8 @@ type Email struct {
 }
 
 // EmailSender delivers an email. Giftwell never sends mail in a request:
-// services queue it in the outbox and DeliverEmails hands it to a sender.
+// services queue it in the outbox with its delivery job, and
+// DeliverEmailWorker hands it to a sender (internal/smtp, or LogSender).
 type EmailSender interface {
 	Send(ctx context.Context, e Email) error
 }
@@ -46,17 +50,13 @@ func (s LogSender) Send(ctx context.Context, e Email) error {
 	return nil
 }
 
-// Outbox delivery bounds.
-const (
-	// EmailMaxAttempts is how often delivery of one email is tried before
-	// it is marked failed.
-	EmailMaxAttempts = 5
-	// emailBatch is the most emails one DeliverEmails call sends.
-	emailBatch = 50
-)
+// EmailMaxAttempts is how often delivery of one email is tried before it
+// is given up (marked failed, body cleared): the MaxAttempts of its job.
+const EmailMaxAttempts = 5
 
-// emailRetryDelay is the wait after the n-th failed attempt (n >= 1).
-func emailRetryDelay(n int32) time.Duration {
+// emailRetryDelay is the wait after the n-th failed attempt (n >= 1): 1, 5
+// and 30 minutes, then every 2 hours.
+func emailRetryDelay(n int) time.Duration {
 	switch n {
 	case 1:
 		return time.Minute
@@ -68,67 +68,115 @@ func emailRetryDelay(n int32) time.Duration {
 	return 2 * time.Hour
 }
 
-// queueEmail writes e to the outbox in the caller's transaction, so that it
-// is sent exactly when the change it reports commits.
+// DeliverEmailArgs is the River job that sends one queued email. It
+// carries the email's ID only: the body, which may hold an invitation
+// link, stays in the email_outbox row and is cleared once the email is
+// sent or given up, so no secret is ever stored in river_job.
+type DeliverEmailArgs struct {
+	EmailID string `json:"email_id" river:"unique"`
+}
+
+// Kind names the job.
+func (DeliverEmailArgs) Kind() string { return "deliver_email" }
+
+// emailJobOpts are the insert options of a DeliverEmailArgs job: at most
+// EmailMaxAttempts attempts, and one unfinished job per email.
+func emailJobOpts() *river.InsertOpts {
+	return &river.InsertOpts{
+		MaxAttempts: EmailMaxAttempts,
+		UniqueOpts:  river.UniqueOpts{ByArgs: true, ByState: unfinishedJobStates()},
+	}
+}
+
+// queueEmail writes e to the outbox and inserts its delivery job in the
+// caller's transaction, so that it is sent exactly when the change it
+// reports commits.
 func (a *App) queueEmail(ctx context.Context, tx pgx.Tx, workspaceID string, e Email) error {
 	var ws *string
 	if workspaceID != "" {
 		ws = &workspaceID
 	}
+	id := NewID(PrefixEmail)
 	if err := db.New(tx).EmailOutboxInsert(ctx, db.EmailOutboxInsertParams{
-		ID: NewID(PrefixEmail), WorkspaceID: ws, ToAddress: e.To, Subject: e.Subject, Body: e.Text, CreatedAt: a.Clock.Now(),
+		ID: id, WorkspaceID: ws, ToAddress: e.To, Subject: e.Subject, Body: e.Text, CreatedAt: a.Clock.Now(),
 	}); err != nil {
 		return Internal(err)
 	}
-	return nil
+	_, err := a.insertJob(ctx, tx, DeliverEmailArgs{EmailID: id}, emailJobOpts())
+	return err
 }
 
-// DeliverEmails sends the outbox's due emails through sender, up to 50 per
-// call, one transaction each: the row is locked with SKIP LOCKED, so
-// several instances of the service never send the same email twice at once.
-// A sent email is marked sent and its body cleared; a failed one is retried
-// after 1, 5 and 30 minutes and then every 2 hours, and marked failed (body
-// cleared) after EmailMaxAttempts attempts. It returns how many emails were
-// sent, and INTERNAL_ERROR when the database fails (a sender's error is
-// recorded on the row and logged, not returned).
-func (a *App) DeliverEmails(ctx context.Context, sender EmailSender) (int, error) {
-	sent := 0
-	for range emailBatch {
-		done := false
-		err := pgx.BeginFunc(ctx, a.DB, func(tx pgx.Tx) error {
-			q := db.New(tx)
-			now := a.Clock.Now()
-			row, err := q.EmailOutboxClaim(ctx, now)
-			if isNoRows(err) {
-				done = true
-				return nil
-			}
-			if err != nil {
-				return Internal(err)
-			}
-			sendErr := sender.Send(ctx, Email{To: row.ToAddress, Subject: row.Subject, Text: row.Body})
-			if sendErr == nil {
-				sent++
-				return q.EmailOutboxMarkSent(ctx, db.EmailOutboxMarkSentParams{Now: now, ID: row.ID})
-			}
-			attempts := row.Attempts + 1
-			giveUp := attempts >= EmailMaxAttempts
-			a.Log.WarnContext(ctx, "email delivery failed", slog.String("email_id", row.ID),
-				slog.Int("attempt", int(attempts)), slog.Bool("given_up", giveUp), slog.Any("err", sendErr))
-			msg := sendErr.Error()
-			if len(msg) > 1000 {
-				msg = msg[:1000]
-			}
-			return q.EmailOutboxMarkFailed(ctx, db.EmailOutboxMarkFailedParams{
-				LastError: msg, NextAttemptAt: now.Add(emailRetryDelay(attempts)), GiveUp: giveUp, ID: row.ID,
-			})
-		})
-		if err != nil {
-			return sent, asCoreError(err)
-		}
-		if done {
-			break
-		}
-	}
-	return sent, nil
+// DeliverEmailWorker sends the email of a DeliverEmailArgs job through
+// Sender. It holds no transaction or lock while the sender talks to the
+// mail server: it reads the email, sends it, then records the outcome in
+// one short statement. A sent email is marked sent and its body cleared;
+// a failed attempt is recorded and retried after 1, 5 and 30 minutes and
+// then every 2 hours (NextRetry); the last of EmailMaxAttempts attempts
+// marks it failed, body cleared. River delivers a job at least once: an
+// email already sent or given up is not sent again.
+type DeliverEmailWorker struct {
+	river.WorkerDefaults[DeliverEmailArgs]
+	App    *App
+	Sender EmailSender
 }
+
+var _ river.Worker[DeliverEmailArgs] = (*DeliverEmailWorker)(nil)
+
+// NextRetry is the email retry schedule: 1, 5 and 30 minutes after the
+// failed attempt, then every 2 hours.
+func (w *DeliverEmailWorker) NextRetry(job *river.Job[DeliverEmailArgs]) time.Time {
+	return emailNextAttempt(job.JobRow)
+}
+
+// emailNextAttempt is when River tries job again after its current attempt fails.
+func emailNextAttempt(job *rivertype.JobRow) time.Time {
+	from := time.Now()
+	if job.AttemptedAt != nil {
+		from = *job.AttemptedAt
+	}
+	return from.Add(emailRetryDelay(job.Attempt)).UTC()
+}
+
+// Work sends the job's email once. It returns the sender's error (River
+// retries it) or INTERNAL_ERROR when the database fails.
+func (w *DeliverEmailWorker) Work(ctx context.Context, job *river.Job[DeliverEmailArgs]) error {
+	return w.App.deliverEmail(ctx, w.Sender, job.JobRow, job.Args.EmailID)
+}
+
+// deliverEmail sends email id for attempt job of its delivery job.
+func (a *App) deliverEmail(ctx context.Context, sender EmailSender, job *rivertype.JobRow, id string) error {
+	q := db.New(a.DB)
+	row, err := q.EmailOutboxGet(ctx, id)
+	if isNoRows(err) {
+		return nil // removed with its workspace
+	}
+	if err != nil {
+		return Internal(err)
+	}
+	if row.State != emailPending {
+		return nil // sent or given up already
+	}
+	sendErr := sender.Send(ctx, Email{To: row.ToAddress, Subject: row.Subject, Text: row.Body})
+	if sendErr == nil {
+		if err := q.EmailOutboxMarkSent(ctx, db.EmailOutboxMarkSentParams{Now: a.Clock.Now(), ID: id}); err != nil {
+			return Internal(err)
+		}
+		return nil
+	}
+	giveUp := job.Attempt >= job.MaxAttempts
+	a.Log.WarnContext(ctx, "email delivery failed", slog.String("email_id", id),
+		slog.Int("attempt", job.Attempt), slog.Bool("given_up", giveUp), slog.Any("err", sendErr))
+	msg := sendErr.Error()
+	if len(msg) > 1000 {
+		msg = msg[:1000]
+	}
+	if err := q.EmailOutboxMarkFailed(ctx, db.EmailOutboxMarkFailedParams{
+		LastError: msg, NextAttemptAt: emailNextAttempt(job), GiveUp: giveUp, ID: id,
+	}); err != nil {
+		return Internal(err)
+	}
+	return fmt.Errorf("email %s, attempt %d of %d: %w", id, job.Attempt, job.MaxAttempts, sendErr)
+}
+
+// emailPending is the state of an email not yet sent nor given up.
+const emailPending = "pending"

@@ -1,15 +1,16 @@
 package core_test
 
 import (
-	"bufio"
 	"context"
-	"encoding/base64"
+	"encoding/json"
 	"errors"
-	"net"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/rivertype"
 	"github.com/stretchr/testify/require"
 
 	"github.com/giftwell/giftwell/core"
@@ -17,145 +18,173 @@ import (
 	"github.com/giftwell/giftwell/sql/db"
 )
 
-func TestDeliverEmailsRetriesThenGivesUp(t *testing.T) {
+// deliverEmails works env's waiting email jobs with sender, as River
+// would, and returns how many emails were sent.
+func deliverEmails(t *testing.T, env *apptest.Env, sender core.EmailSender) int {
+	t.Helper()
+	n := 0
+	for _, job := range apptest.WorkJobs(t, env.App, &core.DeliverEmailWorker{App: env.App, Sender: sender}) {
+		if job.State == rivertype.JobStateCompleted {
+			n++
+		}
+	}
+	return n
+}
+
+// emailJob is the one delivery job of an invitation just made in env.
+func emailJob(t *testing.T, env *apptest.Env) *rivertype.JobRow {
+	t.Helper()
+	jobs := apptest.Jobs(t, env.App, core.DeliverEmailArgs{}.Kind())
+	require.Len(t, jobs, 1)
+	return jobs[0]
+}
+
+func TestEmailJobRetriesThenGivesUp(t *testing.T) {
+	t.Parallel()
+	env := apptest.New(t)
+	ctx := context.Background()
+	_, owner := env.SignIn(t, env.OwnerEmail)
+	created, err := env.App.InviteTeamMember(ctx, owner, core.InviteParams{Email: apptest.UniqueEmail("a"), Role: core.RoleMember})
+	require.NoError(t, err)
+
+	// The job carries the email's ID only, never the link in its body.
+	rows, err := db.New(env.App.DB).EmailOutboxListByWorkspace(ctx, &env.WorkspaceID)
+	require.NoError(t, err)
+	require.Len(t, rows, 1)
+	job := emailJob(t, env)
+	require.JSONEq(t, `{"email_id": "`+rows[0].ID+`"}`, string(job.EncodedArgs))
+	require.NotContains(t, string(job.EncodedArgs)+string(job.Metadata), tokenOf(t, env, created.InviteURL))
+	require.Equal(t, core.EmailMaxAttempts, job.MaxAttempts)
+
+	box := &outbox{fail: errors.New("mailbox unavailable")}
+	worker := &core.DeliverEmailWorker{App: env.App, Sender: box}
+	waits := []time.Duration{time.Minute, 5 * time.Minute, 30 * time.Minute, 2 * time.Hour}
+	for attempt := 1; attempt <= core.EmailMaxAttempts; attempt++ {
+		worked := apptest.WorkJobs(t, env.App, worker)
+		require.Len(t, worked, 1)
+		require.Len(t, box.sent, attempt)
+		job := worked[0]
+		require.Equal(t, attempt, job.Attempt)
+		require.Contains(t, job.Errors[len(job.Errors)-1].Error, "mailbox unavailable")
+		row, err := db.New(env.App.DB).EmailOutboxGet(ctx, rows[0].ID)
+		require.NoError(t, err)
+		require.EqualValues(t, attempt, row.Attempts)
+		require.Equal(t, "mailbox unavailable", row.LastError)
+		if attempt < core.EmailMaxAttempts {
+			require.Equal(t, rivertype.JobStateRetryable, job.State)
+			wait := waits[min(attempt, len(waits))-1]
+			require.WithinDuration(t, job.AttemptedAt.Add(wait), job.ScheduledAt, time.Millisecond, "attempt %d: not due again before %s", attempt, wait)
+			require.Equal(t, "pending", row.State)
+			require.NotEmpty(t, row.Body)
+			continue
+		}
+		require.Equal(t, rivertype.JobStateDiscarded, job.State)
+		require.Equal(t, "failed", row.State)
+		require.Empty(t, row.Body, "the link is not kept")
+	}
+	require.Empty(t, apptest.WorkJobs(t, env.App, worker), "given up")
+	require.Len(t, box.sent, core.EmailMaxAttempts)
+
+	// A sent email's body is cleared too.
+	env.Clock.Advance(time.Hour)
+	_, err = env.App.InviteTeamMember(ctx, owner, core.InviteParams{Email: apptest.UniqueEmail("b"), Role: core.RoleMember})
+	require.NoError(t, err)
+	require.Equal(t, 1, deliverEmails(t, env, &outbox{}))
+	rows, err = db.New(env.App.DB).EmailOutboxListByWorkspace(ctx, &env.WorkspaceID)
+	require.NoError(t, err)
+	require.Equal(t, "sent", rows[1].State)
+	require.Empty(t, rows[1].Body)
+	require.NotNil(t, rows[1].SentAt)
+	require.EqualValues(t, 1, rows[1].Attempts)
+}
+
+// River delivers a job at least once: the same job run again after the
+// email was sent (or given up) sends nothing.
+func TestEmailJobIsIdempotent(t *testing.T) {
 	t.Parallel()
 	env := apptest.New(t)
 	ctx := context.Background()
 	_, owner := env.SignIn(t, env.OwnerEmail)
 	_, err := env.App.InviteTeamMember(ctx, owner, core.InviteParams{Email: apptest.UniqueEmail("a"), Role: core.RoleMember})
 	require.NoError(t, err)
+	job := emailJob(t, env)
 
-	box := &outbox{fail: errors.New("mailbox unavailable")}
-	waits := []time.Duration{time.Minute, 5 * time.Minute, 30 * time.Minute, 2 * time.Hour}
-	for attempt := range core.EmailMaxAttempts {
-		n, err := env.App.DeliverEmails(ctx, box)
-		require.NoError(t, err)
-		require.Zero(t, n)
-		require.Len(t, box.sent, attempt+1)
-		n, err = env.App.DeliverEmails(ctx, box)
-		require.NoError(t, err)
-		require.Len(t, box.sent, attempt+1, "not due yet")
-		if attempt < len(waits) {
-			env.Clock.Advance(waits[attempt])
-		}
-	}
-	env.Clock.Advance(24 * time.Hour)
-	_, err = env.App.DeliverEmails(ctx, box)
-	require.NoError(t, err)
-	require.Len(t, box.sent, core.EmailMaxAttempts, "given up")
-
-	rows, err := db.New(env.App.DB).EmailOutboxListByWorkspace(ctx, &env.WorkspaceID)
-	require.NoError(t, err)
-	require.Len(t, rows, 1)
-	require.Equal(t, "failed", rows[0].State)
-	require.EqualValues(t, core.EmailMaxAttempts, rows[0].Attempts)
-	require.Equal(t, "mailbox unavailable", rows[0].LastError)
-	require.Empty(t, rows[0].Body, "the link is not kept")
-
-	// A sent email's body is cleared too.
-	_, err = env.App.InviteTeamMember(ctx, owner, core.InviteParams{Email: apptest.UniqueEmail("b"), Role: core.RoleMember})
-	require.NoError(t, err)
-	n, err := env.App.DeliverEmails(ctx, &outbox{})
-	require.NoError(t, err)
-	require.Equal(t, 1, n)
-	rows, err = db.New(env.App.DB).EmailOutboxListByWorkspace(ctx, &env.WorkspaceID)
-	require.NoError(t, err)
-	require.Equal(t, "sent", rows[1].State)
-	require.Empty(t, rows[1].Body)
-	require.NotNil(t, rows[1].SentAt)
+	box := &outbox{}
+	require.Equal(t, 1, deliverEmails(t, env, box))
+	worker := &core.DeliverEmailWorker{App: env.App, Sender: box}
+	again := &river.Job[core.DeliverEmailArgs]{JobRow: job}
+	require.NoError(t, json.Unmarshal(job.EncodedArgs, &again.Args))
+	again.Attempt = 2
+	require.NoError(t, worker.Work(ctx, again))
+	require.Len(t, box.sent, 1, "a sent email is never sent again")
 }
 
-func TestNewSMTPSender(t *testing.T) {
-	t.Parallel()
-	for _, bad := range []string{
-		"http://mail.example.com?from=a@example.com",
-		"smtp://:25?from=a@example.com",
-		"smtp://mail.example.com",
-		"smtp://mail.example.com?from=not-an-address",
-	} {
-		_, err := core.NewSMTPSender(bad)
-		require.Error(t, err, bad)
-	}
-	_, err := core.NewSMTPSender("smtp://user:s3cret-pass@mail.example.com?from=bad")
-	require.Error(t, err)
-	require.NotContains(t, err.Error(), "s3cret-pass")
-	_, err = core.NewSMTPSender("smtps://mail.example.com?from=Giftwell%20%3Cno-reply@example.com%3E")
-	require.NoError(t, err)
+// checkingSender checks, while it sends, that the App holds no transaction
+// and no lock on the email.
+type checkingSender struct {
+	env     *apptest.Env
+	checked chan error
 }
 
-// TestSMTPSenderDelivers speaks SMTP with a minimal fake server on loopback
-// (where net/smtp allows PLAIN authentication without TLS).
-func TestSMTPSenderDelivers(t *testing.T) {
+func (s *checkingSender) Send(ctx context.Context, e core.Email) error {
+	s.checked <- requireNoTransaction(ctx, s.env, func(tx pgx.Tx) error {
+		// The row can be locked from another connection: nobody holds it.
+		var id string
+		return tx.QueryRow(ctx, "SELECT id FROM email_outbox WHERE to_address = $1 FOR UPDATE NOWAIT", e.To).Scan(&id)
+	})
+	return nil
+}
+
+// requireNoTransaction checks from a connection of its own that no other
+// connection to env's database is inside a transaction, then runs lock in
+// a transaction of that connection (rolled back).
+func requireNoTransaction(ctx context.Context, env *apptest.Env, lock func(pgx.Tx) error) error {
+	conn, err := pgx.Connect(ctx, env.App.DB.Config().ConnString())
+	if err != nil {
+		return err
+	}
+	defer conn.Close(ctx)
+	rows, err := conn.Query(ctx, `SELECT coalesce(state, '') || ': ' || coalesce(query, '') FROM pg_stat_activity
+		WHERE datname = current_database() AND pid <> pg_backend_pid() AND state LIKE 'idle in transaction%'`)
+	if err != nil {
+		return err
+	}
+	open, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		return err
+	}
+	if len(open) > 0 {
+		return errors.New("a connection is inside a transaction: " + strings.Join(open, "; "))
+	}
+	tx, err := conn.Begin(ctx)
+	if err != nil {
+		return err
+	}
+	defer func() { _ = tx.Rollback(ctx) }()
+	return lock(tx)
+}
+
+// No network inside a transaction: the worker holds no transaction or row
+// lock while the sender talks to the mail server.
+func TestEmailJobSendsOutsideATransaction(t *testing.T) {
 	t.Parallel()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	env := apptest.New(t)
+	ctx := context.Background()
+	_, owner := env.SignIn(t, env.OwnerEmail)
+	_, err := env.App.InviteTeamMember(ctx, owner, core.InviteParams{Email: apptest.UniqueEmail("a"), Role: core.RoleMember})
 	require.NoError(t, err)
-	defer ln.Close()
-	type received struct{ auth, from, to, data string }
-	got := make(chan received, 1)
-	go func() {
-		conn, err := ln.Accept()
-		if err != nil {
-			return
-		}
-		defer conn.Close()
-		r := bufio.NewReader(conn)
-		say := func(s string) { _, _ = conn.Write([]byte(s + "\r\n")) }
-		var rec received
-		say("220 fake ESMTP")
-		for {
-			line, err := r.ReadString('\n')
-			if err != nil {
-				return
-			}
-			line = strings.TrimRight(line, "\r\n")
-			cmd := strings.ToUpper(strings.SplitN(line, " ", 2)[0])
-			switch cmd {
-			case "EHLO":
-				say("250-fake")
-				say("250 AUTH PLAIN")
-			case "AUTH":
-				raw, _ := base64.StdEncoding.DecodeString(strings.Fields(line)[2])
-				rec.auth = string(raw)
-				say("235 ok")
-			case "MAIL":
-				rec.from = line
-				say("250 ok")
-			case "RCPT":
-				rec.to = line
-				say("250 ok")
-			case "DATA":
-				say("354 go on")
-				var b strings.Builder
-				for {
-					l, err := r.ReadString('\n')
-					if err != nil || l == ".\r\n" {
-						break
-					}
-					b.WriteString(l)
-				}
-				rec.data = b.String()
-				say("250 queued")
-			case "QUIT":
-				say("221 bye")
-				got <- rec
-				return
-			default:
-				say("250 ok")
-			}
-		}
-	}()
+	job := emailJob(t, env)
 
-	s, err := core.NewSMTPSender("smtp://mailer:pa55@" + ln.Addr().String() + "?from=Giftwell%20%3Cno-reply@giftwell.test%3E")
+	s := &checkingSender{env: env, checked: make(chan error, 1)}
+	worker := &core.DeliverEmailWorker{App: env.App, Sender: s}
+	// Work is called directly: River's own test executor would hold the
+	// job's row in a transaction of its own around it.
+	run := &river.Job[core.DeliverEmailArgs]{JobRow: job}
+	require.NoError(t, json.Unmarshal(job.EncodedArgs, &run.Args))
+	run.Attempt = 1
+	require.NoError(t, worker.Work(ctx, run))
+	require.NoError(t, <-s.checked)
+	row, err := db.New(env.App.DB).EmailOutboxGet(ctx, run.Args.EmailID)
 	require.NoError(t, err)
-	err = s.Send(context.Background(), core.Email{To: "ana@example.com", Subject: "Einladung für Ana", Text: "Hello\n.hidden dot line\nBye"})
-	require.NoError(t, err)
-	rec := <-got
-	require.Equal(t, "\x00mailer\x00pa55", rec.auth)
-	require.Equal(t, "MAIL FROM:<no-reply@giftwell.test>", strings.SplitN(rec.from, " BODY", 2)[0])
-	require.Equal(t, "RCPT TO:<ana@example.com>", rec.to)
-	require.Contains(t, rec.data, "To: <ana@example.com>\r\n")
-	require.Contains(t, rec.data, "Subject: =?utf-8?q?Einladung_f=C3=BCr_Ana?=\r\n")
-	require.Contains(t, rec.data, "\r\n\r\nHello\r\n..hidden dot line\r\nBye\r\n", "dot-stuffed once on the wire")
-
-	require.Error(t, s.Send(context.Background(), core.Email{To: "ana@example.com\r\nBcc: x@example.com", Subject: "x", Text: "x"}))
+	require.Equal(t, "sent", row.State)
 }

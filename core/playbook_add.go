@@ -16,7 +16,8 @@ import (
 // the same playbook at once. Each add locks the playbook with a short lock
 // wait and tries a few times; an add that loses every race is PLAYBOOK_BUSY
 // with nothing saved. Auto-approve takes the balance lock without waiting:
-// an add that meets another approval is scheduled for the background run.
+// an add that meets another approval is scheduled, and the playbook's
+// approval job (inserted in the add's transaction) decides it.
 
 const (
 	// addLockWait is how long one attempt waits for the playbook's lock.
@@ -35,7 +36,8 @@ const playbookPath = "recipient"
 // runs auto-approve: the answer's approval is auto_approved (paid from the
 // balance in p's mode, with sendId), waiting with a reason (nothing
 // charged; a playbook.person_waiting event), or scheduled (the add met
-// another approval; the background run decides within minutes).
+// another approval; the playbook's approval job, inserted with the add,
+// decides within moments).
 //
 // The call is idempotent: a person already on the playbook (matched by
 // sourceSystem+externalId, then recipientId, email or profileUrl) is
@@ -161,6 +163,9 @@ func (a *App) addToPlaybook(ctx context.Context, tx pgx.Tx, p Principal, campaig
 	if err := a.settleDecision(ctx, q, c, np.id, "", "", d, mode); err != nil {
 		return AddPersonResult{}, err
 	}
+	if err := a.scheduleIfScheduled(ctx, tx, c, d); err != nil {
+		return AddPersonResult{}, err
+	}
 	res.RecipientID, res.Approval = np.id, d.approval()
 	return res, nil
 }
@@ -226,8 +231,20 @@ func (a *App) addAgain(ctx context.Context, tx pgx.Tx, c campaignRecord, product
 	if err := a.settleDecision(ctx, q, c, cur.id, ApprovalWaiting, reason, d, mode); err != nil {
 		return AddPersonResult{}, err
 	}
+	if err := a.scheduleIfScheduled(ctx, tx, c, d); err != nil {
+		return AddPersonResult{}, err
+	}
 	res.Approval = d.approval()
 	return res, nil
+}
+
+// scheduleIfScheduled inserts playbook c's approval job in tx when d
+// scheduled the person.
+func (a *App) scheduleIfScheduled(ctx context.Context, tx pgx.Tx, c campaignRecord, d autoDecision) error {
+	if d.state != ApprovalScheduled {
+		return nil
+	}
+	return a.scheduleApprovals(ctx, tx, c.WorkspaceID, c.ID)
 }
 
 // playbookOn is the error for adding to c when c is not an active playbook:

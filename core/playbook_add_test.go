@@ -206,9 +206,11 @@ func TestAddToPlaybookBusyAndScheduled(t *testing.T) {
 	require.True(t, again.AlreadyQueued)
 	require.Equal(t, core.ApprovalScheduled, again.Approval.State)
 
-	// The background run approves them.
-	n, err := app.RunScheduledApprovals(ctx)
-	require.NoError(t, err)
+	// The add queued the playbook's approval job, once; it approves them.
+	jobs := apptest.Jobs(t, app, core.ScheduledApprovalArgs{}.Kind())
+	require.Len(t, jobs, 1, "one job per playbook")
+	require.JSONEq(t, `{"workspace_id": "`+w.env.WorkspaceID+`", "campaign_id": "`+c.ID+`"}`, string(jobs[0].EncodedArgs))
+	n := w.runScheduled()
 	require.Equal(t, 1, n)
 	st, _ := w.state(c.ID, res.RecipientID)
 	require.Equal(t, core.ApprovalAutoApproved, st)
@@ -217,8 +219,7 @@ func TestAddToPlaybookBusyAndScheduled(t *testing.T) {
 	evs, err := app.GiftEvents(ctx, w.key, after.Approval.SendID)
 	require.NoError(t, err)
 	require.Equal(t, []core.EventType{core.EventSendCreated, core.EventSendAutoApproved}, []core.EventType{evs[0].Type, evs[1].Type})
-	n, err = app.RunScheduledApprovals(ctx)
-	require.NoError(t, err)
+	n = w.runScheduled()
 	require.Zero(t, n, "nothing left")
 	require.Equal(t, 1, w.requireOneDebitPerGift())
 }
@@ -384,9 +385,13 @@ func TestBackfillsAreScheduled(t *testing.T) {
 	require.Equal(t, core.ReasonAutoApproveOff, reason)
 	require.Len(t, w.events(core.EventPlaybookPersonWaiting), 1)
 
-	// The background run: two fit the balance of 20,000 in queue order, the rest wait.
-	n, err := app.RunScheduledApprovals(ctx)
-	require.NoError(t, err)
+	// One approval job for the playbook with auto-approve on, none for the other.
+	jobs := apptest.Jobs(t, app, core.ScheduledApprovalArgs{}.Kind())
+	require.Len(t, jobs, 1)
+	require.Contains(t, string(jobs[0].EncodedArgs), on.ID)
+
+	// The job: two fit the balance of 20,000 in queue order, the rest wait.
+	n := w.runScheduled()
 	require.Equal(t, 4, n)
 	var states []core.ApprovalState
 	var reasons []core.ApprovalReason
@@ -416,8 +421,7 @@ func TestScheduledApprovalsFollowThePlaybook(t *testing.T) {
 	paused := core.StatusPaused
 	cur, err := app.UpdateCampaign(ctx, w.owner, c.ID, core.CampaignPatch{Status: &paused})
 	require.NoError(t, err)
-	n, err := app.RunScheduledApprovals(ctx)
-	require.NoError(t, err)
+	n := w.runScheduled()
 	require.Zero(t, n)
 	st, _ := w.state(c.ID, added.Added[0])
 	require.Equal(t, core.ApprovalScheduled, st)
@@ -428,8 +432,8 @@ func TestScheduledApprovalsFollowThePlaybook(t *testing.T) {
 	_, err = app.UpdateCampaign(ctx, w.owner, c.ID, core.CampaignPatch{Status: &active, ExpectedPolicyVersion: cur.PolicyVersion})
 	require.NoError(t, err)
 	w.autoApprove(c.ID, 0)
-	n, err = app.RunScheduledApprovals(ctx)
-	require.NoError(t, err)
+	// Turning the playbook on again queued its approval job.
+	n = w.runScheduled()
 	require.Equal(t, 1, n)
 	st, reason := w.state(c.ID, added.Added[0])
 	require.Equal(t, core.ApprovalWaiting, st)

@@ -3,6 +3,7 @@ package core_test
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"math/rand/v2"
 	"slices"
 	"sync"
@@ -10,16 +11,19 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/riverdriver/riverpgxv5"
 	"github.com/stretchr/testify/require"
 
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/internal/apptest"
 	"github.com/giftwell/giftwell/sql/db"
 )
 
 // TestPlaybookConcurrency races agents adding people (distinct ones, and
 // the same externalId from several writers) to three playbooks with
-// auto-approve on, owners approving waiting people and the background run
-// deciding scheduled ones, near the balance and the monthly budgets. It
+// auto-approve on, owners approving waiting people and River working the
+// approval jobs the adds insert, deciding scheduled people, near the balance and the monthly budgets. It
 // then checks the money and the rosters.
 func TestPlaybookConcurrency(t *testing.T) {
 	t.Parallel()
@@ -33,6 +37,20 @@ func TestPlaybookConcurrency(t *testing.T) {
 	require.NoError(t, err)
 	t.Cleanup(pool.Close)
 	app := core.NewApp(pool, w.env.App.Config, w.env.Clock, nil)
+	app.Payments = w.env.App.Payments
+	// The playbooks' approval jobs run on a started River client, as serve
+	// runs them, while the adds insert more.
+	workers := river.NewWorkers()
+	river.AddWorker(workers, &core.ScheduledApprovalWorker{App: app})
+	jobs, err := river.NewClient(riverpgxv5.New(pool), &river.Config{
+		Logger:  slog.New(slog.DiscardHandler),
+		Workers: workers,
+		Queues:  map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: 2}},
+	})
+	require.NoError(t, err)
+	app.Jobs = jobs
+	require.NoError(t, jobs.Start(ctx))
+	t.Cleanup(func() { _ = jobs.Stop(context.Background()) })
 
 	// 9,000 a gift: the monthly budgets allow 10 + 8 + 6 = 24 gifts, the
 	// balance 20. The third playbook's per-gift limit is below the price,
@@ -141,21 +159,6 @@ func TestPlaybookConcurrency(t *testing.T) {
 			}
 		})
 	}
-	others.Go(func() {
-		<-start
-		for {
-			select {
-			case <-stop:
-				return
-			default:
-			}
-			if _, err := app.RunScheduledApprovals(ctx); err != nil {
-				fail(fmt.Errorf("scheduled run: %w", err))
-			}
-			time.Sleep(5 * time.Millisecond)
-		}
-	})
-
 	// A slow writer holds each playbook once for longer than an add tries
 	// (3 x 250 ms), so adds to it meanwhile lose every race.
 	others.Go(func() {
@@ -193,15 +196,21 @@ func TestPlaybookConcurrency(t *testing.T) {
 	elapsed := time.Since(began)
 	close(stop)
 	others.Wait()
+	stopCtx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	require.NoError(t, jobs.Stop(stopCtx))
 	require.Empty(t, unexpect)
+	for _, j := range apptest.JobsIn(t, app, core.ScheduledApprovalArgs{}.Kind()) {
+		require.Empty(t, j.Errors, "approval job %d failed", j.ID)
+	}
 	scheduledLeft := 0
 	for _, o := range outcomes {
 		if !o.busy && o.res.Approval.State == core.ApprovalScheduled {
 			scheduledLeft++
 		}
 	}
-	_, err = app.RunScheduledApprovals(ctx)
-	require.NoError(t, err)
+	// The jobs queued while River stopped.
+	workScheduled(t, app)
 	checks := 0
 	pass := func() { checks++ }
 
@@ -247,7 +256,7 @@ func TestPlaybookConcurrency(t *testing.T) {
 		require.Equal(t, c.SentCount, gifted, "one gift per approved person on playbook %d", i)
 		totalPeople += len(c.Recipients)
 	}
-	require.Zero(t, scheduledNow, "the last run decided every scheduled person")
+	require.Zero(t, scheduledNow, "the approval jobs decided every scheduled person")
 	pass()
 	pass()
 

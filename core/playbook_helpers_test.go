@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/riverqueue/river/rivertype"
 	"github.com/stretchr/testify/require"
 
 	"github.com/giftwell/giftwell/core"
@@ -43,6 +44,28 @@ func (w *playbooks) playbook(product string, monthly, perGift int64) core.Campai
 		w.autoApprove(c.ID, perGift)
 	}
 	return c
+}
+
+// runScheduled works the waiting approval jobs of the workspace, as River
+// would, and returns how many scheduled people they decided.
+func (w *playbooks) runScheduled() int {
+	w.t.Helper()
+	return workScheduled(w.t, w.env.App)
+}
+
+// workScheduled works app's waiting approval jobs, as River would,
+// requires that each completed, and returns how many scheduled people
+// they decided.
+func workScheduled(t *testing.T, app *core.App) int {
+	t.Helper()
+	n := 0
+	for _, job := range apptest.WorkJobs(t, app, &core.ScheduledApprovalWorker{App: app}) {
+		require.Equal(t, rivertype.JobStateCompleted, job.State, "errors: %v", job.Errors)
+		var out core.ScheduledApprovalOutput
+		require.NoError(t, json.Unmarshal(job.Output(), &out))
+		n += out.Decided
+	}
+	return n
 }
 
 // autoApprove turns auto-approve on for campaign id, up to perGift.

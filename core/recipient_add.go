@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/giftwell/giftwell/sql/db"
 )
 
@@ -56,8 +58,8 @@ func (a *App) AddRecipients(ctx context.Context, p Principal, id string, in Reci
 		return RecipientsAdded{}, Invalid("recipients", "must have at most %d people per call", PeoplePerAddCall)
 	}
 	var out RecipientsAdded
-	err := a.editRoster(ctx, p, id, in.Recipients, func(q *db.Queries, c campaignRecord, roster rosterView) (err error) {
-		out, err = a.addRecipients(ctx, q, p, c, roster, in)
+	err := a.editRoster(ctx, p, id, in.Recipients, func(tx pgx.Tx, q *db.Queries, c campaignRecord, roster rosterView) (err error) {
+		out, err = a.addRecipients(ctx, tx, q, p, c, roster, in)
 		return err
 	})
 	if err != nil {
@@ -66,7 +68,7 @@ func (a *App) AddRecipients(ctx context.Context, p Principal, id string, in Reci
 	return out, nil
 }
 
-func (a *App) addRecipients(ctx context.Context, q *db.Queries, p Principal, c campaignRecord, roster rosterView, in RecipientsAdd) (RecipientsAdded, error) {
+func (a *App) addRecipients(ctx context.Context, tx pgx.Tx, q *db.Queries, p Principal, c campaignRecord, roster rosterView, in RecipientsAdd) (RecipientsAdded, error) {
 	product, err := a.storedProduct(ctx, c.ProductID)
 	if err != nil {
 		return RecipientsAdded{}, err
@@ -142,7 +144,7 @@ func (a *App) addRecipients(ctx context.Context, q *db.Queries, p Principal, c c
 			return RecipientsAdded{}, err
 		}
 		if keepsOn {
-			if err := a.queueAdded(ctx, q, p, c, added); err != nil {
+			if err := a.queueAdded(ctx, tx, p, c, added); err != nil {
 				return RecipientsAdded{}, err
 			}
 		}

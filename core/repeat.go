@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/giftwell/giftwell/sql/db"
 )
 
@@ -66,7 +68,7 @@ func (a *App) ApproveRepeats(ctx context.Context, p Principal, id string, in Rep
 		return nil, Invalid("recipientIds", "must list 1-%d people", MaxBulkPeople)
 	}
 	var out []RepeatItem
-	err := a.editRoster(ctx, p, id, nil, func(q *db.Queries, c campaignRecord, roster rosterView) error {
+	err := a.editRoster(ctx, p, id, nil, func(_ pgx.Tx, q *db.Queries, c campaignRecord, roster rosterView) error {
 		repeats, err := repeatsOf(ctx, q, c.ID, roster, modeOf(p))
 		if err != nil {
 			return err

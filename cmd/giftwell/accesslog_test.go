@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/go-chi/chi/v5/middleware"
+	"github.com/riverqueue/river"
 	"github.com/stretchr/testify/require"
 
 	"github.com/giftwell/giftwell/core"
@@ -118,8 +119,13 @@ func TestCoreLogsCarryTheRequestID(t *testing.T) {
 	// core logs a failed delivery with the ctx it is given: a request's
 	// context carries the request id.
 	reqCtx := context.WithValue(ctx, middleware.RequestIDKey, "host/req-000042")
-	_, err = env.App.DeliverEmails(reqCtx, failingSender{})
-	require.NoError(t, err)
+	rows := apptest.JobsIn(t, env.App, core.DeliverEmailArgs{}.Kind())
+	require.Len(t, rows, 1, "the invitation queued one email")
+	var args core.DeliverEmailArgs
+	require.NoError(t, json.Unmarshal(rows[0].EncodedArgs, &args))
+	rows[0].Attempt, rows[0].MaxAttempts = 1, core.EmailMaxAttempts
+	worker := &core.DeliverEmailWorker{App: env.App, Sender: failingSender{}}
+	require.Error(t, worker.Work(reqCtx, &river.Job[core.DeliverEmailArgs]{JobRow: rows[0], Args: args}), "the failed send is the job's error, for River to retry")
 	lines := withID(logLines(t, logs.String()), "host/req-000042")
 	require.Len(t, lines, 1, logs.String())
 	require.Equal(t, "email delivery failed", lines[0]["msg"])

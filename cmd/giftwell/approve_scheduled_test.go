@@ -15,7 +15,7 @@ import (
 )
 
 // A backfill to a playbook with auto-approve on is scheduled, and the River
-// job serve starts approves it without anyone calling RunScheduledApprovals.
+// client serve starts works the approval job the backfill inserted.
 func TestJobsApproveScheduledPeople(t *testing.T) {
 	t.Parallel()
 	env := apptest.New(t)
@@ -46,5 +46,5 @@ func TestJobsApproveScheduledPeople(t *testing.T) {
 	require.Eventually(t, func() bool {
 		r, err := q.RecipientGetForApproval(ctx, db.RecipientGetForApprovalParams{CampaignID: c.ID, ID: added.Added[0]})
 		return err == nil && r.ApprovalState == string(core.ApprovalAutoApproved)
-	}, 20*time.Second, 50*time.Millisecond, "the periodic job ran on start and approved the scheduled person")
+	}, 20*time.Second, 50*time.Millisecond, "the backfill's approval job ran and approved the scheduled person")
 }

@@ -15,18 +15,18 @@ import (
 
 // jobs is the River client that runs Giftwell's background work.
 type jobs struct {
-	Client  *river.Client[pgx.Tx]
-	working bool
+	Client *river.Client[pgx.Tx]
 }
 
-// newJobs builds the River client on pool with every worker and periodic
-// job: housekeeping today, webhook deliveries and expiries in later issues.
+// newJobs builds the River client on pool with every worker (which hold
+// app) and the periodic jobs, and makes it app's job inserter: the App is
+// built first, its workers next, and the client that needs both last.
 // middleware is installed as River's global middleware (the job metrics).
 func newJobs(pool *pgxpool.Pool, log *slog.Logger, app *core.App, sender core.EmailSender, middleware ...rivertype.Middleware) (*jobs, error) {
 	workers := river.NewWorkers()
-	periodic := housekeeping(workers, app, sender)
+	periodic := addWorkers(workers, app, sender)
 	c, err := river.NewClient(riverpgxv5.New(pool), &river.Config{
-		Logger:       log,
+		Logger:       riverLogger(log),
 		Workers:      workers,
 		PeriodicJobs: periodic,
 		Queues:       map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: 10}},
@@ -35,21 +35,43 @@ func newJobs(pool *pgxpool.Pool, log *slog.Logger, app *core.App, sender core.Em
 	if err != nil {
 		return nil, err
 	}
-	return &jobs{Client: c, working: true}, nil
+	app.Jobs = c
+	return &jobs{Client: c}, nil
 }
 
-// Start starts working jobs, when there are workers.
-func (j *jobs) Start(ctx context.Context) error {
-	if !j.working {
-		return nil
-	}
-	return j.Client.Start(ctx)
-}
+// Start starts working jobs.
+func (j *jobs) Start(ctx context.Context) error { return j.Client.Start(ctx) }
 
 // Stop waits for running jobs to finish, until ctx is done.
-func (j *jobs) Stop(ctx context.Context) error {
-	if !j.working {
-		return nil
-	}
-	return j.Client.Stop(ctx)
+func (j *jobs) Stop(ctx context.Context) error { return j.Client.Stop(ctx) }
+
+// riverLogger is log for River's own lines at WARN and above. River reports
+// its producers' job counts at INFO every few seconds, which would bury the
+// service's own lines; its warnings and errors (a failing job, a lost
+// leader) still show.
+func riverLogger(log *slog.Logger) *slog.Logger {
+	return slog.New(minLevel{Handler: log.Handler(), min: slog.LevelWarn})
+}
+
+// minLevel is a slog.Handler that drops records below min.
+type minLevel struct {
+	slog.Handler
+	min slog.Level
+}
+
+var _ slog.Handler = minLevel{}
+
+// Enabled reports whether l is at least min and the handler takes it.
+func (h minLevel) Enabled(ctx context.Context, l slog.Level) bool {
+	return l >= h.min && h.Handler.Enabled(ctx, l)
+}
+
+// WithAttrs keeps the minimum on the derived handler.
+func (h minLevel) WithAttrs(attrs []slog.Attr) slog.Handler {
+	return minLevel{Handler: h.Handler.WithAttrs(attrs), min: h.min}
+}
+
+// WithGroup keeps the minimum on the derived handler.
+func (h minLevel) WithGroup(name string) slog.Handler {
+	return minLevel{Handler: h.Handler.WithGroup(name), min: h.min}
 }

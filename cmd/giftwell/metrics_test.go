@@ -87,8 +87,8 @@ func TestMetricsCountRequestsPoolAndJobs(t *testing.T) {
 		return body
 	}
 	require.Eventually(t, func() bool {
-		return strings.Contains(scrape(), `giftwell_river_jobs_total{kind="deliver_emails",outcome="completed"}`)
-	}, 20*time.Second, 50*time.Millisecond, "the periodic email job ran on start and was counted")
+		return strings.Contains(scrape(), `giftwell_river_jobs_total{kind="prune_sign_in_records",outcome="completed"}`)
+	}, 20*time.Second, 50*time.Millisecond, "the periodic sign-in pruning ran on start and was counted")
 
 	got := scrape()
 	for _, want := range []string{

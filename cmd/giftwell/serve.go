@@ -14,6 +14,8 @@ import (
 
 	"github.com/giftwell/giftwell/core"
 	"github.com/giftwell/giftwell/internal/metrics"
+	"github.com/giftwell/giftwell/internal/payments"
+	"github.com/giftwell/giftwell/internal/smtp"
 )
 
 // serveConfig is serve's flags after environment fallbacks.
@@ -32,7 +34,7 @@ func serve(ctx context.Context, args []string, stdout io.Writer) error {
 	fs.StringVar(&cfg.addr, "addr", env("GIFTWELL_ADDR", "127.0.0.1:8080"), "listen address HOST:PORT (env GIFTWELL_ADDR)")
 	fs.StringVar(&cfg.siteURL, "site-url", env("GIFTWELL_SITE_URL", ""), "public base URL; default derived from --addr (env GIFTWELL_SITE_URL)")
 	fs.StringVar(&cfg.dataDir, "data-dir", dataDir(), "directory of the private PostgreSQL cluster, used without DATABASE_URL (env GIFTWELL_DATA_DIR)")
-	fs.StringVar(&cfg.smtpURL, "smtp-url", env("GIFTWELL_SMTP_URL", ""), "smtp://user:pass@host:587?from=... (or smtps://); without it emails are logged (env GIFTWELL_SMTP_URL)")
+	fs.StringVar(&cfg.smtpURL, "smtp-url", env("GIFTWELL_SMTP_URL", ""), "smtp://user:pass@host:587?from=... (STARTTLS required unless &starttls=opportunistic or &starttls=off; or smtps://); without it emails are logged (env GIFTWELL_SMTP_URL)")
 	serveHygieneFlags(fs, &cfg)
 	if err := parseNoArgs(fs, args); err != nil {
 		return err
@@ -77,6 +79,13 @@ func serve(ctx context.Context, args []string, stdout io.Writer) error {
 		return fmt.Errorf("--site-url %q: %w", cfg.siteURL, err)
 	}
 	app := core.NewApp(d.Pool, core.Config{SiteURL: cfg.siteURL}, nil, log)
+	app.Payments = payments.SandboxProcessor{SiteURL: app.Config.SiteURL}
+	m := metrics.New()
+	m.WatchPool(d.Pool)
+	jobs, err := newJobs(d.Pool, log, app, sender, m.JobMiddleware())
+	if err != nil {
+		return err
+	}
 
 	if d.Cluster != nil {
 		if err := firstRun(ctx, app, cfg.dataDir, stdout); err != nil {
@@ -84,11 +93,10 @@ func serve(ctx context.Context, args []string, stdout io.Writer) error {
 		}
 	}
 
-	m := metrics.New()
-	m.WatchPool(d.Pool)
-	jobs, err := newJobs(d.Pool, log, app, sender, m.JobMiddleware())
-	if err != nil {
+	if n, err := app.RequeueBackgroundWork(ctx); err != nil {
 		return err
+	} else if n > 0 {
+		log.Info("queued background work found without a job", "jobs", n)
 	}
 	if err := jobs.Start(ctx); err != nil {
 		return err
@@ -143,7 +151,7 @@ func emailSender(smtpURL string, log *slog.Logger) (core.EmailSender, error) {
 	if smtpURL == "" {
 		return core.LogSender{Log: log}, nil
 	}
-	s, err := core.NewSMTPSender(smtpURL)
+	s, err := smtp.NewSender(smtpURL)
 	if err != nil {
 		return nil, fmt.Errorf("--smtp-url: %w", err)
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/riverqueue/river"
 	"github.com/stretchr/testify/require"
 
 	"github.com/giftwell/giftwell/core"
@@ -39,7 +40,7 @@ func (o *outbox) to() []string {
 var _ core.EmailSender = (*outbox)(nil)
 
 // The River client serve starts delivers a queued invitation email through
-// the configured sender, without anyone calling DeliverEmails.
+// the configured sender: its job was inserted with the invitation.
 func TestJobsDeliverQueuedEmail(t *testing.T) {
 	t.Parallel()
 	env := apptest.New(t)
@@ -61,6 +62,38 @@ func TestJobsDeliverQueuedEmail(t *testing.T) {
 		require.NoError(t, j.Stop(stopCtx))
 	})
 	require.Eventually(t, func() bool { return len(sent.to()) == 1 }, 20*time.Second, 50*time.Millisecond,
-		"the periodic job ran on start and sent the invitation")
+		"the invitation's email job ran and sent it")
 	require.Equal(t, []string{"new.hire@example.com"}, sent.to())
+}
+
+// The one cron is housekeeping: emails and approvals are jobs inserted
+// with their write, never polled.
+func TestJobsPeriodicIsHousekeepingOnly(t *testing.T) {
+	t.Parallel()
+	env := apptest.New(t)
+	periodic := addWorkers(river.NewWorkers(), env.App, &outbox{})
+	require.Len(t, periodic, 1)
+	j, err := newJobs(env.App.DB, slog.New(slog.DiscardHandler), env.App, &outbox{})
+	require.NoError(t, err)
+	require.Same(t, j.Client, env.App.Jobs, "the App inserts with the client that works the jobs")
+}
+
+// River's own INFO lines (producer counts every few seconds) are dropped;
+// its warnings and errors are kept, with the service's attributes.
+func TestRiverLoggerDropsInfo(t *testing.T) {
+	t.Parallel()
+	var buf apptest.LogBuffer
+	log := slog.New(slog.NewJSONHandler(&buf, &slog.HandlerOptions{Level: slog.LevelDebug})).With("service", "giftwell")
+	rl := riverLogger(log).WithGroup("river")
+	rl.Info("producer: job counts", "running", 0)
+	rl.Debug("elector: attempting to gain leadership")
+	require.Empty(t, buf.String())
+	rl.Warn("job failed", "job_id", 7)
+	rl.Error("leader lost")
+	out := buf.String()
+	require.Contains(t, out, `"msg":"job failed"`)
+	require.Contains(t, out, `"msg":"leader lost"`)
+	require.Contains(t, out, `"service":"giftwell"`)
+	require.Contains(t, out, `"river":{"job_id":7}`)
+	require.False(t, riverLogger(log).Enabled(context.Background(), slog.LevelInfo))
 }

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/internal/payments"
 	"github.com/giftwell/giftwell/internal/testdb"
 )
 
@@ -55,8 +56,10 @@ func WithSiteURL(u string) Option { return func(o *options) { o.siteURL = u } }
 // Demo makes the Env's workspace a demo (preview-only) workspace.
 func Demo() Option { return func(o *options) { o.demo = true } }
 
-// New returns an Env on its own database: an App with a FakeClock at Epoch
-// and a workspace with an owner and the owner's key.
+// New returns an Env on its own database: an App with a FakeClock at Epoch,
+// an insert-only River client as its job inserter (work the jobs with
+// WorkJobs), the sandbox payment processor, and a workspace with an owner
+// and the owner's key.
 func New(t testing.TB, opts ...Option) *Env {
 	t.Helper()
 	o := options{siteURL: "http://127.0.0.1:0"}
@@ -66,6 +69,8 @@ func New(t testing.TB, opts ...Option) *Env {
 	core.UseFastPasswordHashing()
 	clock := core.NewFakeClock(Epoch)
 	app := core.NewApp(testdb.New(t), core.Config{SiteURL: o.siteURL}, clock, nil)
+	app.Jobs = NewJobs(t, app.DB)
+	app.Payments = payments.SandboxProcessor{SiteURL: app.Config.SiteURL}
 	ws := NewWorkspace(t, app, WorkspaceOptions{Demo: o.demo})
 	return &Env{
 		App: app, Clock: clock, SiteURL: app.Config.SiteURL,

@@ -294,6 +294,20 @@ func (q *Queries) TopupComplete(ctx context.Context, arg TopupCompleteParams) (i
 	return result.RowsAffected(), nil
 }
 
+const topupDeletePending = `-- name: TopupDeletePending :execrows
+DELETE FROM topups
+WHERE id = $1 AND processor = 'pending'
+`
+
+// Removes a top-up still pending (its processor refused to open a session).
+func (q *Queries) TopupDeletePending(ctx context.Context, id string) (int64, error) {
+	result, err := q.db.Exec(ctx, topupDeletePending, id)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected(), nil
+}
+
 const topupGetByIdempotencyKey = `-- name: TopupGetByIdempotencyKey :one
 SELECT id, workspace_id, mode, cents, idempotency_key, processor, processor_session_id, processor_url, state, created_by, created_at, completed_at
 FROM topups
@@ -422,10 +436,10 @@ func (q *Queries) TopupInsert(ctx context.Context, arg TopupInsertParams) (strin
 	return id, err
 }
 
-const topupSetSession = `-- name: TopupSetSession :exec
+const topupSetSession = `-- name: TopupSetSession :execrows
 UPDATE topups
 SET processor = $1, processor_session_id = $2, processor_url = $3
-WHERE id = $4
+WHERE id = $4 AND processor = 'pending'
 `
 
 type TopupSetSessionParams struct {
@@ -435,12 +449,17 @@ type TopupSetSessionParams struct {
 	ID                 string
 }
 
-func (q *Queries) TopupSetSession(ctx context.Context, arg TopupSetSessionParams) error {
-	_, err := q.db.Exec(ctx, topupSetSession,
+// Records the processor's session on a top-up still pending (processor
+// 'pending'); a top-up that has one already keeps it (no row changes).
+func (q *Queries) TopupSetSession(ctx context.Context, arg TopupSetSessionParams) (int64, error) {
+	result, err := q.db.Exec(ctx, topupSetSession,
 		arg.Processor,
 		arg.ProcessorSessionID,
 		arg.ProcessorUrl,
 		arg.ID,
 	)
-	return err
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected(), nil
 }

@@ -10,37 +10,6 @@ import (
 	"time"
 )
 
-const emailOutboxClaim = `-- name: EmailOutboxClaim :one
-SELECT id, to_address, subject, body, attempts
-FROM email_outbox
-WHERE state = 'pending' AND next_attempt_at <= $1::timestamptz
-ORDER BY next_attempt_at, id
-LIMIT 1
-FOR UPDATE SKIP LOCKED
-`
-
-type EmailOutboxClaimRow struct {
-	ID        string
-	ToAddress string
-	Subject   string
-	Body      string
-	Attempts  int32
-}
-
-// The next pending email that is due, locked; rows another process holds are skipped.
-func (q *Queries) EmailOutboxClaim(ctx context.Context, now time.Time) (EmailOutboxClaimRow, error) {
-	row := q.db.QueryRow(ctx, emailOutboxClaim, now)
-	var i EmailOutboxClaimRow
-	err := row.Scan(
-		&i.ID,
-		&i.ToAddress,
-		&i.Subject,
-		&i.Body,
-		&i.Attempts,
-	)
-	return i, err
-}
-
 const emailOutboxGet = `-- name: EmailOutboxGet :one
 SELECT id, workspace_id, to_address, subject, body, state, attempts, next_attempt_at, last_error, created_at, sent_at
 FROM email_outbox
@@ -131,6 +100,35 @@ func (q *Queries) EmailOutboxListByWorkspace(ctx context.Context, workspaceID *s
 	return items, nil
 }
 
+const emailOutboxListPending = `-- name: EmailOutboxListPending :many
+SELECT id
+FROM email_outbox
+WHERE state = 'pending'
+ORDER BY created_at, id
+`
+
+// Emails not yet sent nor given up, oldest first: the ones whose delivery
+// job may be missing (queued before emails were River jobs).
+func (q *Queries) EmailOutboxListPending(ctx context.Context) ([]string, error) {
+	rows, err := q.db.Query(ctx, emailOutboxListPending)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []string{}
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		items = append(items, id)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const emailOutboxMarkFailed = `-- name: EmailOutboxMarkFailed :exec
 UPDATE email_outbox
 SET attempts = attempts + 1,
@@ -138,7 +136,7 @@ SET attempts = attempts + 1,
     next_attempt_at = $2,
     state = CASE WHEN $3::boolean THEN 'failed' ELSE 'pending' END,
     body = CASE WHEN $3::boolean THEN '' ELSE body END
-WHERE id = $4
+WHERE id = $4 AND state = 'pending'
 `
 
 type EmailOutboxMarkFailedParams struct {
@@ -148,8 +146,8 @@ type EmailOutboxMarkFailedParams struct {
 	ID            string
 }
 
-// A failed attempt: tried again at @next_attempt_at, or given up (state
-// failed, body cleared) when @give_up.
+// A failed attempt of a pending email: tried again at @next_attempt_at, or
+// given up (state failed, body cleared) when @give_up.
 func (q *Queries) EmailOutboxMarkFailed(ctx context.Context, arg EmailOutboxMarkFailedParams) error {
 	_, err := q.db.Exec(ctx, emailOutboxMarkFailed,
 		arg.LastError,
@@ -164,7 +162,7 @@ const emailOutboxMarkSent = `-- name: EmailOutboxMarkSent :exec
 UPDATE email_outbox
 SET state = 'sent', attempts = attempts + 1, sent_at = $1::timestamptz,
     body = '', last_error = ''
-WHERE id = $2
+WHERE id = $2 AND state = 'pending'
 `
 
 type EmailOutboxMarkSentParams struct {
@@ -172,7 +170,8 @@ type EmailOutboxMarkSentParams struct {
 	ID  string
 }
 
-// Sent: the body, which may carry a secret link, is cleared.
+// Sent: the body, which may carry a secret link, is cleared. An email no
+// longer pending (already sent, or given up) is left as it is.
 func (q *Queries) EmailOutboxMarkSent(ctx context.Context, arg EmailOutboxMarkSentParams) error {
 	_, err := q.db.Exec(ctx, emailOutboxMarkSent, arg.Now, arg.ID)
 	return err

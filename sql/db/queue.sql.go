@@ -31,6 +31,40 @@ func (q *Queries) BalanceGetForUpdateNoWait(ctx context.Context, arg BalanceGetF
 	return cents, err
 }
 
+const campaignListScheduled = `-- name: CampaignListScheduled :many
+SELECT c.workspace_id, c.id
+FROM campaigns c
+WHERE c.mode = 'always_on' AND c.status = 'active'
+  AND EXISTS (SELECT 1 FROM recipients r WHERE r.campaign_id = c.id AND r.approval_state = 'scheduled')
+ORDER BY c.id
+`
+
+type CampaignListScheduledRow struct {
+	WorkspaceID string
+	ID          string
+}
+
+// Active playbooks with scheduled people.
+func (q *Queries) CampaignListScheduled(ctx context.Context) ([]CampaignListScheduledRow, error) {
+	rows, err := q.db.Query(ctx, campaignListScheduled)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []CampaignListScheduledRow{}
+	for rows.Next() {
+		var i CampaignListScheduledRow
+		if err := rows.Scan(&i.WorkspaceID, &i.ID); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const recipientGetForApproval = `-- name: RecipientGetForApproval :one
 SELECT id, workspace_id, campaign_id, position, name, email, company, title, source_system, external_id, profile_url, context, message, custom_tag, asset_ids, photo, adult_recipient_confirmed, details, import_id, import_row_id, address_mode, address, city, state, zip, country, repeat_approved_at, repeat_approved_by, created_at, updated_at, queue_seq, approval_state, approval_reason, skip_reason, skipped_by, skipped_at
 FROM recipients
@@ -88,30 +122,28 @@ func (q *Queries) RecipientGetForApproval(ctx context.Context, arg RecipientGetF
 }
 
 const recipientListScheduled = `-- name: RecipientListScheduled :many
-SELECT r.workspace_id, r.campaign_id, r.id, r.queue_seq
-FROM recipients r
-JOIN campaigns c ON c.id = r.campaign_id
-WHERE r.approval_state = 'scheduled' AND r.queue_seq > $1::bigint
-  AND c.mode = 'always_on' AND c.status = 'active'
-ORDER BY r.queue_seq
-LIMIT $2
+SELECT id, queue_seq
+FROM recipients
+WHERE campaign_id = $1 AND approval_state = 'scheduled'
+  AND queue_seq > $2::bigint
+ORDER BY queue_seq
+LIMIT $3
 `
 
 type RecipientListScheduledParams struct {
-	After   int64
-	MaxRows int32
+	CampaignID string
+	After      int64
+	MaxRows    int32
 }
 
 type RecipientListScheduledRow struct {
-	WorkspaceID string
-	CampaignID  string
-	ID          string
-	QueueSeq    *int64
+	ID       string
+	QueueSeq *int64
 }
 
-// Scheduled people of active playbooks after queue_seq after, oldest first.
+// Scheduled people of one campaign after queue_seq after, oldest first.
 func (q *Queries) RecipientListScheduled(ctx context.Context, arg RecipientListScheduledParams) ([]RecipientListScheduledRow, error) {
-	rows, err := q.db.Query(ctx, recipientListScheduled, arg.After, arg.MaxRows)
+	rows, err := q.db.Query(ctx, recipientListScheduled, arg.CampaignID, arg.After, arg.MaxRows)
 	if err != nil {
 		return nil, err
 	}
@@ -119,12 +151,7 @@ func (q *Queries) RecipientListScheduled(ctx context.Context, arg RecipientListS
 	items := []RecipientListScheduledRow{}
 	for rows.Next() {
 		var i RecipientListScheduledRow
-		if err := rows.Scan(
-			&i.WorkspaceID,
-			&i.CampaignID,
-			&i.ID,
-			&i.QueueSeq,
-		); err != nil {
+		if err := rows.Scan(&i.ID, &i.QueueSeq); err != nil {
 			return nil, err
 		}
 		items = append(items, i)

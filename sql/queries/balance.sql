@@ -64,10 +64,17 @@ VALUES (@id, @workspace_id, @mode, @cents, @idempotency_key, @processor, @proces
 ON CONFLICT (workspace_id, idempotency_key) DO NOTHING
 RETURNING id;
 
--- name: TopupSetSession :exec
+-- name: TopupSetSession :execrows
+-- Records the processor's session on a top-up still pending (processor
+-- 'pending'); a top-up that has one already keeps it (no row changes).
 UPDATE topups
 SET processor = @processor, processor_session_id = @processor_session_id, processor_url = @processor_url
-WHERE id = @id;
+WHERE id = @id AND processor = 'pending';
+
+-- name: TopupDeletePending :execrows
+-- Removes a top-up still pending (its processor refused to open a session).
+DELETE FROM topups
+WHERE id = @id AND processor = 'pending';
 
 -- name: TopupGetByIdempotencyKey :one
 SELECT *

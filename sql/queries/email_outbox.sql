@@ -2,32 +2,32 @@
 INSERT INTO email_outbox (id, workspace_id, to_address, subject, body, next_attempt_at, created_at)
 VALUES (@id, @workspace_id, @to_address, @subject, @body, @created_at, @created_at);
 
--- name: EmailOutboxClaim :one
--- The next pending email that is due, locked; rows another process holds are skipped.
-SELECT id, to_address, subject, body, attempts
+-- name: EmailOutboxListPending :many
+-- Emails not yet sent nor given up, oldest first: the ones whose delivery
+-- job may be missing (queued before emails were River jobs).
+SELECT id
 FROM email_outbox
-WHERE state = 'pending' AND next_attempt_at <= sqlc.arg(now)::timestamptz
-ORDER BY next_attempt_at, id
-LIMIT 1
-FOR UPDATE SKIP LOCKED;
+WHERE state = 'pending'
+ORDER BY created_at, id;
 
 -- name: EmailOutboxMarkSent :exec
--- Sent: the body, which may carry a secret link, is cleared.
+-- Sent: the body, which may carry a secret link, is cleared. An email no
+-- longer pending (already sent, or given up) is left as it is.
 UPDATE email_outbox
 SET state = 'sent', attempts = attempts + 1, sent_at = sqlc.arg(now)::timestamptz,
     body = '', last_error = ''
-WHERE id = @id;
+WHERE id = @id AND state = 'pending';
 
 -- name: EmailOutboxMarkFailed :exec
--- A failed attempt: tried again at @next_attempt_at, or given up (state
--- failed, body cleared) when @give_up.
+-- A failed attempt of a pending email: tried again at @next_attempt_at, or
+-- given up (state failed, body cleared) when @give_up.
 UPDATE email_outbox
 SET attempts = attempts + 1,
     last_error = @last_error,
     next_attempt_at = @next_attempt_at,
     state = CASE WHEN sqlc.arg(give_up)::boolean THEN 'failed' ELSE 'pending' END,
     body = CASE WHEN sqlc.arg(give_up)::boolean THEN '' ELSE body END
-WHERE id = @id;
+WHERE id = @id AND state = 'pending';
 
 -- name: EmailOutboxGet :one
 SELECT id, workspace_id, to_address, subject, body, state, attempts, next_attempt_at, last_error, created_at, sent_at

@@ -37,11 +37,18 @@ FROM recipients
 WHERE campaign_id = @campaign_id AND id = @id;
 
 -- name: RecipientListScheduled :many
--- Scheduled people of active playbooks after queue_seq after, oldest first.
-SELECT r.workspace_id, r.campaign_id, r.id, r.queue_seq
-FROM recipients r
-JOIN campaigns c ON c.id = r.campaign_id
-WHERE r.approval_state = 'scheduled' AND r.queue_seq > sqlc.arg(after)::bigint
-  AND c.mode = 'always_on' AND c.status = 'active'
-ORDER BY r.queue_seq
+-- Scheduled people of one campaign after queue_seq after, oldest first.
+SELECT id, queue_seq
+FROM recipients
+WHERE campaign_id = @campaign_id AND approval_state = 'scheduled'
+  AND queue_seq > sqlc.arg(after)::bigint
+ORDER BY queue_seq
 LIMIT @max_rows;
+
+-- name: CampaignListScheduled :many
+-- Active playbooks with scheduled people.
+SELECT c.workspace_id, c.id
+FROM campaigns c
+WHERE c.mode = 'always_on' AND c.status = 'active'
+  AND EXISTS (SELECT 1 FROM recipients r WHERE r.campaign_id = c.id AND r.approval_state = 'scheduled')
+ORDER BY c.id;

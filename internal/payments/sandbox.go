@@ -1,0 +1,43 @@
+// Package payments holds Giftwell's payment processors, the adapters behind
+// core.PaymentProcessor. Today that is the local sandbox; Stripe joins it.
+// cmd/giftwell chooses one and sets it as core.App.Payments.
+//
+//	app.Payments = payments.SandboxProcessor{SiteURL: app.Config.SiteURL}
+package payments
+
+import (
+	"context"
+	"strings"
+
+	"github.com/giftwell/giftwell/core"
+)
+
+// SandboxProcessor is the local test processor: its session is a page of
+// Giftwell's own, {site}/sandbox/pay/<session id>, where a signed-in owner
+// or admin completes a test payment (core.App.CompleteSandboxPayment). No
+// money moves, so it refuses live mode.
+type SandboxProcessor struct {
+	// SiteURL is the service's web address; the payment page is under it.
+	SiteURL string
+}
+
+var _ core.PaymentProcessor = SandboxProcessor{}
+
+// Name implements core.PaymentProcessor: core.SandboxProcessorName.
+func (SandboxProcessor) Name() string { return core.SandboxProcessorName }
+
+// CreateTopupSession implements core.PaymentProcessor. A live top-up is
+// INVALID_REQUEST_STATE: test payments never fund live gifts. Each call
+// opens a new session; core keeps the first one recorded for a top-up.
+func (s SandboxProcessor) CreateTopupSession(_ context.Context, req core.TopupRequest) (core.ProcessorSession, error) {
+	if req.Mode != core.ModeTest {
+		return core.ProcessorSession{}, core.Errorf(core.CodeInvalidRequestState, "live funds cannot be added yet: only test payments are available")
+	}
+	id := "sbx_" + core.RandomHex(12)
+	return core.ProcessorSession{ID: id, URL: SandboxPayURL(s.SiteURL, id)}, nil
+}
+
+// SandboxPayURL is the sandbox payment page of a session.
+func SandboxPayURL(siteURL, sessionID string) string {
+	return strings.TrimRight(siteURL, "/") + "/sandbox/pay/" + sessionID
+}
