@@ -90,6 +90,16 @@ func TestApprovalJobRunningQueuesAnother(t *testing.T) {
 	}, 20*time.Second, 20*time.Millisecond, "the second job decided the person the first had missed")
 }
 
+// requeue runs both requeues, as serve does at start.
+func requeue(ctx context.Context, app *core.App) (int, error) {
+	emails, err := app.RequeueEmails(ctx)
+	if err != nil {
+		return 0, err
+	}
+	approvals, err := app.RequeueScheduledApprovals(ctx)
+	return emails + approvals, err
+}
+
 // Work queued before emails and approvals were River jobs (a row without
 // its job) gets its job; work that has one is not queued twice.
 func TestRequeueBackgroundWork(t *testing.T) {
@@ -104,7 +114,7 @@ func TestRequeueBackgroundWork(t *testing.T) {
 	_, err = app.InviteTeamMember(ctx, w.owner, core.InviteParams{Email: apptest.UniqueEmail("a"), Role: core.RoleMember})
 	require.NoError(t, err)
 
-	n, err := app.RequeueBackgroundWork(ctx)
+	n, err := requeue(ctx, app)
 	require.NoError(t, err)
 	require.Zero(t, n, "both already have their job")
 
@@ -115,10 +125,10 @@ func TestRequeueBackgroundWork(t *testing.T) {
 			require.NoError(t, err)
 		}
 	}
-	n, err = app.RequeueBackgroundWork(ctx)
+	n, err = requeue(ctx, app)
 	require.NoError(t, err)
 	require.Equal(t, 2, n)
-	n, err = app.RequeueBackgroundWork(ctx)
+	n, err = requeue(ctx, app)
 	require.NoError(t, err)
 	require.Zero(t, n)
 
