@@ -135,5 +135,5 @@ func TestRequeueBackgroundWork(t *testing.T) {
 	require.Equal(t, 1, w.runScheduled())
 	st, _ := w.state(c.ID, added.Added[0])
 	require.Equal(t, core.ApprovalAutoApproved, st)
-	require.Equal(t, 1, deliverEmails(t, w.env, &outbox{}))
+	require.Equal(t, 1, w.env.DeliverEmails(t, core.LogSender{Log: slog.New(slog.DiscardHandler)}))
 }

@@ -85,7 +85,7 @@ func TestTopupProcessorCalledOutsideATransaction(t *testing.T) {
 	}()
 	req := receive(t, entered)
 	require.Equal(t, core.TopupRequest{TopupID: req.TopupID, WorkspaceID: env.WorkspaceID, Mode: core.ModeTest, Cents: 5_000, ReturnURL: env.SiteURL + "/balance"}, req)
-	require.NoError(t, requireNoTransaction(ctx, env, func(tx pgx.Tx) error {
+	require.NoError(t, env.RequireNoTransaction(ctx, func(tx pgx.Tx) error {
 		var id string
 		if err := tx.QueryRow(ctx, "SELECT id FROM topups WHERE id = $1 FOR UPDATE NOWAIT", req.TopupID).Scan(&id); err != nil {
 			return err

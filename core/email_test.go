@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"strings"
 	"testing"
 	"time"
 
@@ -17,19 +16,6 @@ import (
 	"github.com/giftwell/giftwell/internal/apptest"
 	"github.com/giftwell/giftwell/sql/db"
 )
-
-// deliverEmails works env's waiting email jobs with sender, as River
-// would, and returns how many emails were sent.
-func deliverEmails(t *testing.T, env *apptest.Env, sender core.EmailSender) int {
-	t.Helper()
-	n := 0
-	for _, job := range apptest.WorkJobs(t, env.App, &core.DeliverEmailWorker{App: env.App, Sender: sender}) {
-		if job.State == rivertype.JobStateCompleted {
-			n++
-		}
-	}
-	return n
-}
 
 // emailJob is the one delivery job of an invitation just made in env.
 func emailJob(t *testing.T, env *apptest.Env) *rivertype.JobRow {
@@ -89,7 +75,7 @@ func TestEmailJobRetriesThenGivesUp(t *testing.T) {
 	env.Clock.Advance(time.Hour)
 	_, err = env.App.InviteTeamMember(ctx, owner, core.InviteParams{Email: apptest.UniqueEmail("b"), Role: core.RoleMember})
 	require.NoError(t, err)
-	require.Equal(t, 1, deliverEmails(t, env, &outbox{}))
+	require.Equal(t, 1, env.DeliverEmails(t, &outbox{}))
 	rows, err = db.New(env.App.DB).EmailOutboxListByWorkspace(ctx, &env.WorkspaceID)
 	require.NoError(t, err)
 	require.Equal(t, "sent", rows[1].State)
@@ -110,7 +96,7 @@ func TestEmailJobIsIdempotent(t *testing.T) {
 	job := emailJob(t, env)
 
 	box := &outbox{}
-	require.Equal(t, 1, deliverEmails(t, env, box))
+	require.Equal(t, 1, env.DeliverEmails(t, box))
 	worker := &core.DeliverEmailWorker{App: env.App, Sender: box}
 	again := &river.Job[core.DeliverEmailArgs]{JobRow: job}
 	require.NoError(t, json.Unmarshal(job.EncodedArgs, &again.Args))
@@ -127,41 +113,12 @@ type checkingSender struct {
 }
 
 func (s *checkingSender) Send(ctx context.Context, e core.Email) error {
-	s.checked <- requireNoTransaction(ctx, s.env, func(tx pgx.Tx) error {
+	s.checked <- s.env.RequireNoTransaction(ctx, func(tx pgx.Tx) error {
 		// The row can be locked from another connection: nobody holds it.
 		var id string
 		return tx.QueryRow(ctx, "SELECT id FROM email_outbox WHERE to_address = $1 FOR UPDATE NOWAIT", e.To).Scan(&id)
 	})
 	return nil
-}
-
-// requireNoTransaction checks from a connection of its own that no other
-// connection to env's database is inside a transaction, then runs lock in
-// a transaction of that connection (rolled back).
-func requireNoTransaction(ctx context.Context, env *apptest.Env, lock func(pgx.Tx) error) error {
-	conn, err := pgx.Connect(ctx, env.App.DB.Config().ConnString())
-	if err != nil {
-		return err
-	}
-	defer conn.Close(ctx)
-	rows, err := conn.Query(ctx, `SELECT coalesce(state, '') || ': ' || coalesce(query, '') FROM pg_stat_activity
-		WHERE datname = current_database() AND pid <> pg_backend_pid() AND state LIKE 'idle in transaction%'`)
-	if err != nil {
-		return err
-	}
-	open, err := pgx.CollectRows(rows, pgx.RowTo[string])
-	if err != nil {
-		return err
-	}
-	if len(open) > 0 {
-		return errors.New("a connection is inside a transaction: " + strings.Join(open, "; "))
-	}
-	tx, err := conn.Begin(ctx)
-	if err != nil {
-		return err
-	}
-	defer func() { _ = tx.Rollback(ctx) }()
-	return lock(tx)
 }
 
 // No network inside a transaction: the worker holds no transaction or row

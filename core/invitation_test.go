@@ -57,11 +57,11 @@ func TestInvitationFromInviteToAccept(t *testing.T) {
 
 	// The email went to the outbox with its job in the same transaction, link included.
 	box := &outbox{}
-	n := deliverEmails(t, env, box)
+	n := env.DeliverEmails(t, box)
 	require.Equal(t, 1, n)
 	require.Equal(t, email, box.sent[0].To)
 	require.Contains(t, box.sent[0].Text, created.InviteURL)
-	n = deliverEmails(t, env, box)
+	n = env.DeliverEmails(t, box)
 	require.Zero(t, n, "an email is sent once")
 
 	view, err := env.App.InvitationByToken(ctx, token)
