@@ -51,11 +51,11 @@ func (c *FakeClock) Set(t time.Time) {
 	c.now = t.UTC()
 }
 
-// utc is t in UTC: times read from PostgreSQL arrive in the local zone.
-func utc(t time.Time) time.Time { return t.UTC() }
+// UTC is t in UTC: times read from PostgreSQL arrive in the local zone.
+func UTC(t time.Time) time.Time { return t.UTC() }
 
-// utcPtr is utc for an optional time.
-func utcPtr(t *time.Time) *time.Time {
+// UTCPtr is utc for an optional time.
+func UTCPtr(t *time.Time) *time.Time {
 	if t == nil {
 		return nil
 	}

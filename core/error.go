@@ -263,8 +263,8 @@ func init() {
 	row(CodeUnavailableWrite, http.StatusServiceUnavailable, RereadAndRetry, false, "The service failed after a write began. Read current state before retrying.")
 }
 
-// fieldError is an *Error of code about one field, its message starting
+// FieldError is an *Error of code about one field, its message starting
 // with the field's path.
-func fieldError(code Code, field, format string, args ...any) *Error {
+func FieldError(code Code, field, format string, args ...any) *Error {
 	return &Error{Code: code, Message: field + ": " + fmt.Sprintf(format, args...), Fields: []string{field}}
 }

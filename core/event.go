@@ -44,23 +44,23 @@ type Event struct {
 	CreatedAt   time.Time       `json:"createdAt" jsonschema:"when it happened"`
 }
 
-// eventRecord is an event to record inside a write's transaction.
-type eventRecord struct {
-	workspaceID string
-	typ         EventType
-	mode        Mode
-	campaignID  string
-	sendID      string
-	recipientID string
+// EventRecord is an event to record inside a write's transaction.
+type EventRecord struct {
+	WorkspaceID string
+	Type        EventType
+	Mode        Mode
+	CampaignID  string
+	SendID      string
+	RecipientID string
 	// data holds the type's own fields; it must never carry an address,
 	// email, note or gift link.
-	data map[string]any
+	Data map[string]any
 }
 
-// recordEvent writes ev in the caller's transaction, so that an event
+// RecordEvent writes ev in the caller's transaction, so that an event
 // exists exactly when the change it reports was committed.
-func (a *App) recordEvent(ctx context.Context, q *db.Queries, ev eventRecord) error {
-	data := ev.data
+func (a *Kernel) RecordEvent(ctx context.Context, q *db.Queries, ev EventRecord) error {
+	data := ev.Data
 	if data == nil {
 		data = map[string]any{}
 	}
@@ -69,9 +69,9 @@ func (a *App) recordEvent(ctx context.Context, q *db.Queries, ev eventRecord) er
 		return Internal(err)
 	}
 	if err := q.EventInsert(ctx, db.EventInsertParams{
-		ID: NewID(PrefixEvent), WorkspaceID: ev.workspaceID, Type: string(ev.typ), Mode: string(ev.mode),
-		CampaignID: ev.campaignID, SendID: ev.sendID, RecipientID: ev.recipientID, Data: raw,
-		InFeed: ev.typ.InFeed(), CreatedAt: a.Clock.Now(),
+		ID: NewID(PrefixEvent), WorkspaceID: ev.WorkspaceID, Type: string(ev.Type), Mode: string(ev.Mode),
+		CampaignID: ev.CampaignID, SendID: ev.SendID, RecipientID: ev.RecipientID, Data: raw,
+		InFeed: ev.Type.InFeed(), CreatedAt: a.Clock.Now(),
 	}); err != nil {
 		return Internal(err)
 	}
@@ -88,13 +88,13 @@ func eventFromRow(r db.Event) Event {
 
 // GiftEvents returns the events recorded for gift sendID of p's workspace,
 // oldest first. It returns NOT_FOUND for a gift outside the workspace.
-func (a *App) GiftEvents(ctx context.Context, p Principal, sendID string) ([]Event, error) {
+func (a *Kernel) GiftEvents(ctx context.Context, p Principal, sendID string) ([]Event, error) {
 	if err := Authorize(p, ActRead, ""); err != nil {
 		return nil, err
 	}
 	q := db.New(a.DB)
-	if _, err := q.SendGet(ctx, db.SendGetParams{WorkspaceID: p.WorkspaceID, ID: sendID}); isNoRows(err) {
-		return nil, fieldError(CodeNotFound, "sendId", "no gift %s in this workspace", clip(sendID, 60))
+	if _, err := q.SendGet(ctx, db.SendGetParams{WorkspaceID: p.WorkspaceID, ID: sendID}); IsNoRows(err) {
+		return nil, FieldError(CodeNotFound, "sendId", "no gift %s in this workspace", Clip(sendID, 60))
 	} else if err != nil {
 		return nil, Internal(err)
 	}

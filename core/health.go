@@ -4,7 +4,7 @@ import "context"
 
 // Ready reports whether the database answers, for /readyz. It returns
 // SERVICE_UNAVAILABLE when it does not.
-func (a *App) Ready(ctx context.Context) error {
+func (a *Kernel) Ready(ctx context.Context) error {
 	if err := a.DB.Ping(ctx); err != nil {
 		return &Error{Code: CodeUnavailableRead, Message: "the database is unavailable", Cause: err}
 	}

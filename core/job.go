@@ -29,12 +29,12 @@ type JobInserter interface {
 
 var _ JobInserter = (*river.Client[pgx.Tx])(nil)
 
-// errNoJobInserter is the wiring error of an App without App.Jobs.
+// errNoJobInserter is the wiring error of a Kernel without Jobs.
 var errNoJobInserter = errors.New("core: App.Jobs is nil: the App was built without a River client to insert jobs")
 
-// insertJob inserts the job args in tx through App.Jobs. It returns
+// InsertJob inserts the job args in tx through Kernel.Jobs. It returns
 // INTERNAL_ERROR when the insert fails or when no inserter is wired.
-func (a *App) insertJob(ctx context.Context, tx pgx.Tx, args river.JobArgs, opts *river.InsertOpts) (*rivertype.JobInsertResult, error) {
+func (a *Kernel) InsertJob(ctx context.Context, tx pgx.Tx, args river.JobArgs, opts *river.InsertOpts) (*rivertype.JobInsertResult, error) {
 	if a.Jobs == nil {
 		return nil, Internal(errNoJobInserter)
 	}
@@ -45,9 +45,9 @@ func (a *App) insertJob(ctx context.Context, tx pgx.Tx, args river.JobArgs, opts
 	return res, nil
 }
 
-// unfinishedJobStates are the states in which a unique job counts as
+// UnfinishedJobStates are the states in which a unique job counts as
 // already queued: one not yet finished (completed, cancelled or discarded).
-func unfinishedJobStates() []rivertype.JobState {
+func UnfinishedJobStates() []rivertype.JobState {
 	return []rivertype.JobState{
 		rivertype.JobStateAvailable, rivertype.JobStatePending, rivertype.JobStateRunning,
 		rivertype.JobStateRetryable, rivertype.JobStateScheduled,

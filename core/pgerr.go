@@ -10,9 +10,9 @@ import (
 // pgUniqueViolation is PostgreSQL's SQLSTATE for unique_violation.
 const pgUniqueViolation = "23505"
 
-// violatedUnique returns the name of the unique constraint or index err
+// ViolatedUnique returns the name of the unique constraint or index err
 // violated, and whether it was a unique violation at all.
-func violatedUnique(err error) (string, bool) {
+func ViolatedUnique(err error) (string, bool) {
 	var pgErr *pgconn.PgError
 	if errors.As(err, &pgErr) && pgErr.Code == pgUniqueViolation {
 		return pgErr.ConstraintName, true
@@ -20,13 +20,13 @@ func violatedUnique(err error) (string, bool) {
 	return "", false
 }
 
-// isNoRows reports whether err is pgx's "no rows in result set".
-func isNoRows(err error) bool { return errors.Is(err, pgx.ErrNoRows) }
+// IsNoRows reports whether err is pgx's "no rows in result set".
+func IsNoRows(err error) bool { return errors.Is(err, pgx.ErrNoRows) }
 
-// asCoreError is the error a service method returns: nil for nil, the
+// AsCoreError is the error a service method returns: nil for nil, the
 // *Error itself, or INTERNAL_ERROR wrapping anything else. It never returns
 // a typed nil.
-func asCoreError(err error) error {
+func AsCoreError(err error) error {
 	if err == nil {
 		return nil
 	}

@@ -7,22 +7,22 @@ import (
 	"unicode/utf8"
 )
 
-// clip shortens s to at most n characters for an error message.
-func clip(s string, n int) string {
+// Clip shortens s to at most n characters for an error message.
+func Clip(s string, n int) string {
 	if utf8.RuneCountInString(s) <= n {
 		return s
 	}
 	return string([]rune(s)[:n]) + "..."
 }
 
-// hasControl reports whether s holds a control character (line breaks included).
-func hasControl(s string) bool { return strings.IndexFunc(s, unicode.IsControl) >= 0 }
+// HasControl reports whether s holds a control character (line breaks included).
+func HasControl(s string) bool { return strings.IndexFunc(s, unicode.IsControl) >= 0 }
 
 // NormalizeEmail trims and lowercases an email address, as Giftwell stores it.
 func NormalizeEmail(email string) string { return strings.ToLower(strings.TrimSpace(email)) }
 
-// checkEmail validates an already normalised email; field names it in the error.
-func checkEmail(field, email string) error {
+// CheckEmail validates an already normalised email; field names it in the error.
+func CheckEmail(field, email string) error {
 	if email == "" {
 		return Invalid(field, "is required")
 	}

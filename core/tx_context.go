@@ -48,7 +48,7 @@ func txFrom(ctx context.Context) (*ctxTx, bool) {
 // WithTx). When ctx already carries one, the new transaction is a savepoint
 // inside it. End it with CommitTx or RollbackTx on the returned context.
 // It returns INTERNAL_ERROR.
-func (a *App) BeginTx(ctx context.Context) (context.Context, error) {
+func (a *Kernel) BeginTx(ctx context.Context) (context.Context, error) {
 	var (
 		tx  pgx.Tx
 		err error
@@ -69,7 +69,7 @@ var errNoTx = errors.New("core: the context carries no open transaction")
 
 // CommitTx commits the transaction BeginTx put in ctx. It returns
 // INTERNAL_ERROR when ctx carries no open transaction or the commit fails.
-func (a *App) CommitTx(ctx context.Context) error {
+func (a *Kernel) CommitTx(ctx context.Context) error {
 	t, ok := txFrom(ctx)
 	if !ok {
 		return Internal(errNoTx)
@@ -85,7 +85,7 @@ func (a *App) CommitTx(ctx context.Context) error {
 // transaction that already ended (a failed commit is rolled back by
 // PostgreSQL) is not an error. It returns INTERNAL_ERROR when ctx carries no
 // transaction at all or the rollback fails.
-func (a *App) RollbackTx(ctx context.Context) error {
+func (a *Kernel) RollbackTx(ctx context.Context) error {
 	t, ok := ctx.Value(txKey{}).(*ctxTx)
 	if !ok {
 		return Internal(errNoTx)
@@ -100,18 +100,18 @@ func (a *App) RollbackTx(ctx context.Context) error {
 	return nil
 }
 
-// conn is what a method that joins the caller's transaction runs its
+// Conn is what a method that joins the caller's transaction runs its
 // queries on: the transaction in ctx, or else the pool.
-func (a *App) conn(ctx context.Context) db.DBTX {
+func (a *Kernel) Conn(ctx context.Context) db.DBTX {
 	if t, ok := txFrom(ctx); ok {
 		return t.tx
 	}
 	return a.DB
 }
 
-// inTx runs fn in a transaction of its own or, when ctx carries one, in a
+// InTx runs fn in a transaction of its own or, when ctx carries one, in a
 // savepoint of it, so that fn's statements are atomic either way.
-func (a *App) inTx(ctx context.Context, fn func(q *db.Queries) error) error {
+func (a *Kernel) InTx(ctx context.Context, fn func(q *db.Queries) error) error {
 	var outer interface {
 		Begin(context.Context) (pgx.Tx, error)
 	} = a.DB

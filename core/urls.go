@@ -47,9 +47,9 @@ func (c Config) SettingsURL() string { return c.SiteURL + "/settings" }
 // TeamURL is the team page, where a signed-in owner or admin manages people.
 func (c Config) TeamURL() string { return c.SiteURL + "/team" }
 
-// authRequired is AUTH_REQUIRED pointing a person at the sign-in page, where
+// AuthRequired is AUTH_REQUIRED pointing a person at the sign-in page, where
 // they can create a new key.
-func (a *App) authRequired(message string) *Error { return a.Config.AuthRequired(message) }
+func (a *Kernel) AuthRequired(message string) *Error { return a.Config.AuthRequired(message) }
 
 // OAuthResources are the resource indicators a grant can be bound to:
 // {mcp_url} and {chatgpt_mcp_url}.

@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/giftwell/giftwell/core/connect"
+
 	"github.com/giftwell/giftwell/core"
 )
 
@@ -23,7 +25,7 @@ func (h *handler) principal(w http.ResponseWriter, r *http.Request, m mount) (co
 		h.refuse(w, r, err, h.challenge(m, err))
 		return core.Principal{}, false
 	}
-	missing, err := core.AuthorizeMCPEndpoint(h.app.Config, p, h.app.Config.SiteURL+m.path)
+	missing, err := connect.AuthorizeMCPEndpoint(h.app.Config, p, h.app.Config.SiteURL+m.path)
 	if missing != "" {
 		h.refuseScope(w, r, m, missing)
 		return core.Principal{}, false
@@ -57,6 +59,6 @@ func (h *handler) challenge(m mount, err error) string {
 // refuseScope writes 403 INSUFFICIENT_SCOPE with the RFC 6750 challenge
 // naming the scope the connection lacks.
 func (h *handler) refuseScope(w http.ResponseWriter, r *http.Request, m mount, s core.Scope) {
-	h.refuse(w, r, core.InsufficientScope(s), fmt.Sprintf("Bearer error=\"insufficient_scope\", scope=%q, resource_metadata=%q",
+	h.refuse(w, r, connect.InsufficientScope(s), fmt.Sprintf("Bearer error=\"insufficient_scope\", scope=%q, resource_metadata=%q",
 		string(s), m.resourceMetadataURL(h.app.Config.SiteURL)))
 }

@@ -7,9 +7,10 @@ import (
 	"net/http/httptest"
 	"testing"
 
+	"github.com/giftwell/giftwell/core/campaign"
+
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/giftwell/giftwell/core"
 	"github.com/giftwell/giftwell/internal/apptest"
 )
 
@@ -83,23 +84,23 @@ func BenchmarkReadToolListQueue(b *testing.B) {
 	bd := setup(b)
 	ctx := context.Background()
 	app := bd.env.App
-	key, err := app.Authenticate(ctx, bd.env.OwnerKey)
+	key, err := app.Connect.Authenticate(ctx, bd.env.OwnerKey)
 	if err != nil {
 		b.Fatal(err)
 	}
 	_, owner := bd.env.SignIn(b, bd.env.OwnerEmail)
-	c, err := app.CreateCampaign(ctx, key, core.CampaignInput{Name: "Closed-won", Mode: core.ModeAlwaysOn, ProductID: "gourmet-snack-crate",
+	c, err := app.Campaigns.CreateCampaign(ctx, key, campaign.CampaignInput{Name: "Closed-won", Mode: campaign.ModeAlwaysOn, ProductID: "gourmet-snack-crate",
 		SenderName: "Sam", SenderCompany: "Acme", Message: "Thanks, {{firstName}}!"})
 	if err != nil {
 		b.Fatal(err)
 	}
-	active := core.StatusActive
-	if _, err := app.UpdateCampaign(ctx, owner, c.ID, core.CampaignPatch{Status: &active}); err != nil {
+	active := campaign.StatusActive
+	if _, err := app.Campaigns.UpdateCampaign(ctx, owner, c.ID, campaign.CampaignPatch{Status: &active}); err != nil {
 		b.Fatal(err)
 	}
 	for i := range 50 {
-		in := core.PlaybookPersonAdd{Recipient: core.RecipientInput{Name: fmt.Sprintf("Person %d", i), SourceSystem: "crm", ExternalID: fmt.Sprint(i)}}
-		if _, err := app.AddToPlaybook(ctx, key, c.ID, in); err != nil {
+		in := campaign.PlaybookPersonAdd{Recipient: campaign.RecipientInput{Name: fmt.Sprintf("Person %d", i), SourceSystem: "crm", ExternalID: fmt.Sprint(i)}}
+		if _, err := app.Campaigns.AddToPlaybook(ctx, key, c.ID, in); err != nil {
 			b.Fatal(err)
 		}
 	}

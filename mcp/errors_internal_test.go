@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/giftwell/giftwell"
+
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/require"
 
@@ -19,7 +21,7 @@ import (
 const errorsSite = "https://giftwell.example"
 
 func errorsHandler(log *slog.Logger) *handler {
-	return &handler{app: &core.App{Config: core.Config{SiteURL: errorsSite}}, log: log}
+	return &handler{app: giftwell.New(nil, core.Config{SiteURL: errorsSite}, nil, nil), log: log}
 }
 
 // TestToolErrorsAreCoresEnvelope checks that a failed tool's result is

@@ -7,6 +7,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/giftwell/giftwell"
+
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/giftwell/giftwell/core"
@@ -23,7 +25,7 @@ const MaxBodyBytes = 1 << 20
 type Config struct {
 	// App is the domain; its Config.SiteURL is the allowed browser origin and
 	// the base of the protected-resource metadata URLs.
-	App *core.App
+	App *giftwell.App
 	// Tools is the tool registry (normally tools.All(App)); nil means that.
 	Tools []tools.Tool
 	// Prompts is the prompt registry; nil means prompts.All().
@@ -43,7 +45,7 @@ type Config struct {
 
 // handler is the http.Handler NewHandler returns.
 type handler struct {
-	app          *core.App
+	app          *giftwell.App
 	log          *slog.Logger
 	authenticate func(ctx context.Context, bearer string) (core.Principal, error)
 	origin       string // the site's origin, scheme://host[:port], lower case
@@ -85,7 +87,7 @@ func NewHandler(cfg Config) http.Handler {
 		cfg.Log = slog.New(slog.DiscardHandler)
 	}
 	if cfg.Authenticate == nil {
-		cfg.Authenticate = cfg.App.Authenticate
+		cfg.Authenticate = cfg.App.Connect.Authenticate
 	}
 	h := &handler{
 		app:            cfg.App,

@@ -44,9 +44,9 @@ func TestRevokedKeyIs401(t *testing.T) {
 	ok := b.do(t, request{token: key, header: mcpHeaders("tools/list", ""), body: toolsList})
 	require.Equal(t, http.StatusOK, ok.status, "%s", ok.body)
 
-	p, err := b.env.App.Authenticate(t.Context(), key)
+	p, err := b.env.App.Connect.Authenticate(t.Context(), key)
 	require.NoError(t, err)
-	require.NoError(t, b.env.App.RevokeAPIKey(t.Context(), b.env.WorkspaceID, p.CredentialID))
+	require.NoError(t, b.env.App.Identity.RevokeAPIKey(t.Context(), b.env.WorkspaceID, p.CredentialID))
 	resp := b.do(t, request{token: key, header: mcpHeaders("tools/list", ""), body: toolsList})
 	require.Equal(t, http.StatusUnauthorized, resp.status)
 	requireEnvelope(t, resp.json(t), core.CodeAuthRequired)

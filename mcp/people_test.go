@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"testing"
 
+	"github.com/giftwell/giftwell/core/identity"
+
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/require"
 
@@ -18,7 +20,7 @@ func TestSessionsAreNotAcceptedOnMCP(t *testing.T) {
 	b := setup(t)
 	token, _ := b.env.SignIn(t, b.env.OwnerEmail)
 	for name, req := range map[string]request{
-		"cookie": {header: map[string]string{"Cookie": core.SessionCookieName + "=" + token, "Mcp-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/list"}, body: toolsList},
+		"cookie": {header: map[string]string{"Cookie": identity.SessionCookieName + "=" + token, "Mcp-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/list"}, body: toolsList},
 		"bearer": {token: token, header: mcpHeaders("tools/list", ""), body: toolsList},
 	} {
 		resp := b.do(t, req)

@@ -5,6 +5,9 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/giftwell/giftwell/core/campaign"
+	"github.com/giftwell/giftwell/core/ledger"
+
 	"github.com/stretchr/testify/require"
 
 	"github.com/giftwell/giftwell/core"
@@ -32,8 +35,8 @@ func TestAgentAddsToPlaybookOverMCP(t *testing.T) {
 	env := a.fails("add_to_playbook", map[string]any{"id": id, "recipient": ana}, core.CodePlaybookOff)
 	require.Equal(t, pb["reviewUrl"], env["url"])
 	require.Equal(t, "open_url", env["nextAction"])
-	active := core.StatusActive
-	_, err := app.UpdateCampaign(ctx, owner, id, core.CampaignPatch{Status: &active})
+	active := campaign.StatusActive
+	_, err := app.Campaigns.UpdateCampaign(ctx, owner, id, campaign.CampaignPatch{Status: &active})
 	require.NoError(t, err)
 
 	added := a.ok("add_to_playbook", map[string]any{"id": id, "recipient": ana})
@@ -57,13 +60,13 @@ func TestAgentAddsToPlaybookOverMCP(t *testing.T) {
 	require.Contains(t, env["error"], "recipient.message: ")
 
 	// Auto-approve on and funds: the next person is auto-approved.
-	rule, err := json.Marshal(core.AutoApprove{Enabled: true, PerGiftMaxCents: 10_000, EnabledBy: b.env.OwnerID})
+	rule, err := json.Marshal(campaign.AutoApprove{Enabled: true, PerGiftMaxCents: 10_000, EnabledBy: b.env.OwnerID})
 	require.NoError(t, err)
 	_, err = db.New(app.DB).CampaignSetAutoApprove(ctx, db.CampaignSetAutoApproveParams{AutoApprove: rule, UpdatedAt: b.env.Clock.Now(), WorkspaceID: b.env.WorkspaceID, ID: id})
 	require.NoError(t, err)
-	s, err := app.CreateBalanceTopup(ctx, owner, core.TopupParams{Cents: 20_000, IdempotencyKey: "mcp-topup-1"})
+	s, err := app.Ledger.CreateBalanceTopup(ctx, owner, ledger.TopupParams{Cents: 20_000, IdempotencyKey: "mcp-topup-1"})
 	require.NoError(t, err)
-	require.NoError(t, app.CompleteTopup(ctx, s.SessionID))
+	require.NoError(t, app.Ledger.CompleteTopup(ctx, s.SessionID))
 	ben := a.ok("add_to_playbook", map[string]any{"id": id, "recipient": map[string]any{"name": "Ben Baker", "sourceSystem": "hubspot", "externalId": "302"}})
 	approval := ben["approval"].(map[string]any)
 	require.Equal(t, "auto_approved", approval["state"])

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/giftwell/giftwell/core/campaign"
+
 	"github.com/stretchr/testify/require"
 
 	"github.com/giftwell/giftwell/core"
@@ -19,21 +21,21 @@ func TestListQueueOverMCP(t *testing.T) {
 	ctx := context.Background()
 	b := setup(t)
 	app := b.env.App
-	key, err := app.Authenticate(ctx, b.env.OwnerKey)
+	key, err := app.Connect.Authenticate(ctx, b.env.OwnerKey)
 	require.NoError(t, err)
 	_, owner := b.env.SignIn(t, b.env.OwnerEmail)
-	c, err := app.CreateCampaign(ctx, key, core.CampaignInput{Name: "Closed-won", Mode: core.ModeAlwaysOn, ProductID: "gourmet-snack-crate",
+	c, err := app.Campaigns.CreateCampaign(ctx, key, campaign.CampaignInput{Name: "Closed-won", Mode: campaign.ModeAlwaysOn, ProductID: "gourmet-snack-crate",
 		SenderName: "Sam", SenderCompany: "Acme", Message: "Thanks, {{firstName}}!"})
 	require.NoError(t, err)
-	active := core.StatusActive
-	_, err = app.UpdateCampaign(ctx, owner, c.ID, core.CampaignPatch{Status: &active})
+	active := campaign.StatusActive
+	_, err = app.Campaigns.UpdateCampaign(ctx, owner, c.ID, campaign.CampaignPatch{Status: &active})
 	require.NoError(t, err)
 	var ids []string
 	for i := range 7 {
-		res, err := app.AddRecipients(ctx, key, c.ID, core.RecipientsAdd{Recipients: []core.RecipientInput{{Name: fmt.Sprintf("Person %d", i)}}})
+		res, err := app.Campaigns.AddRecipients(ctx, key, c.ID, campaign.RecipientsAdd{Recipients: []campaign.RecipientInput{{Name: fmt.Sprintf("Person %d", i)}}})
 		require.NoError(t, err)
 		_, err = db.New(app.DB).RecipientSetApproval(ctx, db.RecipientSetApprovalParams{
-			ApprovalState: string(core.ApprovalWaiting), ApprovalReason: string(core.ReasonAutoApproveOff),
+			ApprovalState: string(campaign.ApprovalWaiting), ApprovalReason: string(campaign.ReasonAutoApproveOff),
 			UpdatedAt: b.env.Clock.Now(), CampaignID: c.ID, ID: res.Added[0],
 		})
 		require.NoError(t, err)

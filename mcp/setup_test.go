@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/giftwell/giftwell"
+
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/require"
 
@@ -42,7 +44,7 @@ type bundle struct {
 }
 
 type setupOptions struct {
-	extraTools func(app *core.App) []tools.Tool
+	extraTools func(app *giftwell.App) []tools.Tool
 	limiter    mcp.ToolCallLimiter
 }
 
@@ -73,7 +75,7 @@ func setup(t testing.TB, opts ...func(*setupOptions)) *bundle {
 				connNoScopes: nil,
 			}[bearer]
 			if !ok {
-				return env.App.Authenticate(ctx, bearer)
+				return env.App.Connect.Authenticate(ctx, bearer)
 			}
 			return core.Principal{WorkspaceID: env.WorkspaceID, UserID: env.OwnerID, Role: core.RoleOwner,
 				Via: core.ViaConnection, Scopes: scopes, Mode: core.ModeTest, CredentialID: "grant_test"}, nil
@@ -90,7 +92,7 @@ func withLimiter(l mcp.ToolCallLimiter) func(*setupOptions) {
 }
 
 // withTools adds tools to the registry the handler serves.
-func withTools(f func(app *core.App) []tools.Tool) func(*setupOptions) {
+func withTools(f func(app *giftwell.App) []tools.Tool) func(*setupOptions) {
 	return func(o *setupOptions) { o.extraTools = f }
 }
 

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/giftwell/giftwell"
+
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/require"
@@ -165,7 +167,7 @@ func TestDemoWorkspaceKeyIsDemoLimited(t *testing.T) {
 
 // testTools are tools the registry will have in later issues, defined here
 // so that the face's handling of their scopes can be tested today.
-func testTools(app *core.App) []tools.Tool {
+func testTools(app *giftwell.App) []tools.Tool {
 	return []tools.Tool{
 		tools.Define("approve_gift_test", "Approve a waiting gift (test stand-in for a signed-in tool).",
 			tools.ScopeSignedIn, core.ActApprove,

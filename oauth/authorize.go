@@ -11,6 +11,10 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/giftwell/giftwell"
+	"github.com/giftwell/giftwell/core/connect"
+	"github.com/giftwell/giftwell/core/identity"
+
 	"github.com/ory/fosite"
 
 	"github.com/giftwell/giftwell/core"
@@ -20,13 +24,13 @@ import (
 // Server is the authorization server for sign-in connections: authorize
 // (with the consent page), token and revoke, backed by fosite.
 type Server struct {
-	app      *core.App
+	app      *giftwell.App
 	log      *slog.Logger
 	provider fosite.OAuth2Provider
 }
 
 // NewServer returns the authorization server of app.
-func NewServer(app *core.App, log *slog.Logger) *Server {
+func NewServer(app *giftwell.App, log *slog.Logger) *Server {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
@@ -59,7 +63,7 @@ func (s *Server) Handler() http.Handler {
 // authorizeRequest is a checked authorization request of a signed-in person.
 type authorizeRequest struct {
 	person    core.Principal
-	client    core.OAuthClient
+	client    connect.OAuthClient
 	request   fosite.AuthorizeRequester
 	resources []string
 	ctx       context.Context
@@ -79,7 +83,7 @@ func (s *Server) begin(w http.ResponseWriter, r *http.Request) (authorizeRequest
 		return authorizeRequest{}, false
 	}
 	q := r.URL.Query()
-	client, err := s.app.OAuthClientByID(r.Context(), q.Get("client_id"))
+	client, err := s.app.Connect.OAuthClientByID(r.Context(), q.Get("client_id"))
 	if err != nil {
 		s.errorPage(w, http.StatusBadRequest, "The app asking to connect is not registered.")
 		return authorizeRequest{}, false
@@ -88,7 +92,7 @@ func (s *Server) begin(w http.ResponseWriter, r *http.Request) (authorizeRequest
 	if redirect == "" && len(client.RedirectURIs) == 1 {
 		redirect = client.RedirectURIs[0]
 	}
-	if !slices.ContainsFunc(client.RedirectURIs, func(reg string) bool { return core.RedirectURIMatches(reg, redirect) }) {
+	if !slices.ContainsFunc(client.RedirectURIs, func(reg string) bool { return connect.RedirectURIMatches(reg, redirect) }) {
 		s.errorPage(w, http.StatusBadRequest, "The app's redirect address does not match the one it registered.")
 		return authorizeRequest{}, false
 	}
@@ -104,7 +108,7 @@ func (s *Server) begin(w http.ResponseWriter, r *http.Request) (authorizeRequest
 		s.provider.WriteAuthorizeError(ctx, w, ar, fosite.ErrInvalidRequest.WithHint("PKCE with code_challenge_method S256 is required."))
 		return authorizeRequest{}, false
 	}
-	if err := core.CheckOAuthAuthorization(s.app.Config, q["resource"], ar.GetRequestedScopes()); err != nil {
+	if err := connect.CheckOAuthAuthorization(s.app.Config, q["resource"], ar.GetRequestedScopes()); err != nil {
 		s.provider.WriteAuthorizeError(ctx, w, ar, oauthError(err, fosite.ErrInvalidScope))
 		return authorizeRequest{}, false
 	}
@@ -124,7 +128,7 @@ func (s *Server) authorize(w http.ResponseWriter, r *http.Request) {
 		// the session's workspace.
 		s.log.ErrorContext(r.Context(), "oauth consent header", "err", err)
 	}
-	var workspaces []core.WorkspaceSummary
+	var workspaces []identity.WorkspaceSummary
 	if header != nil {
 		workspaces = header.Workspaces
 		// The form's picker chooses the grant's workspace; the header's
@@ -132,7 +136,7 @@ func (s *Server) authorize(w http.ResponseWriter, r *http.Request) {
 		header.Workspaces = nil
 	}
 	if len(workspaces) == 0 {
-		workspaces = []core.WorkspaceSummary{{ID: a.person.WorkspaceID, Name: a.person.WorkspaceID}}
+		workspaces = []identity.WorkspaceSummary{{ID: a.person.WorkspaceID, Name: a.person.WorkspaceID}}
 	}
 	var choices []consentWorkspace
 	for _, ws := range workspaces {
@@ -149,7 +153,7 @@ func (s *Server) authorize(w http.ResponseWriter, r *http.Request) {
 	if view.Client == "" {
 		view.Client = "An unnamed app"
 	}
-	for _, sc := range core.OAuthConsentScopes(a.request.GetRequestedScopes()) {
+	for _, sc := range connect.OAuthConsentScopes(a.request.GetRequestedScopes()) {
 		view.Scopes = append(view.Scopes, consentScope{Scope: string(sc.Scope), Text: scopeText[sc.Scope], Optional: sc.Optional})
 	}
 	s.render(r.Context(), w, http.StatusOK, consentPage, page{Shell: header, Data: view})
@@ -166,7 +170,7 @@ func (s *Server) consent(w http.ResponseWriter, r *http.Request) {
 		s.provider.WriteAuthorizeError(a.ctx, w, a.request, fosite.ErrAccessDenied.WithHint("The person declined."))
 		return
 	}
-	grant, err := s.app.CreateOAuthGrant(a.ctx, a.person, core.OAuthConsent{
+	grant, err := s.app.Connect.CreateOAuthGrant(a.ctx, a.person, connect.OAuthConsent{
 		ClientID: a.client.ClientID, Resources: a.resources, WorkspaceID: r.PostFormValue("workspace_id"),
 		Requested: a.request.GetRequestedScopes(), Ticked: r.PostForm["scope_grant"],
 	})
@@ -207,7 +211,7 @@ func (s *Server) token(w http.ResponseWriter, r *http.Request) {
 		s.provider.WriteAccessError(ctx, w, ar, err)
 		return
 	}
-	grant, err := s.app.OAuthGrantByID(ctx, session.GrantID)
+	grant, err := s.app.Connect.OAuthGrantByID(ctx, session.GrantID)
 	if err != nil {
 		s.provider.WriteAccessError(ctx, w, ar, fosite.ErrInvalidGrant)
 		return
@@ -297,7 +301,7 @@ type consentScope struct {
 }
 
 type consentWorkspace struct {
-	core.WorkspaceSummary
+	identity.WorkspaceSummary
 	Selected bool
 }
 

@@ -6,13 +6,13 @@ import (
 	"errors"
 	"strings"
 
-	"github.com/ory/fosite"
+	"github.com/giftwell/giftwell/core/connect"
 
-	"github.com/giftwell/giftwell/core"
+	"github.com/ory/fosite"
 )
 
 // Client is a registered client (core.OAuthClient) as fosite sees it.
-type Client struct{ core.OAuthClient }
+type Client struct{ connect.OAuthClient }
 
 var _ fosite.Client = (*Client)(nil)
 
@@ -36,7 +36,7 @@ func (c *Client) GetResponseTypes() fosite.Arguments { return c.ResponseTypes }
 func (c *Client) GetScopes() fosite.Arguments { return fosite.Arguments(strings.Fields(c.Scope)) }
 
 // IsPublic implements fosite.Client.
-func (c *Client) IsPublic() bool { return c.TokenEndpointAuthMethod == core.AuthMethodNone }
+func (c *Client) IsPublic() bool { return c.TokenEndpointAuthMethod == connect.AuthMethodNone }
 
 // GetAudience implements fosite.Client; resources are checked by core
 // (core.OAuthGrant.CheckTokenRequest), not by fosite's audience.
@@ -51,7 +51,7 @@ var _ fosite.Hasher = SecretHasher{}
 
 // Compare implements fosite.Hasher in constant time.
 func (SecretHasher) Compare(_ context.Context, hash, data []byte) error {
-	want := []byte(core.HashOAuthSecret(string(data)))
+	want := []byte(connect.HashOAuthSecret(string(data)))
 	if len(hash) == 0 || subtle.ConstantTimeCompare(hash, want) != 1 {
 		return errors.New("client secret mismatch")
 	}
@@ -60,5 +60,5 @@ func (SecretHasher) Compare(_ context.Context, hash, data []byte) error {
 
 // Hash implements fosite.Hasher.
 func (SecretHasher) Hash(_ context.Context, data []byte) ([]byte, error) {
-	return []byte(core.HashOAuthSecret(string(data))), nil
+	return []byte(connect.HashOAuthSecret(string(data))), nil
 }

@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"net/url"
 
+	"github.com/giftwell/giftwell/core/identity"
+
 	"github.com/giftwell/giftwell/core"
 	"github.com/giftwell/giftwell/internal/webshell"
 )
@@ -11,10 +13,10 @@ import (
 // signedIn returns the person signed in with the web app's session cookie,
 // or sends them to sign in (and back to path) and returns false.
 func (s *Server) signedIn(w http.ResponseWriter, r *http.Request, back string) (core.Principal, bool) {
-	c, err := r.Cookie(core.SessionCookieName)
+	c, err := r.Cookie(identity.SessionCookieName)
 	var person core.Principal
 	if err == nil {
-		person, err = s.app.AuthenticateSession(r.Context(), c.Value)
+		person, err = s.app.Identity.AuthenticateSession(r.Context(), c.Value)
 	}
 	if err != nil {
 		http.Redirect(w, r, "/login?next="+url.QueryEscape(back), http.StatusSeeOther)
@@ -30,7 +32,7 @@ func (s *Server) connectedApps(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	apps, err := s.app.ListConnectedApps(r.Context(), person)
+	apps, err := s.app.Connect.ListConnectedApps(r.Context(), person)
 	if err != nil {
 		s.log.ErrorContext(r.Context(), "oauth connected apps", "err", err)
 		s.errorPage(w, http.StatusInternalServerError, "Something went wrong; try again.")
@@ -51,7 +53,7 @@ func (s *Server) disconnect(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	if err := s.app.DisconnectApp(r.Context(), person, r.PostFormValue("grant_id")); err != nil {
+	if err := s.app.Connect.DisconnectApp(r.Context(), person, r.PostFormValue("grant_id")); err != nil {
 		if core.ErrorCode(err) == core.CodeNotFound {
 			s.errorPage(w, http.StatusNotFound, "That app is not connected to your account in this workspace.")
 			return

@@ -4,6 +4,9 @@ import (
 	"context"
 	"strings"
 
+	"github.com/giftwell/giftwell"
+	"github.com/giftwell/giftwell/core/connect"
+
 	"github.com/ory/fosite"
 	"github.com/ory/fosite/compose"
 	"github.com/ory/fosite/handler/oauth2"
@@ -15,11 +18,11 @@ import (
 // S256 only, refresh tokens (rotated; issued without an offline scope) and
 // revocation, over st (the Store of app in production), with
 // tokenStrategy's mco_-prefixed tokens on the App's clock.
-func newProvider(app *core.App, st Storage) fosite.OAuth2Provider {
+func newProvider(app *giftwell.App, st Storage) fosite.OAuth2Provider {
 	cfg := &fosite.Config{
-		AccessTokenLifespan:            core.OAuthAccessTokenLifetime,
-		RefreshTokenLifespan:           core.OAuthGrantIdleLifetime,
-		AuthorizeCodeLifespan:          core.OAuthCodeLifetime,
+		AccessTokenLifespan:            connect.OAuthAccessTokenLifetime,
+		RefreshTokenLifespan:           connect.OAuthGrantIdleLifetime,
+		AuthorizeCodeLifespan:          connect.OAuthCodeLifetime,
 		EnforcePKCE:                    true,
 		EnforcePKCEForPublicClients:    true,
 		EnablePKCEPlainChallengeMethod: false,
@@ -52,7 +55,7 @@ var _ oauth2.CoreStrategy = tokenStrategy{}
 
 func (tokenStrategy) generate(prefix string) (string, string, error) {
 	tok := prefix + core.RandomHex(32)
-	return tok, core.HashOAuthSecret(tok), nil
+	return tok, connect.HashOAuthSecret(tok), nil
 }
 
 func (s tokenStrategy) validate(r fosite.Requester, token, prefix string, tt fosite.TokenType, expired *fosite.RFC6749Error) error {
@@ -67,48 +70,48 @@ func (s tokenStrategy) validate(r fosite.Requester, token, prefix string, tt fos
 
 // AccessTokenSignature implements oauth2.AccessTokenStrategy.
 func (tokenStrategy) AccessTokenSignature(_ context.Context, token string) string {
-	return core.HashOAuthSecret(token)
+	return connect.HashOAuthSecret(token)
 }
 
 // GenerateAccessToken implements oauth2.AccessTokenStrategy.
 func (s tokenStrategy) GenerateAccessToken(context.Context, fosite.Requester) (string, string, error) {
-	return s.generate(core.OAuthAccessTokenPrefix)
+	return s.generate(connect.OAuthAccessTokenPrefix)
 }
 
 // ValidateAccessToken implements oauth2.AccessTokenStrategy.
 func (s tokenStrategy) ValidateAccessToken(_ context.Context, r fosite.Requester, token string) error {
-	return s.validate(r, token, core.OAuthAccessTokenPrefix, fosite.AccessToken,
+	return s.validate(r, token, connect.OAuthAccessTokenPrefix, fosite.AccessToken,
 		fosite.ErrTokenExpired.WithHint("The access token expired."))
 }
 
 // RefreshTokenSignature implements oauth2.RefreshTokenStrategy.
 func (tokenStrategy) RefreshTokenSignature(_ context.Context, token string) string {
-	return core.HashOAuthSecret(token)
+	return connect.HashOAuthSecret(token)
 }
 
 // GenerateRefreshToken implements oauth2.RefreshTokenStrategy.
 func (s tokenStrategy) GenerateRefreshToken(context.Context, fosite.Requester) (string, string, error) {
-	return s.generate(core.OAuthRefreshTokenPrefix)
+	return s.generate(connect.OAuthRefreshTokenPrefix)
 }
 
 // ValidateRefreshToken implements oauth2.RefreshTokenStrategy.
 func (s tokenStrategy) ValidateRefreshToken(_ context.Context, r fosite.Requester, token string) error {
-	return s.validate(r, token, core.OAuthRefreshTokenPrefix, fosite.RefreshToken,
+	return s.validate(r, token, connect.OAuthRefreshTokenPrefix, fosite.RefreshToken,
 		fosite.ErrTokenExpired.WithHint("The refresh token expired."))
 }
 
 // AuthorizeCodeSignature implements oauth2.AuthorizeCodeStrategy.
 func (tokenStrategy) AuthorizeCodeSignature(_ context.Context, token string) string {
-	return core.HashOAuthSecret(token)
+	return connect.HashOAuthSecret(token)
 }
 
 // GenerateAuthorizeCode implements oauth2.AuthorizeCodeStrategy.
 func (s tokenStrategy) GenerateAuthorizeCode(context.Context, fosite.Requester) (string, string, error) {
-	return s.generate(core.OAuthCodePrefix)
+	return s.generate(connect.OAuthCodePrefix)
 }
 
 // ValidateAuthorizeCode implements oauth2.AuthorizeCodeStrategy.
 func (s tokenStrategy) ValidateAuthorizeCode(_ context.Context, r fosite.Requester, token string) error {
-	return s.validate(r, token, core.OAuthCodePrefix, fosite.AuthorizeCode,
+	return s.validate(r, token, connect.OAuthCodePrefix, fosite.AuthorizeCode,
 		fosite.ErrInvalidGrant.WithHint("The authorization code expired."))
 }

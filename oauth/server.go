@@ -9,6 +9,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/giftwell/giftwell"
+	"github.com/giftwell/giftwell/core/connect"
+
 	"github.com/giftwell/giftwell/core"
 )
 
@@ -42,7 +45,7 @@ type AuthorizationServer struct {
 // documents of /mcp and /chatgpt/mcp name.
 func NewAuthorizationServer(cfg core.Config) AuthorizationServer {
 	site := cfg.SiteURL
-	auth := []string{core.AuthMethodNone, core.AuthMethodClientSecretBasic, core.AuthMethodClientSecretPost}
+	auth := []string{connect.AuthMethodNone, connect.AuthMethodClientSecretBasic, connect.AuthMethodClientSecretPost}
 	return AuthorizationServer{
 		Issuer:                                     site,
 		AuthorizationEndpoint:                      site + "/oauth/authorize",
@@ -71,7 +74,7 @@ func AuthorizationServerHandler(cfg core.Config) http.Handler {
 // metadata in, the registered client out with 201. Errors are RFC 7591's
 // {error, error_description}: invalid_redirect_uri for a refused redirect
 // URI, invalid_client_metadata for anything else.
-func RegistrationHandler(app *core.App, log *slog.Logger) http.Handler {
+func RegistrationHandler(app *giftwell.App, log *slog.Logger) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodPost {
 			w.Header().Set("Allow", "POST")
@@ -83,7 +86,7 @@ func RegistrationHandler(app *core.App, log *slog.Logger) http.Handler {
 			writeOAuthError(w, http.StatusBadRequest, "invalid_client_metadata", "the body must be application/json")
 			return
 		}
-		var reg core.OAuthClientRegistration
+		var reg connect.OAuthClientRegistration
 		dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, MaxRegistrationBytes))
 		if err := dec.Decode(&reg); err != nil {
 			var tooBig *http.MaxBytesError
@@ -94,7 +97,7 @@ func RegistrationHandler(app *core.App, log *slog.Logger) http.Handler {
 			writeOAuthError(w, http.StatusBadRequest, "invalid_client_metadata", "the body is not a JSON object of client metadata")
 			return
 		}
-		client, err := app.RegisterOAuthClient(r.Context(), reg, remoteIP(r))
+		client, err := app.Connect.RegisterOAuthClient(r.Context(), reg, remoteIP(r))
 		if err != nil {
 			e := core.AsError(err)
 			if e.Code == core.CodeRateLimit {

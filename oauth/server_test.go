@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/giftwell/giftwell/core/connect"
+
 	"github.com/stretchr/testify/require"
 
 	"github.com/giftwell/giftwell/core"
@@ -73,12 +75,12 @@ func TestRegisterPublicClient(t *testing.T) {
 	require.Equal(t, http.StatusCreated, status, out)
 	require.Equal(t, "no-store", h.Get("Cache-Control"))
 	id, _ := out["client_id"].(string)
-	require.True(t, strings.HasPrefix(id, core.PrefixOAuthClient), id)
+	require.True(t, strings.HasPrefix(id, connect.PrefixOAuthClient), id)
 	require.NotContains(t, out, "client_secret")
 	require.Equal(t, "none", out["token_endpoint_auth_method"])
 	require.Equal(t, "gifts:read gifts:write", out["scope"])
 
-	stored, err := env.App.OAuthClientByID(t.Context(), id)
+	stored, err := env.App.Connect.OAuthClientByID(t.Context(), id)
 	require.NoError(t, err)
 	require.Equal(t, []string{"https://claude.ai/api/mcp/auth_callback", "http://127.0.0.1:33418/callback"}, stored.RedirectURIs)
 	require.Equal(t, "Claude", stored.ClientName)
@@ -93,9 +95,9 @@ func TestRegisterConfidentialClientSecretStoredHashed(t *testing.T) {
 	require.Equal(t, "client_secret_basic", out["token_endpoint_auth_method"])
 	secret, _ := out["client_secret"].(string)
 	require.NotEmpty(t, secret)
-	stored, err := env.App.OAuthClientByID(t.Context(), out["client_id"].(string))
+	stored, err := env.App.Connect.OAuthClientByID(t.Context(), out["client_id"].(string))
 	require.NoError(t, err)
-	require.Equal(t, core.HashOAuthSecret(secret), stored.SecretHash)
+	require.Equal(t, connect.HashOAuthSecret(secret), stored.SecretHash)
 	require.NotContains(t, stored.SecretHash, secret)
 }
 
@@ -153,7 +155,7 @@ func TestRegisterIsRateLimited(t *testing.T) {
 	t.Parallel()
 	srv, env := registrationServer(t)
 	body := `{"redirect_uris":["http://127.0.0.1/cb"],"token_endpoint_auth_method":"none"}`
-	for i := range core.OAuthRegistrationsPerAddress {
+	for i := range connect.OAuthRegistrationsPerAddress {
 		status, out, _ := register(t, srv.URL, body)
 		require.Equal(t, http.StatusCreated, status, "registration %d: %v", i, out)
 	}
@@ -162,7 +164,7 @@ func TestRegisterIsRateLimited(t *testing.T) {
 	require.Equal(t, "rate_limited", out["error"])
 	require.Equal(t, "3600", h.Get("Retry-After"))
 
-	env.Clock.Advance(core.OAuthRegistrationWindow + time.Second)
+	env.Clock.Advance(connect.OAuthRegistrationWindow + time.Second)
 	status, out, _ = register(t, srv.URL, body)
 	require.Equal(t, http.StatusCreated, status, out)
 }

@@ -7,6 +7,9 @@ import (
 	"net/url"
 	"time"
 
+	"github.com/giftwell/giftwell"
+	"github.com/giftwell/giftwell/core/connect"
+
 	"github.com/ory/fosite"
 	"github.com/ory/fosite/handler/oauth2"
 	"github.com/ory/fosite/handler/pkce"
@@ -37,12 +40,12 @@ type Storage interface {
 // rotation run their storage calls in one transaction that core carries in
 // the context (core.App.BeginTx), so a failure between them leaves nothing
 // half done.
-type Store struct{ app *core.App }
+type Store struct{ app *giftwell.App }
 
 var _ Storage = (*Store)(nil)
 
 // NewStore returns the fosite storage of app.
-func NewStore(app *core.App) *Store { return &Store{app: app} }
+func NewStore(app *giftwell.App) *Store { return &Store{app: app} }
 
 type matchedRedirectKey struct{}
 
@@ -52,7 +55,7 @@ type matchedRedirectKey struct{}
 // with core.RedirectURIMatches first and puts the matched URI in the
 // context; the client fosite sees then has exactly that redirect URI.
 func (s *Store) GetClient(ctx context.Context, id string) (fosite.Client, error) {
-	c, err := s.app.OAuthClientByID(ctx, id)
+	c, err := s.app.Connect.OAuthClientByID(ctx, id)
 	if core.ErrorCode(err) == core.CodeNotFound {
 		return nil, fosite.ErrNotFound
 	}
@@ -84,12 +87,12 @@ func (s *Store) Rollback(ctx context.Context) error { return s.app.RollbackTx(ct
 
 // CreateAuthorizeCodeSession implements oauth2.AuthorizeCodeStorage.
 func (s *Store) CreateAuthorizeCodeSession(ctx context.Context, sig string, r fosite.Requester) error {
-	return s.create(ctx, core.OAuthKindCode, sig, r)
+	return s.create(ctx, connect.OAuthKindCode, sig, r)
 }
 
 // GetAuthorizeCodeSession implements oauth2.AuthorizeCodeStorage.
 func (s *Store) GetAuthorizeCodeSession(ctx context.Context, sig string, session fosite.Session) (fosite.Requester, error) {
-	r, active, err := s.get(ctx, core.OAuthKindCode, sig, session)
+	r, active, err := s.get(ctx, connect.OAuthKindCode, sig, session)
 	if err != nil {
 		return nil, err
 	}
@@ -103,7 +106,7 @@ func (s *Store) GetAuthorizeCodeSession(ctx context.Context, sig string, session
 // Only an active code is invalidated, so of two concurrent redemptions the
 // second fails.
 func (s *Store) InvalidateAuthorizeCodeSession(ctx context.Context, sig string) error {
-	err := s.app.UseOAuthToken(ctx, core.OAuthKindCode, sig)
+	err := s.app.Connect.UseOAuthToken(ctx, connect.OAuthKindCode, sig)
 	if core.ErrorCode(err) == core.CodeNotFound {
 		return fosite.ErrInvalidatedAuthorizeCode
 	}
@@ -112,12 +115,12 @@ func (s *Store) InvalidateAuthorizeCodeSession(ctx context.Context, sig string) 
 
 // CreateAccessTokenSession implements oauth2.AccessTokenStorage.
 func (s *Store) CreateAccessTokenSession(ctx context.Context, sig string, r fosite.Requester) error {
-	return s.create(ctx, core.OAuthKindAccess, sig, r)
+	return s.create(ctx, connect.OAuthKindAccess, sig, r)
 }
 
 // GetAccessTokenSession implements oauth2.AccessTokenStorage.
 func (s *Store) GetAccessTokenSession(ctx context.Context, sig string, session fosite.Session) (fosite.Requester, error) {
-	r, active, err := s.get(ctx, core.OAuthKindAccess, sig, session)
+	r, active, err := s.get(ctx, connect.OAuthKindAccess, sig, session)
 	if err != nil {
 		return nil, err
 	}
@@ -129,19 +132,19 @@ func (s *Store) GetAccessTokenSession(ctx context.Context, sig string, session f
 
 // DeleteAccessTokenSession implements oauth2.AccessTokenStorage.
 func (s *Store) DeleteAccessTokenSession(ctx context.Context, sig string) error {
-	return s.app.DeleteOAuthToken(ctx, core.OAuthKindAccess, sig)
+	return s.app.Connect.DeleteOAuthToken(ctx, connect.OAuthKindAccess, sig)
 }
 
 // CreateRefreshTokenSession implements oauth2.RefreshTokenStorage. A new
 // refresh token (at consent or rotation) keeps the grant 30 more days, up to
 // its hard expiry (core.App.CreateOAuthToken).
 func (s *Store) CreateRefreshTokenSession(ctx context.Context, sig string, _ string, r fosite.Requester) error {
-	return s.create(ctx, core.OAuthKindRefresh, sig, r)
+	return s.create(ctx, connect.OAuthKindRefresh, sig, r)
 }
 
 // GetRefreshTokenSession implements oauth2.RefreshTokenStorage.
 func (s *Store) GetRefreshTokenSession(ctx context.Context, sig string, session fosite.Session) (fosite.Requester, error) {
-	r, active, err := s.get(ctx, core.OAuthKindRefresh, sig, session)
+	r, active, err := s.get(ctx, connect.OAuthKindRefresh, sig, session)
 	if err != nil {
 		return nil, err
 	}
@@ -153,7 +156,7 @@ func (s *Store) GetRefreshTokenSession(ctx context.Context, sig string, session 
 
 // DeleteRefreshTokenSession implements oauth2.RefreshTokenStorage.
 func (s *Store) DeleteRefreshTokenSession(ctx context.Context, sig string) error {
-	return s.app.DeleteOAuthToken(ctx, core.OAuthKindRefresh, sig)
+	return s.app.Connect.DeleteOAuthToken(ctx, connect.OAuthKindRefresh, sig)
 }
 
 // RotateRefreshToken implements oauth2.RefreshTokenStorage: the used refresh
@@ -161,7 +164,7 @@ func (s *Store) DeleteRefreshTokenSession(ctx context.Context, sig string) error
 // Only an active refresh token rotates, so of two concurrent refreshes with
 // one token the second fails (ErrInactiveToken).
 func (s *Store) RotateRefreshToken(ctx context.Context, requestID string, sig string) error {
-	err := s.app.RotateOAuthRefreshToken(ctx, requestID, sig)
+	err := s.app.Connect.RotateOAuthRefreshToken(ctx, requestID, sig)
 	if core.ErrorCode(err) == core.CodeNotFound {
 		return fosite.ErrInactiveToken
 	}
@@ -172,28 +175,28 @@ func (s *Store) RotateRefreshToken(ctx context.Context, requestID string, sig st
 // it on revocation, on a replayed refresh token and on a replayed code: each
 // ends the whole grant.
 func (s *Store) RevokeRefreshToken(ctx context.Context, requestID string) error {
-	return s.app.RevokeOAuthGrantByRequest(ctx, requestID)
+	return s.app.Connect.RevokeOAuthGrantByRequest(ctx, requestID)
 }
 
 // RevokeAccessToken implements oauth2.TokenRevocationStorage.
 func (s *Store) RevokeAccessToken(ctx context.Context, requestID string) error {
-	return s.app.RevokeOAuthTokens(ctx, core.OAuthKindAccess, requestID)
+	return s.app.Connect.RevokeOAuthTokens(ctx, connect.OAuthKindAccess, requestID)
 }
 
 // CreatePKCERequestSession implements pkce.PKCERequestStorage.
 func (s *Store) CreatePKCERequestSession(ctx context.Context, sig string, r fosite.Requester) error {
-	return s.create(ctx, core.OAuthKindPKCE, sig, r)
+	return s.create(ctx, connect.OAuthKindPKCE, sig, r)
 }
 
 // GetPKCERequestSession implements pkce.PKCERequestStorage.
 func (s *Store) GetPKCERequestSession(ctx context.Context, sig string, session fosite.Session) (fosite.Requester, error) {
-	r, _, err := s.get(ctx, core.OAuthKindPKCE, sig, session)
+	r, _, err := s.get(ctx, connect.OAuthKindPKCE, sig, session)
 	return r, err
 }
 
 // DeletePKCERequestSession implements pkce.PKCERequestStorage.
 func (s *Store) DeletePKCERequestSession(ctx context.Context, sig string) error {
-	return s.app.DeleteOAuthToken(ctx, core.OAuthKindPKCE, sig)
+	return s.app.Connect.DeleteOAuthToken(ctx, connect.OAuthKindPKCE, sig)
 }
 
 // secretFormFields are never stored with a request's form.
@@ -203,7 +206,7 @@ var secretFormFields = map[string]bool{"client_secret": true, "code_verifier": t
 var errNoGrant = errors.New("oauth: request without a grant")
 
 // create stores one token record of the request r.
-func (s *Store) create(ctx context.Context, kind core.OAuthTokenKind, sig string, r fosite.Requester) error {
+func (s *Store) create(ctx context.Context, kind connect.OAuthTokenKind, sig string, r fosite.Requester) error {
 	sess := sessionOf(r)
 	if sess.GrantID == "" {
 		return errNoGrant
@@ -222,7 +225,7 @@ func (s *Store) create(ctx context.Context, kind core.OAuthTokenKind, sig string
 	if err != nil {
 		return err
 	}
-	return s.app.CreateOAuthToken(ctx, core.OAuthToken{
+	return s.app.Connect.CreateOAuthToken(ctx, connect.OAuthToken{
 		Kind: kind, Signature: sig, RequestID: r.GetID(), GrantID: sess.GrantID, ClientID: r.GetClient().GetID(),
 		RequestedAt: r.GetRequestedAt(), Scopes: r.GetRequestedScopes(), GrantedScopes: r.GetGrantedScopes(),
 		Form: formJSON, Session: sessJSON,
@@ -230,18 +233,18 @@ func (s *Store) create(ctx context.Context, kind core.OAuthTokenKind, sig string
 }
 
 // tokenTypes are the fosite token types whose expiry a record of each kind keeps.
-var tokenTypes = map[core.OAuthTokenKind]fosite.TokenType{
-	core.OAuthKindCode:    fosite.AuthorizeCode,
-	core.OAuthKindAccess:  fosite.AccessToken,
-	core.OAuthKindRefresh: fosite.RefreshToken,
+var tokenTypes = map[connect.OAuthTokenKind]fosite.TokenType{
+	connect.OAuthKindCode:    fosite.AuthorizeCode,
+	connect.OAuthKindAccess:  fosite.AccessToken,
+	connect.OAuthKindRefresh: fosite.RefreshToken,
 }
 
 // get loads a token record and rebuilds its request; a token of an ended
 // grant is not found (core.App.OAuthTokenBySignature). The session's expiry
 // of the token's own type is the record's, on the App's clock, which the
 // token strategy compares with the App's clock.
-func (s *Store) get(ctx context.Context, kind core.OAuthTokenKind, sig string, session fosite.Session) (fosite.Requester, bool, error) {
-	t, err := s.app.OAuthTokenBySignature(ctx, kind, sig)
+func (s *Store) get(ctx context.Context, kind connect.OAuthTokenKind, sig string, session fosite.Session) (fosite.Requester, bool, error) {
+	t, err := s.app.Connect.OAuthTokenBySignature(ctx, kind, sig)
 	if core.ErrorCode(err) == core.CodeNotFound {
 		return nil, false, fosite.ErrNotFound
 	}

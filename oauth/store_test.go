@@ -5,10 +5,11 @@ import (
 	"net/url"
 	"testing"
 
+	"github.com/giftwell/giftwell/core/connect"
+
 	"github.com/ory/fosite"
 	"github.com/stretchr/testify/require"
 
-	"github.com/giftwell/giftwell/core"
 	"github.com/giftwell/giftwell/internal/apptest"
 	"github.com/giftwell/giftwell/oauth"
 )
@@ -18,19 +19,19 @@ import (
 type storeSetup struct {
 	env    *apptest.Env
 	store  *oauth.Store
-	client core.OAuthClient
-	grant  core.OAuthGrant
+	client connect.OAuthClient
+	grant  connect.OAuthGrant
 }
 
 func newStoreSetup(t *testing.T) storeSetup {
 	t.Helper()
 	env := apptest.New(t, apptest.WithSiteURL("https://gifts.example.com"))
-	c, err := env.App.RegisterOAuthClient(t.Context(), core.OAuthClientRegistration{
-		RedirectURIs: []string{"http://127.0.0.1/cb"}, TokenEndpointAuthMethod: core.AuthMethodNone,
+	c, err := env.App.Connect.RegisterOAuthClient(t.Context(), connect.OAuthClientRegistration{
+		RedirectURIs: []string{"http://127.0.0.1/cb"}, TokenEndpointAuthMethod: connect.AuthMethodNone,
 	}, "192.0.2.20")
 	require.NoError(t, err)
 	_, owner := env.SignIn(t, env.OwnerEmail)
-	g, err := env.App.CreateOAuthGrant(t.Context(), owner, core.OAuthConsent{
+	g, err := env.App.Connect.CreateOAuthGrant(t.Context(), owner, connect.OAuthConsent{
 		ClientID: c.ClientID, Resources: []string{env.App.Config.MCPURL()}, Requested: []string{"gifts:read"},
 	})
 	require.NoError(t, err)
@@ -74,7 +75,7 @@ func TestStoreBehavesAsFositesMemoryStore(t *testing.T) {
 	require.Equal(t, "http://127.0.0.1/cb", r.GetRequestForm().Get("redirect_uri"))
 	require.Empty(t, r.GetRequestForm().Get("code_verifier"), "secrets are never stored with the form")
 	require.Empty(t, r.GetRequestForm().Get("refresh_token"))
-	require.Equal(t, s.env.Clock.Now().Add(core.OAuthCodeLifetime), r.GetSession().GetExpiresAt(fosite.AuthorizeCode),
+	require.Equal(t, s.env.Clock.Now().Add(connect.OAuthCodeLifetime), r.GetSession().GetExpiresAt(fosite.AuthorizeCode),
 		"the session carries the record's expiry, on the App's clock")
 
 	require.NoError(t, st.InvalidateAuthorizeCodeSession(ctx, "code-1"))

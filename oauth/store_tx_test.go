@@ -12,6 +12,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/giftwell/giftwell/core/connect"
+
 	"github.com/ory/fosite"
 	"github.com/stretchr/testify/require"
 
@@ -53,27 +55,27 @@ func TestRefreshRotationIsAtomic(t *testing.T) {
 	env := apptest.New(t, apptest.WithSiteURL("https://gifts.example.com"))
 	app := env.App
 	ctx := t.Context()
-	client, err := app.RegisterOAuthClient(ctx, core.OAuthClientRegistration{
-		RedirectURIs: []string{"http://127.0.0.1/cb"}, TokenEndpointAuthMethod: core.AuthMethodNone,
+	client, err := app.Connect.RegisterOAuthClient(ctx, connect.OAuthClientRegistration{
+		RedirectURIs: []string{"http://127.0.0.1/cb"}, TokenEndpointAuthMethod: connect.AuthMethodNone,
 	}, "192.0.2.30")
 	require.NoError(t, err)
 	_, owner := env.SignIn(t, env.OwnerEmail)
-	grant, err := app.CreateOAuthGrant(ctx, owner, core.OAuthConsent{
+	grant, err := app.Connect.CreateOAuthGrant(ctx, owner, connect.OAuthConsent{
 		ClientID: client.ClientID, Resources: []string{app.Config.MCPURL()}, Requested: []string{"gifts:read"},
 	})
 	require.NoError(t, err)
 
 	// Tokens as the code exchange stores them.
 	store := NewStore(app)
-	access := core.OAuthAccessTokenPrefix + core.RandomHex(32)
-	refresh := core.OAuthRefreshTokenPrefix + core.RandomHex(32)
+	access := connect.OAuthAccessTokenPrefix + core.RandomHex(32)
+	refresh := connect.OAuthRefreshTokenPrefix + core.RandomHex(32)
 	issued := &fosite.Request{
 		ID: "req-atomic", RequestedAt: env.Clock.Now(), Client: &Client{OAuthClient: client},
 		RequestedScope: fosite.Arguments{"gifts:read"}, GrantedScope: fosite.Arguments{"gifts:read"}, Form: url.Values{},
 		Session: &Session{GrantID: grant.ID, WorkspaceID: grant.WorkspaceID, UserID: grant.UserID},
 	}
-	require.NoError(t, store.CreateAccessTokenSession(ctx, core.HashOAuthSecret(access), issued))
-	require.NoError(t, store.CreateRefreshTokenSession(ctx, core.HashOAuthSecret(refresh), core.HashOAuthSecret(access), issued))
+	require.NoError(t, store.CreateAccessTokenSession(ctx, connect.HashOAuthSecret(access), issued))
+	require.NoError(t, store.CreateRefreshTokenSession(ctx, connect.HashOAuthSecret(refresh), connect.HashOAuthSecret(access), issued))
 
 	refreshAt := func(h http.Handler) (int, map[string]any) {
 		srv := httptest.NewServer(h)
@@ -96,16 +98,16 @@ func TestRefreshRotationIsAtomic(t *testing.T) {
 
 	_, err = store.GetAccessTokenSession(ctx, failing.created[0], &Session{})
 	require.ErrorIs(t, err, fosite.ErrNotFound, "the new access token was rolled back")
-	_, err = store.GetRefreshTokenSession(ctx, core.HashOAuthSecret(refresh), &Session{})
+	_, err = store.GetRefreshTokenSession(ctx, connect.HashOAuthSecret(refresh), &Session{})
 	require.NoError(t, err, "the old refresh token is still active")
-	p, err := app.Authenticate(ctx, access)
+	p, err := app.Connect.Authenticate(ctx, access)
 	require.NoError(t, err, "the old access token still works")
 	require.Equal(t, grant.ID, p.CredentialID)
 
 	status, out = refreshAt(NewServer(app, nil).Handler())
 	require.Equal(t, http.StatusOK, status, out)
-	_, err = app.Authenticate(ctx, out["access_token"].(string))
+	_, err = app.Connect.Authenticate(ctx, out["access_token"].(string))
 	require.NoError(t, err)
-	_, err = app.Authenticate(ctx, access)
+	_, err = app.Connect.Authenticate(ctx, access)
 	require.Error(t, err, "a committed rotation ends the old access token")
 }

@@ -5,12 +5,15 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/giftwell/giftwell"
+	"github.com/giftwell/giftwell/core/catalog"
+
 	"github.com/giftwell/giftwell/core"
 )
 
 // catalogSummary is giftwell://catalog/summary: the gifts a new campaign
 // can choose now, with prices and flags, and the selection rules.
-func catalogSummary(app *core.App) Resource {
+func catalogSummary(app *giftwell.App) Resource {
 	return Resource{
 		URI:   CatalogSummaryURI,
 		Name:  "catalog-summary",
@@ -47,9 +50,9 @@ verified gifts can be ordered.
 
 // renderCatalogSummary renders the selectable gifts (core.Product.Selectable:
 // rules 1-3) in catalog order.
-func renderCatalogSummary(products []core.Product) string {
+func renderCatalogSummary(products []catalog.Product) string {
 	var b strings.Builder
-	var selectable []core.Product
+	var selectable []catalog.Product
 	for _, p := range products {
 		if p.Selectable() == nil {
 			selectable = append(selectable, p)
@@ -70,7 +73,7 @@ func renderCatalogSummary(products []core.Product) string {
 }
 
 // flags lists a gift's notable flags in the spec's words.
-func flags(p core.Product) []string {
+func flags(p catalog.Product) []string {
 	var f []string
 	add := func(on bool, name string) {
 		if on {
@@ -80,8 +83,8 @@ func flags(p core.Product) []string {
 	add(p.ShippingQuoteRequired, "shippingQuoteRequired")
 	add(p.FixedPrice, "fixedPrice")
 	add(p.EstimateIncludesDelivery, "estimateIncludesDelivery")
-	add(p.FulfillmentKind == core.FulfillmentFood, "food")
-	add(p.FulfillmentKind == core.FulfillmentAlcohol, "alcohol")
+	add(p.FulfillmentKind == catalog.FulfillmentFood, "food")
+	add(p.FulfillmentKind == catalog.FulfillmentAlcohol, "alcohol")
 	add(p.RequiresPortrait, "requiresPortrait")
 	add(p.RequiresArtwork, "requiresArtwork")
 	add(p.PersonalizationText != nil, "personalizationText")

@@ -8,12 +8,15 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/giftwell/giftwell"
+	"github.com/giftwell/giftwell/core/guide"
+
 	"github.com/giftwell/giftwell/core"
 )
 
 // guideResource is giftwell://guide: the workflow guide (get_workflow_guide) for
 // the caller, as markdown.
-func guideResource(app *core.App) Resource {
+func guideResource(app *giftwell.App) Resource {
 	return Resource{
 		URI:   GuideURI,
 		Name:  "guide",
@@ -23,7 +26,7 @@ func guideResource(app *core.App) Resource {
 			"get_workflow_guide, as markdown.",
 		MIMEType: MIMEMarkdown,
 		read: func(ctx context.Context, p core.Principal) (string, error) {
-			g, err := app.WorkflowGuide(ctx, p)
+			g, err := app.Guide.WorkflowGuide(ctx, p)
 			if err != nil {
 				return "", err
 			}
@@ -33,7 +36,7 @@ func guideResource(app *core.App) Resource {
 }
 
 // renderGuide renders every field of the guide as markdown.
-func renderGuide(g core.WorkflowGuide) (string, error) {
+func renderGuide(g guide.WorkflowGuide) (string, error) {
 	var b strings.Builder
 	b.WriteString("# Giftwell workflow guide\n\n")
 	b.WriteString(g.Instructions + "\n\n")

@@ -6,6 +6,8 @@ package resources
 import (
 	"context"
 
+	"github.com/giftwell/giftwell"
+
 	"github.com/giftwell/giftwell/core"
 )
 
@@ -41,6 +43,6 @@ func (r Resource) Read(ctx context.Context, p core.Principal) (string, error) {
 }
 
 // All returns every resource, in a fixed order. Their Read methods call app.
-func All(app *core.App) []Resource {
+func All(app *giftwell.App) []Resource {
 	return []Resource{guideResource(app), catalogSummary(app)}
 }

@@ -5,6 +5,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/giftwell/giftwell"
+	"github.com/giftwell/giftwell/core/catalog"
+
 	"github.com/stretchr/testify/require"
 
 	"github.com/giftwell/giftwell/core"
@@ -18,9 +21,9 @@ func TestCellEscapesTables(t *testing.T) {
 func TestCatalogSummaryListsOnlySelectableGifts(t *testing.T) {
 	t.Parallel()
 	no := false
-	products := []core.Product{
+	products := []catalog.Product{
 		{ID: "ok", Name: "Desk Plant", Category: "Office", PriceCents: 4500, ShippingCents: 900, Verified: true,
-			ShippingQuoteRequired: true, FulfillmentKind: core.FulfillmentFood, PersonalizationText: &core.PersonalizationText{}},
+			ShippingQuoteRequired: true, FulfillmentKind: catalog.FulfillmentFood, PersonalizationText: &catalog.PersonalizationText{}},
 		{ID: "retired", Name: "Old", PriceCents: 100, Retired: true},
 		{ID: "unavailable", Name: "Gone", PriceCents: 100, Available: &no},
 		{ID: "quote", Name: "Quoted", PriceCents: 100, PriceQuoteRequired: true},
@@ -37,13 +40,13 @@ func TestCatalogSummaryListsOnlySelectableGifts(t *testing.T) {
 
 func TestGuideRendersEveryPart(t *testing.T) {
 	t.Parallel()
-	app := core.NewApp(nil, core.Config{SiteURL: "https://gifts.example.com"}, nil, nil)
+	app := giftwell.New(nil, core.Config{SiteURL: "https://gifts.example.com"}, nil, nil)
 	p := core.Principal{WorkspaceID: "ws_1", UserID: "usr_1", Role: core.RoleOwner, Via: core.ViaKey, Mode: core.ModeTest}
 	r := All(app)[0]
 	require.Equal(t, GuideURI, r.URI)
 	md, err := r.Read(context.Background(), p)
 	require.NoError(t, err)
-	g, err := app.WorkflowGuide(context.Background(), p)
+	g, err := app.Guide.WorkflowGuide(context.Background(), p)
 	require.NoError(t, err)
 	for _, s := range append(append([]string{g.Instructions, g.ReviewURLTemplate, g.Tracking}, g.Steps...), g.BatchSteps...) {
 		require.Contains(t, md, s)
@@ -63,7 +66,7 @@ func TestGuideRendersEveryPart(t *testing.T) {
 
 func TestReadIsAuthorized(t *testing.T) {
 	t.Parallel()
-	app := core.NewApp(nil, core.Config{SiteURL: "https://gifts.example.com"}, nil, nil)
+	app := giftwell.New(nil, core.Config{SiteURL: "https://gifts.example.com"}, nil, nil)
 	for _, tc := range []struct {
 		p    core.Principal
 		code core.Code

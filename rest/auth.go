@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/giftwell/giftwell/core/identity"
+
 	"github.com/giftwell/giftwell/core"
 	"github.com/giftwell/giftwell/tools"
 )
@@ -33,7 +35,7 @@ func (s *server) authenticate(op *operation) func(http.Handler) http.Handler {
 func (s *server) principal(r *http.Request, op *operation) (core.Principal, error) {
 	headers := r.Header.Values("Authorization")
 	if len(headers) == 0 {
-		if c, err := r.Cookie(core.SessionCookieName); err == nil && c.Value != "" {
+		if c, err := r.Cookie(identity.SessionCookieName); err == nil && c.Value != "" {
 			return s.sessionPrincipal(r, c.Value)
 		}
 		if op.Credentials == tools.CredentialsOptional {
@@ -71,7 +73,7 @@ func (s *server) sessionPrincipal(r *http.Request, token string) (core.Principal
 		return core.Principal{}, core.Errorf(core.CodeOriginForbidden,
 			"a signed-in request that changes something must come from this site's pages (Origin %s)", s.origin)
 	}
-	p, err := s.app.AuthenticateSession(r.Context(), token)
+	p, err := s.app.Identity.AuthenticateSession(r.Context(), token)
 	if err != nil {
 		return core.Principal{}, err
 	}

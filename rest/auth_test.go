@@ -37,13 +37,13 @@ func TestAuthRequired(t *testing.T) {
 func TestRevokedKeyIsRefused(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
-	key, id, err := h.env.App.CreateAPIKey(t.Context(), h.env.WorkspaceID, h.env.OwnerID, "to revoke")
+	key, id, err := h.env.App.Identity.CreateAPIKey(t.Context(), h.env.WorkspaceID, h.env.OwnerID, "to revoke")
 	require.NoError(t, err)
 
 	res := h.get("/workflow", withKey(key))
 	require.Equal(t, http.StatusOK, res.Status)
 
-	require.NoError(t, h.env.App.RevokeAPIKey(t.Context(), h.env.WorkspaceID, id))
+	require.NoError(t, h.env.App.Identity.RevokeAPIKey(t.Context(), h.env.WorkspaceID, id))
 	res = h.get("/workflow", withKey(key))
 	require.Equal(t, http.StatusUnauthorized, res.Status)
 	require.Equal(t, "AUTH_REQUIRED", res.code())

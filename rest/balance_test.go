@@ -61,10 +61,10 @@ func TestBalanceOverREST(t *testing.T) {
 	require.Equal(t, http.StatusConflict, res.Status)
 	require.Equal(t, "IDEMPOTENCY_CONFLICT", res.code())
 
-	require.NoError(t, h.env.App.CompleteTopup(ctx, session["sessionId"].(string)))
+	require.NoError(t, h.env.App.Ledger.CompleteTopup(ctx, session["sessionId"].(string)))
 	res = topup(`{"cents":2500,"idempotencyKey":"rest-topup-2"}`, withCookie(ownerToken))
 	require.Equal(t, http.StatusOK, res.Status, "%s", res.Body)
-	require.NoError(t, h.env.App.CompleteTopup(ctx, res.data().(map[string]any)["sessionId"].(string)))
+	require.NoError(t, h.env.App.Ledger.CompleteTopup(ctx, res.data().(map[string]any)["sessionId"].(string)))
 
 	res = h.get("/balance", withKey(member.Key))
 	require.Equal(t, 7_500.0, res.data().(map[string]any)["cents"])

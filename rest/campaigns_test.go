@@ -9,10 +9,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/giftwell/giftwell/core/campaign"
+	"github.com/giftwell/giftwell/core/identity"
+
 	"github.com/getkin/kin-openapi/openapi3filter"
 	"github.com/stretchr/testify/require"
-
-	"github.com/giftwell/giftwell/core"
 )
 
 func init() {
@@ -31,7 +32,7 @@ func jsonBody(t *testing.T, v any) io.Reader {
 // signedIn are the options of a request from the site's pages by a signed-in person.
 func signedIn(h *harness, token string) []reqOpt {
 	return []reqOpt{
-		func(r *http.Request) { r.AddCookie(&http.Cookie{Name: core.SessionCookieName, Value: token}) },
+		func(r *http.Request) { r.AddCookie(&http.Cookie{Name: identity.SessionCookieName, Value: token}) },
 		withHeader("Origin", h.site),
 	}
 }
@@ -157,11 +158,11 @@ func TestCampaignsOverREST(t *testing.T) {
 
 	// A repeat: Ana was gifted by the playbook before.
 	ctx := context.Background()
-	p, err := h.env.App.Authenticate(ctx, h.env.OwnerKey)
+	p, err := h.env.App.Connect.Authenticate(ctx, h.env.OwnerKey)
 	require.NoError(t, err)
-	prior, err := h.env.App.AddRecipients(ctx, p, pid, core.RecipientsAdd{ExpectedPolicyVersion: 1, Recipients: []core.RecipientInput{{Name: "Ana A.", Email: "ANA@example.com"}}})
+	prior, err := h.env.App.Campaigns.AddRecipients(ctx, p, pid, campaign.RecipientsAdd{ExpectedPolicyVersion: 1, Recipients: []campaign.RecipientInput{{Name: "Ana A.", Email: "ANA@example.com"}}})
 	require.NoError(t, err)
-	priorSend, err := h.env.App.InsertSend(ctx, p, core.SendParams{CampaignID: pid, RecipientID: prior.Added[0], TotalCents: 8000})
+	priorSend, err := h.env.App.Campaigns.InsertSend(ctx, p, campaign.SendParams{CampaignID: pid, RecipientID: prior.Added[0], TotalCents: 8000})
 	require.NoError(t, err)
 	res = h.get("/campaigns/"+bid+"/repeats", key)
 	require.Equal(t, []any{jsonObj{"recipientId": anaID, "email": "ana@example.com", "name": "Ana Alvarez", "priorSendId": priorSend, "approved": false}}, res.data())
@@ -195,14 +196,14 @@ func TestCampaignsOverREST(t *testing.T) {
 	require.Contains(t, exp.Header.Get("Content-Disposition"), pid+"-gifts.csv")
 	rows, err := csv.NewReader(strings.NewReader(exp.body)).ReadAll()
 	require.NoError(t, err)
-	require.Equal(t, core.CampaignExportColumns, rows[0])
+	require.Equal(t, campaign.CampaignExportColumns, rows[0])
 	require.Len(t, rows, 2)
 	require.Equal(t, []string{priorSend, pid, prior.Added[0], "engraved-walnut-desk-organizer"}, rows[1][:4])
 	require.Equal(t, []string{"test", "approved", "none", "8000"}, rows[1][9:13])
 	require.NotContains(t, exp.body, "ana@example.com")
 	require.NotContains(t, exp.body, "Ana")
 	exp = h.csv("/campaigns/"+bid+"/export", key)
-	require.Equal(t, strings.Join(core.CampaignExportColumns, ",")+"\n", exp.body, "no gifts yet: the header only")
+	require.Equal(t, strings.Join(campaign.CampaignExportColumns, ",")+"\n", exp.body, "no gifts yet: the header only")
 	require.Equal(t, http.StatusNotFound, h.csv("/campaigns/cmp_000000000000000000000000/export", key).StatusCode)
 	require.Equal(t, http.StatusUnauthorized, h.csv("/campaigns/"+pid+"/export").StatusCode)
 }

@@ -5,6 +5,8 @@ import (
 	"log/slog"
 	"net/http"
 
+	"github.com/giftwell/giftwell"
+
 	"github.com/go-chi/chi/v5"
 
 	"github.com/giftwell/giftwell/core"
@@ -15,7 +17,7 @@ import (
 type Config struct {
 	// App is the domain; its Config.SiteURL is the site origin browsers must
 	// send and the server of the OpenAPI documents.
-	App *core.App
+	App *giftwell.App
 	// Tools is the registry, usually tools.All(App); every tool with a
 	// Route becomes a route.
 	Tools []tools.Tool
@@ -29,7 +31,7 @@ type Config struct {
 
 // server holds what the handlers share.
 type server struct {
-	app     *core.App
+	app     *giftwell.App
 	log     *slog.Logger
 	auth    func(ctx context.Context, bearer string) (core.Principal, error)
 	siteURL string
@@ -64,7 +66,7 @@ func NewHandler(cfg Config) http.Handler {
 		site = cfg.App.Config
 	}
 	if s.auth == nil && cfg.App != nil {
-		s.auth = cfg.App.Authenticate
+		s.auth = cfg.App.Connect.Authenticate
 	}
 	s.siteURL, s.baseURL = site.SiteURL, site.BaseURL()
 	s.origin = normalizeOrigin(site.SiteURL)

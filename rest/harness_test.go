@@ -87,7 +87,7 @@ func connectionAware(env *apptest.Env) func(context.Context, string) (core.Princ
 				Via: core.ViaConnection, Scopes: core.AllScopes, Mode: core.ModeTest,
 			}, nil
 		}
-		return env.App.Authenticate(ctx, bearer)
+		return env.App.Connect.Authenticate(ctx, bearer)
 	}
 }
 

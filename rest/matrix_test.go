@@ -8,6 +8,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/giftwell/giftwell/core/campaign"
+	"github.com/giftwell/giftwell/core/identity"
+
 	"github.com/stretchr/testify/require"
 
 	"github.com/giftwell/giftwell/core"
@@ -16,7 +19,7 @@ import (
 
 // withCookie sends a session cookie, as the web app's pages do.
 func withCookie(token string) reqOpt {
-	return func(r *http.Request) { r.AddCookie(&http.Cookie{Name: core.SessionCookieName, Value: token}) }
+	return func(r *http.Request) { r.AddCookie(&http.Cookie{Name: identity.SessionCookieName, Value: token}) }
 }
 
 // cellWant is one cell of the matrix: the status and, for refusals, the code.
@@ -94,17 +97,17 @@ func TestRoleMatrixOverREST(t *testing.T) {
 	}
 
 	newPerson := func(t *testing.T, ws *matrixWorkspace, role core.Role) string {
-		m, err := env.App.AddMember(ctx, core.AddMemberParams{WorkspaceID: ws.id, Email: apptest.UniqueEmail("fixture"), Password: apptest.Password, Role: role})
+		m, err := env.App.Identity.AddMember(ctx, identity.AddMemberParams{WorkspaceID: ws.id, Email: apptest.UniqueEmail("fixture"), Password: apptest.Password, Role: role})
 		require.NoError(t, err)
 		return m.UserID
 	}
 	newInvitation := func(t *testing.T, ws *matrixWorkspace, role core.Role) string {
-		inv, err := env.App.InviteTeamMember(ctx, ws.owner, core.InviteParams{Email: apptest.UniqueEmail("fixture"), Role: role})
+		inv, err := env.App.Identity.InviteTeamMember(ctx, ws.owner, identity.InviteParams{Email: apptest.UniqueEmail("fixture"), Role: role})
 		require.NoError(t, err)
 		return inv.ID
 	}
 	newPlaybook := func(t *testing.T, ws *matrixWorkspace) string {
-		c, err := env.App.CreateCampaign(ctx, ws.owner, core.CampaignInput{Name: "Matrix playbook", Mode: core.ModeAlwaysOn,
+		c, err := env.App.Campaigns.CreateCampaign(ctx, ws.owner, campaign.CampaignInput{Name: "Matrix playbook", Mode: campaign.ModeAlwaysOn,
 			ProductID: "gourmet-snack-crate", SenderName: "Sam", SenderCompany: "Acme"})
 		require.NoError(t, err)
 		return c.ID

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/giftwell/giftwell/core/identity"
+
 	"github.com/giftwell/giftwell/core"
 	"github.com/giftwell/giftwell/tools"
 )
@@ -61,7 +63,7 @@ func buildDocument(ops []operation, cfg core.Config) (*object, error) {
 			), cookieScheme, obj(
 				"type", "apiKey",
 				"in", "cookie",
-				"name", core.SessionCookieName,
+				"name", identity.SessionCookieName,
 				"description", "The session of a person signed in to the web app. Used when no Authorization header is sent; "+
 					"a request that changes something must also carry the site's Origin (or Sec-Fetch-Site: same-origin).",
 			)),

@@ -6,9 +6,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/stretchr/testify/require"
+	"github.com/giftwell/giftwell/core/campaign"
 
-	"github.com/giftwell/giftwell/core"
+	"github.com/stretchr/testify/require"
 )
 
 // TestPlaybookQueueOverREST: add → waiting → signed-in approve →
@@ -19,7 +19,7 @@ func TestPlaybookQueueOverREST(t *testing.T) {
 	h := newHarness(t)
 	ctx := context.Background()
 	ownerToken, owner := h.env.SignIn(t, h.env.OwnerEmail)
-	c, err := h.env.App.CreateCampaign(ctx, owner, core.CampaignInput{Name: "Closed-won", Mode: core.ModeAlwaysOn, Status: core.StatusActive,
+	c, err := h.env.App.Campaigns.CreateCampaign(ctx, owner, campaign.CampaignInput{Name: "Closed-won", Mode: campaign.ModeAlwaysOn, Status: campaign.StatusActive,
 		ProductID: "gourmet-snack-crate", SenderName: "Sam", SenderCompany: "Acme", Message: "Thanks, {{firstName}}!"})
 	require.NoError(t, err)
 	post := func(path, body string, opts ...reqOpt) response {
@@ -51,7 +51,7 @@ func TestPlaybookQueueOverREST(t *testing.T) {
 
 	res = post("/balance/topup", `{"cents":10000,"idempotencyKey":"rest-queue-topup"}`, withCookie(ownerToken))
 	require.Equal(t, http.StatusOK, res.Status, "%s", res.Body)
-	require.NoError(t, h.env.App.CompleteTopup(ctx, res.data().(map[string]any)["sessionId"].(string)))
+	require.NoError(t, h.env.App.Ledger.CompleteTopup(ctx, res.data().(map[string]any)["sessionId"].(string)))
 	res = post("/queue/approve", decision, withCookie(ownerToken))
 	require.Equal(t, http.StatusOK, res.Status, "%s", res.Body)
 	gift := res.data().(map[string]any)

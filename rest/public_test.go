@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"testing"
 
+	"github.com/giftwell/giftwell/core/catalog"
+
 	"github.com/stretchr/testify/require"
 
 	"github.com/giftwell/giftwell/core"
@@ -18,10 +20,10 @@ func TestCatalogIsPublicAndIncludesRetired(t *testing.T) {
 	res := h.get("/catalog")
 	require.Equal(t, http.StatusOK, res.Status)
 	var body struct {
-		Data []core.Product `json:"data"`
+		Data []catalog.Product `json:"data"`
 	}
 	require.NoError(t, json.Unmarshal(res.Body, &body))
-	want, err := h.env.App.PublicCatalog(t.Context())
+	want, err := h.env.App.Catalog.PublicCatalog(t.Context())
 	require.NoError(t, err)
 	require.Len(t, body.Data, len(want))
 	retired := 0

@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/giftwell/giftwell/core/campaign"
+
 	"github.com/stretchr/testify/require"
 
 	"github.com/giftwell/giftwell/core"
@@ -20,26 +22,26 @@ func TestQueueOverREST(t *testing.T) {
 	ctx := context.Background()
 	h := newHarness(t)
 	app := h.env.App
-	key, err := app.Authenticate(ctx, h.env.OwnerKey)
+	key, err := app.Connect.Authenticate(ctx, h.env.OwnerKey)
 	require.NoError(t, err)
 	_, owner := h.env.SignIn(t, h.env.OwnerEmail)
 	member := h.env.AddPerson(t, core.RoleMember)
 	q := db.New(app.DB)
 
 	playbook := func(name string) string {
-		c, err := app.CreateCampaign(ctx, key, core.CampaignInput{Name: name, Mode: core.ModeAlwaysOn, ProductID: "gourmet-snack-crate",
+		c, err := app.Campaigns.CreateCampaign(ctx, key, campaign.CampaignInput{Name: name, Mode: campaign.ModeAlwaysOn, ProductID: "gourmet-snack-crate",
 			SenderName: "Sam", SenderCompany: "Acme", Message: "Thanks, {{firstName}}!"})
 		require.NoError(t, err)
-		active := core.StatusActive
-		_, err = app.UpdateCampaign(ctx, owner, c.ID, core.CampaignPatch{Status: &active})
+		active := campaign.StatusActive
+		_, err = app.Campaigns.UpdateCampaign(ctx, owner, c.ID, campaign.CampaignPatch{Status: &active})
 		require.NoError(t, err)
 		return c.ID
 	}
 	add := func(campaignID, name string) string {
-		res, err := app.AddRecipients(ctx, key, campaignID, core.RecipientsAdd{Recipients: []core.RecipientInput{{Name: name, Company: "Acme"}}})
+		res, err := app.Campaigns.AddRecipients(ctx, key, campaignID, campaign.RecipientsAdd{Recipients: []campaign.RecipientInput{{Name: name, Company: "Acme"}}})
 		require.NoError(t, err)
 		_, err = q.RecipientSetApproval(ctx, db.RecipientSetApprovalParams{
-			ApprovalState: string(core.ApprovalWaiting), ApprovalReason: string(core.ReasonAutoApproveOff),
+			ApprovalState: string(campaign.ApprovalWaiting), ApprovalReason: string(campaign.ReasonAutoApproveOff),
 			UpdatedAt: h.env.Clock.Now(), CampaignID: campaignID, ID: res.Added[0],
 		})
 		require.NoError(t, err)

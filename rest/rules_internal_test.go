@@ -9,6 +9,8 @@ import (
 	"net/http/httptest"
 	"testing"
 
+	"github.com/giftwell/giftwell"
+
 	"github.com/stretchr/testify/require"
 
 	"github.com/giftwell/giftwell/core"
@@ -41,7 +43,7 @@ func TestConnectionsFollowRouteMetadata(t *testing.T) {
 	key := core.Principal{WorkspaceID: "ws_1", UserID: "usr_1", Role: core.RoleOwner, Via: core.ViaKey}
 	for _, who := range []core.Principal{connection, key} {
 		s := &server{
-			app:  &core.App{Config: core.Config{SiteURL: "https://giftwell.example"}},
+			app:  giftwell.New(nil, core.Config{SiteURL: "https://giftwell.example"}, nil, nil),
 			auth: func(context.Context, string) (core.Principal, error) { return who, nil },
 		}
 		for i := range ops {

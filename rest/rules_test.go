@@ -176,7 +176,7 @@ func TestGetGiftUnknownIsNotFound(t *testing.T) {
 func TestGetGift(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
-	products, err := h.env.App.PublicCatalog(t.Context())
+	products, err := h.env.App.Catalog.PublicCatalog(t.Context())
 	require.NoError(t, err)
 	require.NotEmpty(t, products)
 

@@ -1,6 +1,8 @@
 package tools
 
-import "github.com/giftwell/giftwell/core"
+import (
+	"github.com/giftwell/giftwell"
+)
 
 // All returns every tool in the registry's fixed order (the order of
 // TOOLS.md), the REST-only operations among them (Tool.RESTOnly). Handlers close over app; a nil app gives descriptors whose
@@ -8,7 +10,7 @@ import "github.com/giftwell/giftwell/core"
 //
 // Adding a tool is a one-file change: define it in the file of its subject
 // and list it in that file's group function.
-func All(app *core.App) []Tool {
+func All(app *giftwell.App) []Tool {
 	var all []Tool
 	for _, group := range groups {
 		all = append(all, group(app)...)
@@ -17,7 +19,7 @@ func All(app *core.App) []Tool {
 }
 
 // groups are the files' group functions, in the registry's order.
-var groups = []func(*core.App) []Tool{
+var groups = []func(*giftwell.App) []Tool{
 	catalogTools,
 	campaignTools,
 	recipientTools,

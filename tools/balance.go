@@ -5,6 +5,9 @@ import (
 	"encoding/json"
 	"net/http"
 
+	"github.com/giftwell/giftwell"
+	"github.com/giftwell/giftwell/core/ledger"
+
 	"github.com/giftwell/giftwell/core"
 )
 
@@ -35,26 +38,26 @@ const descListBalanceLedger = "The entries of the workspace's balance in its cur
 
 // balanceTools are the prepaid balance tools, then the ledger, which only
 // REST serves.
-func balanceTools(app *core.App) []Tool {
+func balanceTools(app *giftwell.App) []Tool {
 	balancePage := func(json.RawMessage) string { return app.Config.BalanceURL() }
 	return []Tool{
 		Define("get_balance", descGetBalance, ScopeRead, core.ActReadQueueAndBalance,
-			func(ctx context.Context, p core.Principal, _ GetBalanceInput) (core.Balance, error) {
-				return app.Balance(ctx, p)
+			func(ctx context.Context, p core.Principal, _ GetBalanceInput) (ledger.Balance, error) {
+				return app.Campaigns.Balance(ctx, p)
 			},
 			Title("Read the balance"), ReadOnly(), PersonURL(balancePage), REST(http.MethodGet, "/balance", http.StatusOK)),
 		Define("create_balance_topup", descCreateBalanceTopup, ScopeSignedIn, core.ActPay,
-			func(ctx context.Context, p core.Principal, in CreateBalanceTopupInput) (core.TopupSession, error) {
-				return app.CreateBalanceTopup(ctx, p, core.TopupParams{Cents: in.Cents, IdempotencyKey: in.IdempotencyKey})
+			func(ctx context.Context, p core.Principal, in CreateBalanceTopupInput) (ledger.TopupSession, error) {
+				return app.Ledger.CreateBalanceTopup(ctx, p, ledger.TopupParams{Cents: in.Cents, IdempotencyKey: in.IdempotencyKey})
 			},
 			Title("Add funds to the balance"), Idempotent(), OpenWorld(), PersonURL(balancePage), REST(http.MethodPost, "/balance/topup", http.StatusOK)),
 		Define("list_balance_ledger", descListBalanceLedger, ScopeRead, core.ActReadQueueAndBalance,
-			func(ctx context.Context, p core.Principal, in ListBalanceLedgerInput) ([]core.LedgerEntry, error) {
-				limit := core.DefaultLedgerLimit
+			func(ctx context.Context, p core.Principal, in ListBalanceLedgerInput) ([]ledger.LedgerEntry, error) {
+				limit := ledger.DefaultLedgerLimit
 				if in.Limit != nil {
 					limit = *in.Limit
 				}
-				return app.Ledger(ctx, p, limit)
+				return app.Ledger.Ledger(ctx, p, limit)
 			},
 			Title("The balance's ledger, newest first"), RESTOnly(), ReadOnly(), PersonURL(balancePage), REST(http.MethodGet, "/balance/ledger", http.StatusOK)),
 	}

@@ -6,12 +6,15 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/giftwell/giftwell"
+	"github.com/giftwell/giftwell/core/campaign"
+
 	"github.com/giftwell/giftwell/core"
 )
 
 // ListCampaignsInput is list_campaigns' input.
 type ListCampaignsInput struct {
-	Mode core.CampaignMode `json:"mode,omitempty" jsonschema:"only campaigns of this kind: always_on (playbooks), batch or single" schema:"enum=always_on|batch|single"`
+	Mode campaign.CampaignMode `json:"mode,omitempty" jsonschema:"only campaigns of this kind: always_on (playbooks), batch or single" schema:"enum=always_on|batch|single"`
 }
 
 // CampaignIDInput names one campaign.
@@ -21,21 +24,21 @@ type CampaignIDInput struct {
 
 // CreateCampaignInput is create_campaign's input.
 type CreateCampaignInput struct {
-	core.CampaignInput
+	campaign.CampaignInput
 }
 
 // UpdateCampaignInput is update_campaign's input: the campaign and the
 // fields to change.
 type UpdateCampaignInput struct {
 	ID string `json:"id" jsonschema:"the campaign ID (cmp_...)" schema:"minLength=1,maxLength=100"`
-	core.CampaignPatch
+	campaign.CampaignPatch
 }
 
 // SetAutoApproveInput is set_auto_approve's input: the playbook and its
 // auto-approve settings.
 type SetAutoApproveInput struct {
 	ID string `json:"id" jsonschema:"the campaign ID (cmp_...) of a playbook" schema:"minLength=1,maxLength=100"`
-	core.AutoApproveSettings
+	campaign.AutoApproveSettings
 }
 
 const campaignVersionRule = "Every write returns the campaign's new policyVersion: send it as expectedPolicyVersion on the next write (keys must; a stale one gives POLICY_CHANGED: read the campaign with get_campaign and retry with its policyVersion)."
@@ -75,7 +78,7 @@ const descUpdateCampaign = "Change a campaign: only the fields you send change; 
 	"Limits never drop below what gifts already committed (LIMITS_BELOW_COMMITMENTS). Sign-in connections edit drafts only. " + campaignVersionRule
 
 // descExportCampaign names the export's columns from core's list.
-var descExportCampaign = "A CSV of the campaign's gifts, oldest first, with the columns " + strings.Join(core.CampaignExportColumns, ", ") +
+var descExportCampaign = "A CSV of the campaign's gifts, oldest first, with the columns " + strings.Join(campaign.CampaignExportColumns, ", ") +
 	": gift, campaign and reference IDs, mode, status, outcome and total cents. It never carries addresses, emails, notes or links. " +
 	"A campaign without gifts yet gives the header row only."
 
@@ -88,7 +91,7 @@ const descSetAutoApprove = "Set a playbook's auto-approve rule: with enabled tru
 
 // reviewPage is the url handed to a person for the campaign a tool's
 // arguments name: its review page, or the campaigns page without an id.
-func reviewPage(app *core.App) func(args json.RawMessage) string {
+func reviewPage(app *giftwell.App) func(args json.RawMessage) string {
 	return func(args json.RawMessage) string {
 		var in struct {
 			ID string `json:"id"`
@@ -103,41 +106,41 @@ func reviewPage(app *core.App) func(args json.RawMessage) string {
 // campaignTools are the campaign tools, in TOOLS.md's order, then the
 // campaign routes only REST serves: the CSV export and the auto-approve
 // rule.
-func campaignTools(app *core.App) []Tool {
+func campaignTools(app *giftwell.App) []Tool {
 	return []Tool{
 		Define("list_campaigns", descListCampaigns, ScopeRead, core.ActRead,
-			func(ctx context.Context, p core.Principal, in ListCampaignsInput) ([]core.Campaign, error) {
-				return app.ListCampaigns(ctx, p, in.Mode)
+			func(ctx context.Context, p core.Principal, in ListCampaignsInput) ([]campaign.Campaign, error) {
+				return app.Campaigns.ListCampaigns(ctx, p, in.Mode)
 			},
 			Title("List campaigns"), ChatGPT(), ReadOnly(), REST(http.MethodGet, "/campaigns", http.StatusOK)),
 		Define("get_campaign", descGetCampaign, ScopeRead, core.ActRead,
-			func(ctx context.Context, p core.Principal, in CampaignIDInput) (core.Campaign, error) {
-				return app.GetCampaign(ctx, p, in.ID)
+			func(ctx context.Context, p core.Principal, in CampaignIDInput) (campaign.Campaign, error) {
+				return app.Campaigns.GetCampaign(ctx, p, in.ID)
 			},
 			Title("Read a campaign"), ChatGPT(), ReadOnly(), REST(http.MethodGet, "/campaigns/{id}", http.StatusOK)),
 		Define("preview_campaign", descPreviewCampaign, ScopeRead, core.ActRead,
-			func(ctx context.Context, p core.Principal, in CampaignIDInput) (core.Preview, error) {
-				return app.PreviewCampaign(ctx, p, in.ID)
+			func(ctx context.Context, p core.Principal, in CampaignIDInput) (campaign.Preview, error) {
+				return app.Campaigns.PreviewCampaign(ctx, p, in.ID)
 			},
 			Title("Preview a campaign"), ChatGPT(), ReadOnly(), REST(http.MethodGet, "/campaigns/{id}/preview", http.StatusOK)),
 		Define("get_campaign_repeats", descGetCampaignRepeats, ScopeRead, core.ActRead,
-			func(ctx context.Context, p core.Principal, in CampaignIDInput) ([]core.RepeatItem, error) {
-				return app.CampaignRepeats(ctx, p, in.ID)
+			func(ctx context.Context, p core.Principal, in CampaignIDInput) ([]campaign.RepeatItem, error) {
+				return app.Campaigns.CampaignRepeats(ctx, p, in.ID)
 			},
 			Title("List repeat recipients"), ReadOnly(), REST(http.MethodGet, "/campaigns/{id}/repeats", http.StatusOK)),
 		Define("create_campaign", descCreateCampaign, ScopeWrite, core.ActEditDrafts,
-			func(ctx context.Context, p core.Principal, in CreateCampaignInput) (core.Campaign, error) {
-				return app.CreateCampaign(ctx, p, in.CampaignInput)
+			func(ctx context.Context, p core.Principal, in CreateCampaignInput) (campaign.Campaign, error) {
+				return app.Campaigns.CreateCampaign(ctx, p, in.CampaignInput)
 			},
 			Title("Create a campaign draft"), ChatGPT(), REST(http.MethodPost, "/campaigns", http.StatusCreated)),
 		Define("update_campaign", descUpdateCampaign, ScopeWrite, core.ActEditDrafts,
-			func(ctx context.Context, p core.Principal, in UpdateCampaignInput) (core.Campaign, error) {
-				return app.UpdateCampaign(ctx, p, in.ID, in.CampaignPatch)
+			func(ctx context.Context, p core.Principal, in UpdateCampaignInput) (campaign.Campaign, error) {
+				return app.Campaigns.UpdateCampaign(ctx, p, in.ID, in.CampaignPatch)
 			},
 			Title("Update a campaign"), ChatGPT(), Destructive(), PersonURL(reviewPage(app)), REST(http.MethodPatch, "/campaigns/{id}", http.StatusOK)),
 		Define("export_campaign", descExportCampaign, ScopeRead, core.ActRead,
 			func(ctx context.Context, p core.Principal, in CampaignIDInput) (File, error) {
-				export, err := app.ExportCampaign(ctx, p, in.ID)
+				export, err := app.Campaigns.ExportCampaign(ctx, p, in.ID)
 				if err != nil {
 					return File{}, err
 				}
@@ -145,8 +148,8 @@ func campaignTools(app *core.App) []Tool {
 			},
 			Title("Export a campaign's gifts as CSV"), RESTOnly(), ReadOnly(), REST(http.MethodGet, "/campaigns/{id}/export", http.StatusOK, Produces("text/csv"))),
 		Define("set_auto_approve", descSetAutoApprove, ScopeSignedIn, core.ActLowerAutoApprove,
-			func(ctx context.Context, p core.Principal, in SetAutoApproveInput) (core.Campaign, error) {
-				return app.SetAutoApprove(ctx, p, in.ID, in.AutoApproveSettings)
+			func(ctx context.Context, p core.Principal, in SetAutoApproveInput) (campaign.Campaign, error) {
+				return app.Campaigns.SetAutoApprove(ctx, p, in.ID, in.AutoApproveSettings)
 			},
 			Title("Set a playbook's auto-approve rule"), RESTOnly(), PersonURL(reviewPage(app)), REST(http.MethodPost, "/campaigns/{id}/auto-approve", http.StatusOK)),
 	}

@@ -5,6 +5,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/giftwell/giftwell/core/campaign"
+	"github.com/giftwell/giftwell/core/catalog"
+
 	"github.com/giftwell/giftwell/core"
 )
 
@@ -39,7 +42,7 @@ func FuzzCreateCampaignArgs(f *testing.F) {
 		f.Fatal(err)
 	}
 	val := mustResolve("create_campaign", schema)
-	products, err := core.EmbeddedCatalog()
+	products, err := catalog.EmbeddedCatalog()
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -57,7 +60,7 @@ func FuzzCreateCampaignArgs(f *testing.F) {
 				product = p
 			}
 		}
-		if err := core.CheckCampaignInput(in.CampaignInput, product); err != nil {
+		if err := campaign.CheckCampaignInput(in.CampaignInput, product); err != nil {
 			switch e := fieldsNamed(t, err, raw); e.Code {
 			case core.CodeValidation, core.CodeTooManyArtworkFiles, core.CodeDuplicateRecipient:
 			default:
@@ -85,11 +88,11 @@ func FuzzAddRecipientsArgs(f *testing.F) {
 		f.Fatal(err)
 	}
 	val := mustResolve("add_recipients", schema)
-	products, err := core.EmbeddedCatalog()
+	products, err := catalog.EmbeddedCatalog()
 	if err != nil {
 		f.Fatal(err)
 	}
-	var product *core.Product
+	var product *catalog.Product
 	for i := range products {
 		if products[i].ID == "illustrated-city-print" {
 			product = &products[i]
@@ -103,11 +106,11 @@ func FuzzAddRecipientsArgs(f *testing.F) {
 			}
 			return
 		}
-		if len(in.Recipients) == 0 || len(in.Recipients) > core.PeoplePerAddCall {
+		if len(in.Recipients) == 0 || len(in.Recipients) > campaign.PeoplePerAddCall {
 			t.Fatalf("the schema let %d people through", len(in.Recipients))
 		}
 		for _, r := range in.Recipients {
-			if _, err := core.NormalizeRecipient(r, product, "recipients[0]"); err != nil {
+			if _, err := campaign.NormalizeRecipient(r, product, "recipients[0]"); err != nil {
 				switch e := fieldsNamed(t, err, raw); e.Code {
 				case core.CodeValidation, core.CodeTooManyArtworkFiles:
 				default:

@@ -30,7 +30,7 @@ type campaigns struct {
 func newCampaigns(t *testing.T) *campaigns {
 	t.Helper()
 	env := apptest.New(t)
-	key, err := env.App.Authenticate(context.Background(), env.OwnerKey)
+	key, err := env.App.Connect.Authenticate(context.Background(), env.OwnerKey)
 	require.NoError(t, err)
 	session := key
 	session.Via, session.CredentialID = core.ViaSession, ""
@@ -43,7 +43,7 @@ func newCampaigns(t *testing.T) *campaigns {
 func (c *campaigns) member() (key, session core.Principal) {
 	c.t.Helper()
 	_, k := c.env.AddMember(c.t, core.RoleMember)
-	key, err := c.env.App.Authenticate(context.Background(), k)
+	key, err := c.env.App.Connect.Authenticate(context.Background(), k)
 	require.NoError(c.t, err)
 	session = key
 	session.Via = core.ViaSession

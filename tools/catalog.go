@@ -4,6 +4,10 @@ import (
 	"context"
 	"net/http"
 
+	"github.com/giftwell/giftwell"
+	"github.com/giftwell/giftwell/core/catalog"
+	"github.com/giftwell/giftwell/core/guide"
+
 	"github.com/giftwell/giftwell/core"
 )
 
@@ -31,10 +35,10 @@ type GetGiftInput struct {
 
 // BrowseGiftsInput is browse_gifts' input.
 type BrowseGiftsInput struct {
-	IncludeRetired bool              `json:"includeRetired,omitempty" jsonschema:"list retired gifts too; they are never chosen for a new campaign"`
-	Detail         core.BrowseDetail `json:"detail,omitempty" jsonschema:"compact (default): the fields needed to choose; full: every field" schema:"enum=compact|full,default=compact"`
-	Limit          int               `json:"limit,omitempty" jsonschema:"page size" schema:"minimum=1,maximum=100,default=20"`
-	Cursor         string            `json:"cursor,omitempty" jsonschema:"nextCursor from the previous page, unchanged; omit for the first page" schema:"maxLength=500"`
+	IncludeRetired bool                 `json:"includeRetired,omitempty" jsonschema:"list retired gifts too; they are never chosen for a new campaign"`
+	Detail         catalog.BrowseDetail `json:"detail,omitempty" jsonschema:"compact (default): the fields needed to choose; full: every field" schema:"enum=compact|full,default=compact"`
+	Limit          int                  `json:"limit,omitempty" jsonschema:"page size" schema:"minimum=1,maximum=100,default=20"`
+	Cursor         string               `json:"cursor,omitempty" jsonschema:"nextCursor from the previous page, unchanged; omit for the first page" schema:"maxLength=500"`
 }
 
 // GetCatalogInput is get_catalog's input: nothing.
@@ -74,16 +78,16 @@ const descGetCatalog = "Every product of the catalog, retired ones included (ret
 
 // catalogTools are the catalog and guide tools, in the spec's order, then
 // the public catalog, which only REST serves.
-func catalogTools(app *core.App) []Tool {
+func catalogTools(app *giftwell.App) []Tool {
 	return []Tool{
 		Define("get_workflow_guide", descWorkflowGuide, ScopeRead, core.ActRead,
-			func(ctx context.Context, p core.Principal, _ GuideInput) (core.WorkflowGuide, error) {
-				return app.WorkflowGuide(ctx, p)
+			func(ctx context.Context, p core.Principal, _ GuideInput) (guide.WorkflowGuide, error) {
+				return app.Guide.WorkflowGuide(ctx, p)
 			},
 			Title("Read the workflow guide"), ChatGPT(), ReadOnly(), REST(http.MethodGet, "/workflow", http.StatusOK)),
 		Define("search_gifts", descSearchGifts, ScopeRead, core.ActRead,
-			func(ctx context.Context, p core.Principal, in SearchGiftsInput) (core.SearchResult, error) {
-				return app.Catalog.Search(ctx, core.SearchParams{
+			func(ctx context.Context, p core.Principal, in SearchGiftsInput) (catalog.SearchResult, error) {
+				return app.Catalog.Search(ctx, catalog.SearchParams{
 					Query: in.Query, UseCase: in.UseCase, BudgetCents: absentIfZero(in.BudgetCents),
 					RecipientCount: absentIfZero(in.RecipientCount), Limit: absentIfZero(in.Limit),
 					ExcludeFood: in.ExcludeFood, ExcludePortrait: in.ExcludePortrait,
@@ -93,22 +97,22 @@ func catalogTools(app *core.App) []Tool {
 			},
 			Title("Search gifts"), ChatGPT(), ReadOnly(), REST(http.MethodGet, "/catalog/search", http.StatusOK)),
 		Define("get_gift", descGetGift, ScopeRead, core.ActRead,
-			func(ctx context.Context, _ core.Principal, in GetGiftInput) (core.Product, error) {
+			func(ctx context.Context, _ core.Principal, in GetGiftInput) (catalog.Product, error) {
 				return app.Catalog.Get(ctx, in.ProductID)
 			},
 			Title("Read a gift"), ChatGPT(), ReadOnly(), REST(http.MethodGet, "/catalog/{productId}", http.StatusOK)),
 		Define("browse_gifts", descBrowseGifts, ScopeRead, core.ActRead,
-			func(ctx context.Context, _ core.Principal, in BrowseGiftsInput) (core.BrowseResult, error) {
-				return app.Catalog.Browse(ctx, core.BrowseParams{
+			func(ctx context.Context, _ core.Principal, in BrowseGiftsInput) (catalog.BrowseResult, error) {
+				return app.Catalog.Browse(ctx, catalog.BrowseParams{
 					IncludeRetired: in.IncludeRetired, Detail: in.Detail, Limit: absentIfZero(in.Limit), Cursor: in.Cursor,
 				})
 			},
 			Title("Browse the catalog"), ChatGPT(), ReadOnly()),
 		Define("get_catalog", descGetCatalog, ScopeRead, core.ActRead,
-			func(ctx context.Context, _ core.Principal, _ GetCatalogInput) ([]core.Product, error) {
-				products, err := app.PublicCatalog(ctx)
+			func(ctx context.Context, _ core.Principal, _ GetCatalogInput) ([]catalog.Product, error) {
+				products, err := app.Catalog.PublicCatalog(ctx)
 				if err == nil && products == nil {
-					products = []core.Product{}
+					products = []catalog.Product{}
 				}
 				return products, err
 			},

@@ -16,7 +16,7 @@ import (
 func callCatalogTool(t *testing.T, env *apptest.Env, name, args string) (map[string]any, error) {
 	t.Helper()
 	ctx := context.Background()
-	p, err := env.App.Authenticate(ctx, env.OwnerKey)
+	p, err := env.App.Connect.Authenticate(ctx, env.OwnerKey)
 	require.NoError(t, err)
 	tool, ok := tools.ByName(tools.All(env.App))[name]
 	require.True(t, ok, name)

@@ -6,6 +6,9 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/giftwell/giftwell/core/campaign"
+	"github.com/giftwell/giftwell/core/catalog"
+
 	"github.com/stretchr/testify/require"
 
 	"github.com/giftwell/giftwell/core"
@@ -50,7 +53,7 @@ func TestPreviewPricesAndBlockers(t *testing.T) {
 	}})
 	id := b["id"].(string)
 	roster := people(b)
-	_, err := c.env.App.InsertSend(ctx, c.key, core.SendParams{CampaignID: id, RecipientID: roster[3]["recipientId"].(string), TotalCents: 5100})
+	_, err := c.env.App.Campaigns.InsertSend(ctx, c.key, campaign.SendParams{CampaignID: id, RecipientID: roster[3]["recipientId"].(string), TotalCents: 5100})
 	require.NoError(t, err)
 
 	pv := c.ok(c.key, "preview_campaign", obj{"id": id})
@@ -199,9 +202,9 @@ func TestPreviewGiftRetiredAfterCreation(t *testing.T) {
 	ctx := context.Background()
 	b := c.batch("gourmet-snack-crate", obj{"message": "Hi", "recipients": []obj{person("1")}})
 
-	products, err := core.EmbeddedCatalog()
+	products, err := catalog.EmbeddedCatalog()
 	require.NoError(t, err)
-	changed := make([]core.Product, len(products))
+	changed := make([]catalog.Product, len(products))
 	copy(changed, products)
 	for i := range changed {
 		if changed[i].ID == "gourmet-snack-crate" {
@@ -210,7 +213,7 @@ func TestPreviewGiftRetiredAfterCreation(t *testing.T) {
 	}
 	raw, err := json.Marshal(changed)
 	require.NoError(t, err)
-	_, err = core.ImportCatalog(ctx, c.env.App.DB, bytes.NewReader(raw))
+	_, err = catalog.ImportCatalog(ctx, c.env.App.DB, bytes.NewReader(raw))
 	require.NoError(t, err)
 	require.NoError(t, c.env.App.Catalog.Refresh(ctx))
 

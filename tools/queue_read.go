@@ -4,6 +4,9 @@ import (
 	"context"
 	"net/http"
 
+	"github.com/giftwell/giftwell"
+	"github.com/giftwell/giftwell/core/campaign"
+
 	"github.com/giftwell/giftwell/core"
 )
 
@@ -44,19 +47,19 @@ const descListQueueSkipped = "The people an owner or admin skipped on the worksp
 // REST form, GET /queue, takes the same filter and returns the items of
 // every page at once (the spec: no paging on REST). The skipped list is
 // REST only.
-func queueReadTools(app *core.App) []Tool {
+func queueReadTools(app *giftwell.App) []Tool {
 	return []Tool{
 		Define("list_queue", descListQueue, ScopeRead, core.ActReadQueueAndBalance,
-			func(ctx context.Context, p core.Principal, in ListQueueInput) (core.QueuePage, error) {
-				return app.QueuePage(ctx, p, core.QueuePageInput{CampaignID: in.CampaignID, Limit: in.Limit, Cursor: in.Cursor})
+			func(ctx context.Context, p core.Principal, in ListQueueInput) (campaign.QueuePage, error) {
+				return app.Campaigns.QueuePage(ctx, p, campaign.QueuePageInput{CampaignID: in.CampaignID, Limit: in.Limit, Cursor: in.Cursor})
 			},
 			Title("List the approval queue"), ReadOnly(), REST(http.MethodGet, "/queue", http.StatusOK,
-				RESTForm(descListQueueREST, func(ctx context.Context, p core.Principal, in QueueFilter) ([]core.QueueItem, error) {
-					return app.Queue(ctx, p, in.CampaignID)
+				RESTForm(descListQueueREST, func(ctx context.Context, p core.Principal, in QueueFilter) ([]campaign.QueueItem, error) {
+					return app.Campaigns.Queue(ctx, p, in.CampaignID)
 				}))),
 		Define("list_queue_skipped", descListQueueSkipped, ScopeRead, core.ActReadQueueAndBalance,
-			func(ctx context.Context, p core.Principal, in ListQueueSkippedInput) ([]core.SkippedItem, error) {
-				return app.SkippedPeople(ctx, p, in.CampaignID)
+			func(ctx context.Context, p core.Principal, in ListQueueSkippedInput) ([]campaign.SkippedItem, error) {
+				return app.Campaigns.SkippedPeople(ctx, p, in.CampaignID)
 			},
 			Title("The people skipped in the queue, newest first"), RESTOnly(), ReadOnly(), REST(http.MethodGet, "/queue/skipped", http.StatusOK)),
 	}

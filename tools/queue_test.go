@@ -7,6 +7,8 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/giftwell/giftwell/core/campaign"
+
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/stretchr/testify/require"
 
@@ -26,7 +28,7 @@ func (c *campaigns) activePlaybook(product string, people ...obj) (string, []str
 		got := c.ok(c.key, "add_recipients", obj{"id": id, "recipients": []obj{p}})
 		rid := got["added"].([]any)[0].(string)
 		_, err := db.New(c.env.App.DB).RecipientSetApproval(context.Background(), db.RecipientSetApprovalParams{
-			ApprovalState: string(core.ApprovalWaiting), ApprovalReason: string(core.ReasonAutoApproveOff),
+			ApprovalState: string(campaign.ApprovalWaiting), ApprovalReason: string(campaign.ReasonAutoApproveOff),
 			UpdatedAt: c.env.Clock.Now(), CampaignID: id, ID: rid,
 		})
 		require.NoError(c.t, err)

@@ -5,13 +5,16 @@ import (
 	"encoding/json"
 	"net/http"
 
+	"github.com/giftwell/giftwell"
+	"github.com/giftwell/giftwell/core/campaign"
+
 	"github.com/giftwell/giftwell/core"
 )
 
 // AddToPlaybookInput is add_to_playbook's input.
 type AddToPlaybookInput struct {
 	ID string `json:"id" jsonschema:"the active playbook's campaign ID (cmp_...)" schema:"minLength=1,maxLength=100"`
-	core.PlaybookPersonAdd
+	campaign.PlaybookPersonAdd
 }
 
 const descAddToPlaybook = "Add one person to an active playbook, once per trigger, and read approval.state: auto_approved (auto-approve paid the gift from the balance; sendId), " +
@@ -37,7 +40,7 @@ const descUnskipGift = "Clear a skip: the person waits in the queue again for an
 
 // queueWriteTools are the playbook's writes: an agent's add (TOOLS.md row
 // 20) and a signed-in person's approve, skip and unskip (rows 47-49).
-func queueWriteTools(app *core.App) []Tool {
+func queueWriteTools(app *giftwell.App) []Tool {
 	queuePage := func(args json.RawMessage) string {
 		var in struct {
 			CampaignID string `json:"campaignId"`
@@ -47,23 +50,23 @@ func queueWriteTools(app *core.App) []Tool {
 	}
 	return []Tool{
 		Define("add_to_playbook", descAddToPlaybook, ScopeWrite, core.ActAddPeople,
-			func(ctx context.Context, p core.Principal, in AddToPlaybookInput) (core.AddPersonResult, error) {
-				return app.AddToPlaybook(ctx, p, in.ID, in.PlaybookPersonAdd)
+			func(ctx context.Context, p core.Principal, in AddToPlaybookInput) (campaign.AddPersonResult, error) {
+				return app.Campaigns.AddToPlaybook(ctx, p, in.ID, in.PlaybookPersonAdd)
 			},
 			Title("Add a person to a playbook"), Idempotent(), REST(http.MethodPost, "/playbooks/{id}/people", http.StatusOK)),
 		Define("approve_gift", descApproveGift, ScopeSignedIn, core.ActApprove,
-			func(ctx context.Context, p core.Principal, in core.QueueDecision) (core.Gift, error) {
-				return app.ApproveGift(ctx, p, in)
+			func(ctx context.Context, p core.Principal, in campaign.QueueDecision) (campaign.Gift, error) {
+				return app.Campaigns.ApproveGift(ctx, p, in)
 			},
 			Title("Approve a gift"), Idempotent(), PersonURL(queuePage), REST(http.MethodPost, "/queue/approve", http.StatusOK)),
 		Define("skip_gift", descSkipGift, ScopeSignedIn, core.ActApprove,
-			func(ctx context.Context, p core.Principal, in core.QueueSkip) (core.SkipResult, error) {
-				return app.SkipGift(ctx, p, in)
+			func(ctx context.Context, p core.Principal, in campaign.QueueSkip) (campaign.SkipResult, error) {
+				return app.Campaigns.SkipGift(ctx, p, in)
 			},
 			Title("Skip a waiting person"), Idempotent(), PersonURL(queuePage), REST(http.MethodPost, "/queue/skip", http.StatusOK)),
 		Define("unskip_gift", descUnskipGift, ScopeSignedIn, core.ActApprove,
-			func(ctx context.Context, p core.Principal, in core.QueueUnskip) (core.SkipResult, error) {
-				return app.UnskipGift(ctx, p, in)
+			func(ctx context.Context, p core.Principal, in campaign.QueueUnskip) (campaign.SkipResult, error) {
+				return app.Campaigns.UnskipGift(ctx, p, in)
 			},
 			Title("Unskip a person"), Idempotent(), PersonURL(queuePage), REST(http.MethodPost, "/queue/unskip", http.StatusOK)),
 	}

@@ -4,25 +4,28 @@ import (
 	"context"
 	"net/http"
 
+	"github.com/giftwell/giftwell"
+	"github.com/giftwell/giftwell/core/campaign"
+
 	"github.com/giftwell/giftwell/core"
 )
 
 // AddRecipientsInput is add_recipients' input.
 type AddRecipientsInput struct {
 	ID string `json:"id" jsonschema:"the campaign ID (cmp_...)" schema:"minLength=1,maxLength=100"`
-	core.RecipientsAdd
+	campaign.RecipientsAdd
 }
 
 // ManageRecipientsInput is manage_recipients' input.
 type ManageRecipientsInput struct {
 	ID string `json:"id" jsonschema:"the campaign ID (cmp_...)" schema:"minLength=1,maxLength=100"`
-	core.RecipientsManage
+	campaign.RecipientsManage
 }
 
 // ApproveRepeatsInput is approve_campaign_repeats' input.
 type ApproveRepeatsInput struct {
 	ID string `json:"id" jsonschema:"the campaign ID (cmp_...)" schema:"minLength=1,maxLength=100"`
-	core.RepeatApproval
+	campaign.RepeatApproval
 }
 
 const descAddRecipients = "Add 1-500 people to a campaign's roster. Each person needs an identity: a name, a personal LinkedIn profileUrl " +
@@ -44,21 +47,21 @@ const descApproveCampaignRepeats = "Approve reviewed repeats: people on the rost
 
 // recipientTools are the roster tools, in TOOLS.md's order, then the
 // signed-in approval of repeats (TOOLS.md row 51).
-func recipientTools(app *core.App) []Tool {
+func recipientTools(app *giftwell.App) []Tool {
 	return []Tool{
 		Define("add_recipients", descAddRecipients, ScopeWrite, core.ActAddPeople,
-			func(ctx context.Context, p core.Principal, in AddRecipientsInput) (core.RecipientsAdded, error) {
-				return app.AddRecipients(ctx, p, in.ID, in.RecipientsAdd)
+			func(ctx context.Context, p core.Principal, in AddRecipientsInput) (campaign.RecipientsAdded, error) {
+				return app.Campaigns.AddRecipients(ctx, p, in.ID, in.RecipientsAdd)
 			},
 			Title("Add people to a campaign"), ChatGPT(), Idempotent(), REST(http.MethodPost, "/campaigns/{id}/recipients", http.StatusOK)),
 		Define("manage_recipients", descManageRecipients, ScopeWrite, core.ActEditDrafts,
-			func(ctx context.Context, p core.Principal, in ManageRecipientsInput) (core.RecipientsManaged, error) {
-				return app.ManageRecipients(ctx, p, in.ID, in.RecipientsManage)
+			func(ctx context.Context, p core.Principal, in ManageRecipientsInput) (campaign.RecipientsManaged, error) {
+				return app.Campaigns.ManageRecipients(ctx, p, in.ID, in.RecipientsManage)
 			},
 			Title("Change or remove people"), Destructive(), REST(http.MethodPost, "/campaigns/{id}/recipients/bulk", http.StatusOK)),
 		Define("approve_campaign_repeats", descApproveCampaignRepeats, ScopeSignedIn, core.ActApprove,
-			func(ctx context.Context, p core.Principal, in ApproveRepeatsInput) ([]core.RepeatItem, error) {
-				return app.ApproveRepeats(ctx, p, in.ID, in.RepeatApproval)
+			func(ctx context.Context, p core.Principal, in ApproveRepeatsInput) ([]campaign.RepeatItem, error) {
+				return app.Campaigns.ApproveRepeats(ctx, p, in.ID, in.RepeatApproval)
 			},
 			Title("Approve repeat recipients"), Idempotent(), PersonURL(reviewPage(app)), REST(http.MethodPost, "/campaigns/{id}/repeat-approvals", http.StatusOK)),
 	}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"testing"
 
+	"github.com/giftwell/giftwell/core/campaign"
+
 	"github.com/stretchr/testify/require"
 
 	"github.com/giftwell/giftwell/core"
@@ -24,11 +26,11 @@ func TestCampaignRepeats(t *testing.T) {
 	}})
 	er := people(earlier)
 	sends := map[string]string{}
-	for i, sp := range []core.SendParams{
-		{}, {}, {}, {Status: core.SendCancelled}, {Mode: core.ModeLive},
+	for i, sp := range []campaign.SendParams{
+		{}, {}, {}, {Status: campaign.SendCancelled}, {Mode: core.ModeLive},
 	} {
 		sp.CampaignID, sp.RecipientID, sp.TotalCents = earlier["id"].(string), er[i]["recipientId"].(string), 9000
-		id, err := c.env.App.InsertSend(ctx, c.key, sp)
+		id, err := c.env.App.Campaigns.InsertSend(ctx, c.key, sp)
 		require.NoError(t, err)
 		sends[er[i]["name"].(string)] = id
 	}

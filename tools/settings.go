@@ -5,6 +5,9 @@ import (
 	"encoding/json"
 	"net/http"
 
+	"github.com/giftwell/giftwell"
+	"github.com/giftwell/giftwell/core/identity"
+
 	"github.com/giftwell/giftwell/core"
 )
 
@@ -30,17 +33,17 @@ const descUpdateWorkspaceSettings = "Change the workspace's sender defaults. Sen
 	"Returns the settings after the change; an invalid field is named in the error and nothing changes."
 
 // settingsTools are the workspace settings tools.
-func settingsTools(app *core.App) []Tool {
+func settingsTools(app *giftwell.App) []Tool {
 	settingsPage := func(json.RawMessage) string { return app.Config.SettingsURL() }
 	return []Tool{
 		Define("get_workspace_settings", descGetWorkspaceSettings, ScopeRead, core.ActRead,
-			func(ctx context.Context, p core.Principal, _ GetWorkspaceSettingsInput) (core.Settings, error) {
-				return app.WorkspaceSettings(ctx, p)
+			func(ctx context.Context, p core.Principal, _ GetWorkspaceSettingsInput) (identity.Settings, error) {
+				return app.Identity.WorkspaceSettings(ctx, p)
 			},
 			Title("Read workspace settings"), ReadOnly(), PersonURL(settingsPage), REST(http.MethodGet, "/settings", http.StatusOK)),
 		Define("update_workspace_settings", descUpdateWorkspaceSettings, ScopeDash, core.ActUpdateSettings,
-			func(ctx context.Context, p core.Principal, in UpdateWorkspaceSettingsInput) (core.Settings, error) {
-				return app.UpdateWorkspaceSettings(ctx, p, core.SettingsPatch{
+			func(ctx context.Context, p core.Principal, in UpdateWorkspaceSettingsInput) (identity.Settings, error) {
+				return app.Identity.UpdateWorkspaceSettings(ctx, p, identity.SettingsPatch{
 					Company: in.Company, Name: in.Name, MeetingURL: in.MeetingURL, Website: in.Website, BrandColor: in.BrandColor,
 				})
 			},

@@ -5,6 +5,9 @@ import (
 	"encoding/json"
 	"net/http"
 
+	"github.com/giftwell/giftwell"
+	"github.com/giftwell/giftwell/core/identity"
+
 	"github.com/giftwell/giftwell/core"
 )
 
@@ -24,9 +27,9 @@ type InviteTeamMemberInput struct {
 // {invitation, inviteUrl, emailQueued}. inviteUrl is shown only to the
 // signed-in person who invited.
 type InviteTeamMemberOutput struct {
-	Invitation  core.Invitation `json:"invitation" jsonschema:"the new invitation"`
-	InviteURL   string          `json:"inviteUrl,omitempty" jsonschema:"the invitation link, shown only now and only to the signed-in person who invited"`
-	EmailQueued bool            `json:"emailQueued" jsonschema:"the invitation email was queued; this says nothing about delivery"`
+	Invitation  identity.Invitation `json:"invitation" jsonschema:"the new invitation"`
+	InviteURL   string              `json:"inviteUrl,omitempty" jsonschema:"the invitation link, shown only now and only to the signed-in person who invited"`
+	EmailQueued bool                `json:"emailQueued" jsonschema:"the invitation email was queued; this says nothing about delivery"`
 }
 
 // RevokeTeamInvitationInput is revoke_team_invitation's input.
@@ -36,8 +39,8 @@ type RevokeTeamInvitationInput struct {
 
 // InvitationRevoked is revoke_team_invitation's result.
 type InvitationRevoked struct {
-	ID    string               `json:"id" jsonschema:"the revoked invitation's ID"`
-	State core.InvitationState `json:"state" jsonschema:"always revoked" schema:"enum=revoked"`
+	ID    string                   `json:"id" jsonschema:"the revoked invitation's ID"`
+	State identity.InvitationState `json:"state" jsonschema:"always revoked" schema:"enum=revoked"`
 }
 
 // UpdateTeamMemberInput is update_team_member's input.
@@ -77,22 +80,22 @@ const descRemoveTeamMember = "Remove a person from the workspace; their API keys
 	"Only a signed-in owner or admin can; the owner cannot be removed, and removing an admin needs the owner. Keys get HUMAN_APPROVAL_REQUIRED with the team page's url."
 
 // teamTools are the team tools, in TOOLS.md's order.
-func teamTools(app *core.App) []Tool {
+func teamTools(app *giftwell.App) []Tool {
 	teamPage := func(json.RawMessage) string { return app.Config.TeamURL() }
 	return []Tool{
 		Define("list_team_members", descListTeamMembers, ScopeDash, core.ActListTeammates,
-			func(ctx context.Context, p core.Principal, _ ListTeamMembersInput) ([]core.TeamMember, error) {
-				return app.ListTeamMembers(ctx, p)
+			func(ctx context.Context, p core.Principal, _ ListTeamMembersInput) ([]identity.TeamMember, error) {
+				return app.Identity.ListTeamMembers(ctx, p)
 			},
 			Title("List team members"), ReadOnly(), PersonURL(teamPage), REST(http.MethodGet, "/team/members", http.StatusOK)),
 		Define("list_team_invitations", descListTeamInvitations, ScopeDash, core.ActReadInvitations,
-			func(ctx context.Context, p core.Principal, _ ListTeamInvitationsInput) ([]core.Invitation, error) {
-				return app.ListTeamInvitations(ctx, p)
+			func(ctx context.Context, p core.Principal, _ ListTeamInvitationsInput) ([]identity.Invitation, error) {
+				return app.Identity.ListTeamInvitations(ctx, p)
 			},
 			Title("List team invitations"), ReadOnly(), PersonURL(teamPage), REST(http.MethodGet, "/team/invitations", http.StatusOK)),
 		Define("invite_team_member", descInviteTeamMember, ScopeSignedIn, core.ActInviteOrRemove,
 			func(ctx context.Context, p core.Principal, in InviteTeamMemberInput) (InviteTeamMemberOutput, error) {
-				created, err := app.InviteTeamMember(ctx, p, core.InviteParams{Email: in.Email, Role: in.Role})
+				created, err := app.Identity.InviteTeamMember(ctx, p, identity.InviteParams{Email: in.Email, Role: in.Role})
 				if err != nil {
 					return InviteTeamMemberOutput{}, err
 				}
@@ -105,20 +108,20 @@ func teamTools(app *core.App) []Tool {
 			Title("Invite a teammate"), OpenWorld(), PersonURL(teamPage), REST(http.MethodPost, "/team/invitations", http.StatusCreated)),
 		Define("revoke_team_invitation", descRevokeTeamInvitation, ScopeSignedIn, core.ActInviteOrRemove,
 			func(ctx context.Context, p core.Principal, in RevokeTeamInvitationInput) (InvitationRevoked, error) {
-				if err := app.RevokeTeamInvitation(ctx, p, in.ID); err != nil {
+				if err := app.Identity.RevokeTeamInvitation(ctx, p, in.ID); err != nil {
 					return InvitationRevoked{}, err
 				}
-				return InvitationRevoked{ID: in.ID, State: core.InvitationRevoked}, nil
+				return InvitationRevoked{ID: in.ID, State: identity.InvitationRevoked}, nil
 			},
 			Title("Revoke an invitation"), Destructive(), PersonURL(teamPage), REST(http.MethodDelete, "/team/invitations/{id}", http.StatusOK)),
 		Define("update_team_member", descUpdateTeamMember, ScopeSignedIn, core.ActChangeRole,
-			func(ctx context.Context, p core.Principal, in UpdateTeamMemberInput) (core.TeamMember, error) {
-				return app.UpdateTeamMember(ctx, p, in.UserID, in.Role)
+			func(ctx context.Context, p core.Principal, in UpdateTeamMemberInput) (identity.TeamMember, error) {
+				return app.Identity.UpdateTeamMember(ctx, p, in.UserID, in.Role)
 			},
 			Title("Change a teammate's role"), Idempotent(), PersonURL(teamPage), REST(http.MethodPatch, "/team/members/{userId}", http.StatusOK)),
 		Define("remove_team_member", descRemoveTeamMember, ScopeSignedIn, core.ActInviteOrRemove,
 			func(ctx context.Context, p core.Principal, in RemoveTeamMemberInput) (MemberRemoved, error) {
-				if err := app.RemoveTeamMember(ctx, p, in.UserID); err != nil {
+				if err := app.Identity.RemoveTeamMember(ctx, p, in.UserID); err != nil {
 					return MemberRemoved{}, err
 				}
 				return MemberRemoved{UserID: in.UserID, Removed: true}, nil

@@ -4,6 +4,9 @@ import (
 	"context"
 	"net/http"
 
+	"github.com/giftwell/giftwell"
+	"github.com/giftwell/giftwell/core/identity"
+
 	"github.com/giftwell/giftwell/core"
 )
 
@@ -21,16 +24,16 @@ const descListWorkspaces = "The workspaces the credentials reach, each with its 
 
 // workspaceTools are the caller's session and the workspaces it reaches,
 // which only REST serves (the web app reads them).
-func workspaceTools(app *core.App) []Tool {
+func workspaceTools(app *giftwell.App) []Tool {
 	return []Tool{
 		Define("get_session", descGetSession, ScopeDash, core.ActReadWorkspaceDetails,
-			func(ctx context.Context, p core.Principal, _ GetSessionInput) (*core.Session, error) {
-				return app.Session(ctx, p)
+			func(ctx context.Context, p core.Principal, _ GetSessionInput) (*identity.Session, error) {
+				return app.Identity.Session(ctx, p)
 			},
 			Title("Who the credentials belong to"), RESTOnly(), ReadOnly(), REST(http.MethodGet, "/session", http.StatusOK, OptionalCredentials())),
 		Define("list_workspaces", descListWorkspaces, ScopeDash, core.ActReadWorkspaceDetails,
-			func(ctx context.Context, p core.Principal, _ ListWorkspacesInput) ([]core.WorkspaceSummary, error) {
-				return app.ListWorkspaces(ctx, p)
+			func(ctx context.Context, p core.Principal, _ ListWorkspacesInput) ([]identity.WorkspaceSummary, error) {
+				return app.Identity.ListWorkspaces(ctx, p)
 			},
 			Title("The workspaces the caller can reach"), RESTOnly(), ReadOnly(), REST(http.MethodGet, "/workspaces", http.StatusOK)),
 	}

@@ -7,13 +7,15 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/giftwell/giftwell/core/ledger"
+
 	"github.com/giftwell/giftwell/core"
 )
 
 // balanceData is the content of the balance page.
 type balanceData struct {
-	Balance core.Balance
-	Ledger  []core.LedgerEntry
+	Balance ledger.Balance
+	Ledger  []ledger.LedgerEntry
 	// CanTopUp shows the top-up form (a signed-in owner or admin).
 	CanTopUp bool
 	// MinTopup and MaxTopup are the form's bounds in cents.
@@ -29,11 +31,11 @@ func (h *handler) balance(w http.ResponseWriter, r *http.Request, s session) {
 }
 
 func (h *handler) balanceView(ctx context.Context, s session) (view, error) {
-	b, err := h.app.Balance(ctx, s.Principal)
+	b, err := h.app.Campaigns.Balance(ctx, s.Principal)
 	if err != nil {
 		return view{}, err
 	}
-	entries, err := h.app.Ledger(ctx, s.Principal, core.DefaultLedgerLimit)
+	entries, err := h.app.Ledger.Ledger(ctx, s.Principal, ledger.DefaultLedgerLimit)
 	if err != nil {
 		return view{}, err
 	}
@@ -43,7 +45,7 @@ func (h *handler) balanceView(ctx context.Context, s session) (view, error) {
 		Values: url.Values{"idempotencyKey": {"web-" + core.RandomHex(16)}},
 		Data: balanceData{
 			Balance: b, Ledger: entries, CanTopUp: core.Authorize(s.Principal, core.ActPay, "") == nil,
-			MinTopup: core.MinTopupCents, MaxTopup: core.MaxTopupCents,
+			MinTopup: ledger.MinTopupCents, MaxTopup: ledger.MaxTopupCents,
 		},
 	}, nil
 }
@@ -58,7 +60,7 @@ func (h *handler) createTopup(w http.ResponseWriter, r *http.Request, s session)
 		h.formFailed(w, r, s, "balance", h.balanceView, core.Invalid("amount", "enter an amount in US dollars, like 250 or 250.00"), topupFields...)
 		return
 	}
-	session, err := h.app.CreateBalanceTopup(r.Context(), s.Principal, core.TopupParams{Cents: cents, IdempotencyKey: r.PostForm.Get("idempotencyKey")})
+	session, err := h.app.Ledger.CreateBalanceTopup(r.Context(), s.Principal, ledger.TopupParams{Cents: cents, IdempotencyKey: r.PostForm.Get("idempotencyKey")})
 	if err != nil {
 		h.formFailed(w, r, s, "balance", h.balanceView, topupFormError(err), topupFields...)
 		return
@@ -69,7 +71,7 @@ func (h *handler) createTopup(w http.ResponseWriter, r *http.Request, s session)
 // topupFormError names the form's amount field where core names cents.
 func topupFormError(err error) error {
 	if e := core.AsError(err); e.Code == core.CodeValidation && len(e.Fields) > 0 && e.Fields[0] == "cents" {
-		return core.Invalid("amount", "must be between %s and %s", core.Dollars(core.MinTopupCents), core.Dollars(core.MaxTopupCents))
+		return core.Invalid("amount", "must be between %s and %s", core.Dollars(ledger.MinTopupCents), core.Dollars(ledger.MaxTopupCents))
 	}
 	return err
 }
@@ -106,7 +108,7 @@ func parseDollars(s string) (int64, bool) {
 func (h *handler) sandboxPayment(w http.ResponseWriter, r *http.Request, s session) {
 	id := r.PathValue("id")
 	h.show(w, r, s, "sandbox_pay", func(ctx context.Context, s session) (view, error) {
-		p, err := h.app.SandboxPayment(ctx, s.Principal, id)
+		p, err := h.app.Ledger.SandboxPayment(ctx, s.Principal, id)
 		if err != nil {
 			return view{}, err
 		}
@@ -116,7 +118,7 @@ func (h *handler) sandboxPayment(w http.ResponseWriter, r *http.Request, s sessi
 
 // completeSandboxPayment completes the test payment and goes back to the balance.
 func (h *handler) completeSandboxPayment(w http.ResponseWriter, r *http.Request, s session) {
-	if err := h.app.CompleteSandboxPayment(r.Context(), s.Principal, r.PathValue("id")); err != nil {
+	if err := h.app.Ledger.CompleteSandboxPayment(r.Context(), s.Principal, r.PathValue("id")); err != nil {
 		h.fail(w, r, &s, err)
 		return
 	}

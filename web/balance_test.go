@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/giftwell/giftwell/core/ledger"
+
 	"github.com/stretchr/testify/require"
 
 	"github.com/giftwell/giftwell/core"
@@ -77,10 +79,10 @@ func TestTopUpThroughTheSandboxPage(t *testing.T) {
 	res = owner.get(payPath)
 	require.Contains(t, res.Body, "This test payment is complete")
 
-	b, err := h.env.App.Balance(context.Background(), owner.principal())
+	b, err := h.env.App.Campaigns.Balance(context.Background(), owner.principal())
 	require.NoError(t, err)
 	require.Equal(t, int64(25_050), b.Cents, "paid twice, credited once")
-	ledger, err := h.env.App.Ledger(context.Background(), owner.principal(), core.DefaultLedgerLimit)
+	ledger, err := h.env.App.Ledger.Ledger(context.Background(), owner.principal(), ledger.DefaultLedgerLimit)
 	require.NoError(t, err)
 	require.Len(t, ledger, 1)
 }

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/giftwell/giftwell/core/campaign"
+
 	"github.com/stretchr/testify/require"
 
 	"github.com/giftwell/giftwell/core"
@@ -47,7 +49,7 @@ func TestBrowserKeyIsShownOnce(t *testing.T) {
 	key := b.text("#new-key")
 	require.Regexp(t, regexp.MustCompile(`^gwk_[0-9a-f]{64}$`), key)
 	require.Contains(t, b.text("#new-key-title"), "Sales assistant")
-	_, err := h.env.App.Authenticate(context.Background(), key)
+	_, err := h.env.App.Connect.Authenticate(context.Background(), key)
 	require.NoError(t, err, "the key shown works")
 	require.Equal(t, keys+1, h.keyCount())
 	b.screenshot("keys")
@@ -96,7 +98,7 @@ func TestBrowserInviteAcceptAndRemove(t *testing.T) {
 	invitee.open(h.site + "/team")
 	require.Equal(t, h.site+"/team", invitee.location())
 
-	members, err := h.env.App.ListTeamMembers(context.Background(), h.ownerPrincipal())
+	members, err := h.env.App.Identity.ListTeamMembers(context.Background(), h.ownerPrincipal())
 	require.NoError(t, err)
 	var userID string
 	for _, m := range members {
@@ -139,6 +141,6 @@ func TestBrowserReviewTurnsPlaybookOn(t *testing.T) {
 	require.Equal(t, "The campaign is on.", b.text(".alert-success p"))
 	require.Equal(t, "On", b.text("h1 .badge"))
 	require.True(t, b.exists("#pause"))
-	require.Equal(t, core.StatusActive, h.readCampaign(c.ID).Status)
+	require.Equal(t, campaign.StatusActive, h.readCampaign(c.ID).Status)
 	b.screenshot("review")
 }

@@ -6,13 +6,15 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/giftwell/giftwell/core/campaign"
+
 	"github.com/giftwell/giftwell/core"
 )
 
 // campaignsData is the content of the campaigns list page.
 type campaignsData struct {
 	// Campaigns are the workspace's campaigns, newest first.
-	Campaigns []core.Campaign
+	Campaigns []campaign.Campaign
 }
 
 // campaigns lists the workspace's campaigns, newest first.
@@ -21,7 +23,7 @@ func (h *handler) campaigns(w http.ResponseWriter, r *http.Request, s session) {
 }
 
 func (h *handler) campaignsView(ctx context.Context, s session) (view, error) {
-	list, err := h.app.ListCampaigns(ctx, s.Principal, "")
+	list, err := h.app.Campaigns.ListCampaigns(ctx, s.Principal, "")
 	if err != nil {
 		return view{}, err
 	}
@@ -57,7 +59,7 @@ func (h *handler) setCampaignStatus(w http.ResponseWriter, r *http.Request, s se
 	id := r.PathValue("id")
 	patch, err := statusPatch(r.PostForm.Get("status"), r.PostForm.Get("policyVersion"))
 	if err == nil {
-		_, err = h.app.UpdateCampaign(r.Context(), s.Principal, id, patch)
+		_, err = h.app.Campaigns.UpdateCampaign(r.Context(), s.Principal, id, patch)
 	}
 	if err != nil {
 		h.formFailed(w, r, s, "campaign", h.campaignLoader(r), err)
@@ -68,16 +70,16 @@ func (h *handler) setCampaignStatus(w http.ResponseWriter, r *http.Request, s se
 
 // statusPatch is the status change the form asks for. The version is
 // required: the page always sends the one it showed.
-func statusPatch(status, version string) (core.CampaignPatch, error) {
-	st := core.CampaignStatus(status)
-	if st != core.StatusActive && st != core.StatusPaused {
-		return core.CampaignPatch{}, core.Invalid("status", "must be active or paused")
+func statusPatch(status, version string) (campaign.CampaignPatch, error) {
+	st := campaign.CampaignStatus(status)
+	if st != campaign.StatusActive && st != campaign.StatusPaused {
+		return campaign.CampaignPatch{}, core.Invalid("status", "must be active or paused")
 	}
 	v, err := strconv.ParseInt(version, 10, 64)
-	if err != nil || v < 1 || v > core.MaxPolicyVersion {
-		return core.CampaignPatch{}, core.Invalid("expectedPolicyVersion", "is missing; reload the page and try again")
+	if err != nil || v < 1 || v > campaign.MaxPolicyVersion {
+		return campaign.CampaignPatch{}, core.Invalid("expectedPolicyVersion", "is missing; reload the page and try again")
 	}
-	return core.CampaignPatch{Status: &st, ExpectedPolicyVersion: v}, nil
+	return campaign.CampaignPatch{Status: &st, ExpectedPolicyVersion: v}, nil
 }
 
 // autoApproveFields are the auto-approve form's fields, in dollars.
@@ -94,7 +96,7 @@ func (h *handler) setAutoApprove(w http.ResponseWriter, r *http.Request, s sessi
 	id := r.PathValue("id")
 	in, err := autoApproveForm(r.PostForm.Get("enabled"), r.PostForm.Get("perGift"), r.PostForm.Get("monthlyBudget"), r.PostForm.Get("policyVersion"))
 	if err == nil {
-		_, err = h.app.SetAutoApprove(r.Context(), s.Principal, id, in)
+		_, err = h.app.Campaigns.SetAutoApprove(r.Context(), s.Principal, id, in)
 	}
 	if err != nil {
 		h.formFailed(w, r, s, "campaign", h.campaignLoader(r), autoApproveFormError(err), autoApproveFields...)
@@ -109,8 +111,8 @@ func (h *handler) setAutoApprove(w http.ResponseWriter, r *http.Request, s sessi
 
 // autoApproveForm reads the form: enabled is true or false, the amounts are
 // US dollars (empty keeps the stored limit), the version is required.
-func autoApproveForm(enabled, perGift, monthly, version string) (core.AutoApproveSettings, error) {
-	var in core.AutoApproveSettings
+func autoApproveForm(enabled, perGift, monthly, version string) (campaign.AutoApproveSettings, error) {
+	var in campaign.AutoApproveSettings
 	switch enabled {
 	case "true":
 		in.Enabled = true
@@ -132,7 +134,7 @@ func autoApproveForm(enabled, perGift, monthly, version string) (core.AutoApprov
 		*f.dst = &cents
 	}
 	v, err := strconv.ParseInt(version, 10, 64)
-	if err != nil || v < 1 || v > core.MaxPolicyVersion {
+	if err != nil || v < 1 || v > campaign.MaxPolicyVersion {
 		return in, core.Invalid("expectedPolicyVersion", "is missing; reload the page and try again")
 	}
 	in.ExpectedPolicyVersion = v
@@ -149,9 +151,9 @@ func autoApproveFormError(err error) error {
 	switch {
 	case e.Code == core.CodeValidation && e.Fields[0] == "perGiftMaxCents":
 		return core.Invalid("perGift", "enter the most one gift may cost: between %s and %s, and no more than the monthly budget",
-			core.Dollars(core.MinPerGiftMaxCents), core.Dollars(core.MaxPerGiftMaxCents))
+			core.Dollars(campaign.MinPerGiftMaxCents), core.Dollars(campaign.MaxPerGiftMaxCents))
 	case e.Code == core.CodeValidation && e.Fields[0] == "monthlyBudgetCents":
-		return core.Invalid("monthlyBudget", "must be between %s and %s", core.Dollars(core.MinMonthlyBudgetCents), core.Dollars(core.MaxMonthlyBudgetCents))
+		return core.Invalid("monthlyBudget", "must be between %s and %s", core.Dollars(campaign.MinMonthlyBudgetCents), core.Dollars(campaign.MaxMonthlyBudgetCents))
 	case e.Code == core.CodeMonthlyBudgetRequired:
 		return &core.Error{Code: e.Code, Fields: []string{"monthlyBudget"}, Message: "monthlyBudget: enter a monthly budget to turn auto-approve on"}
 	case e.Code == core.CodeLimitsBelowCommitments && e.Fields[0] == "monthlyBudgetCents":

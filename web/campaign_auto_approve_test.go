@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/giftwell/giftwell/core/campaign"
+
 	"github.com/stretchr/testify/require"
 
 	"github.com/giftwell/giftwell/core"
@@ -39,7 +41,7 @@ func TestBrowserAutoApproveTurnsOnAndOff(t *testing.T) {
 	require.NotNil(t, stored.AutoApprove)
 	require.True(t, now.Equal(*stored.AutoApprove.EnabledAt), "enabledAt %v, now %v", stored.AutoApprove.EnabledAt, now)
 	stored.AutoApprove.EnabledAt = nil
-	require.Equal(t, &core.AutoApprove{Enabled: true, PerGiftMaxCents: 10_000, EnabledBy: h.env.OwnerID}, stored.AutoApprove)
+	require.Equal(t, &campaign.AutoApprove{Enabled: true, PerGiftMaxCents: 10_000, EnabledBy: h.env.OwnerID}, stored.AutoApprove)
 	require.EqualValues(t, 150_050, *stored.MonthlyBudgetCents)
 	require.Equal(t, c.PolicyVersion+1, stored.PolicyVersion)
 	b.screenshot("auto-approve-on")
@@ -100,7 +102,7 @@ func TestAutoApproveFormRefusals(t *testing.T) {
 	require.EqualValues(t, 50_000, *lowered.MonthlyBudgetCents, "an empty budget keeps the stored one")
 
 	// A batch has no auto-approve panel.
-	batch := h.createCampaign(core.CampaignInput{Name: "Board gifts", Mode: core.ModeBatch, ProductID: "gourmet-snack-crate",
+	batch := h.createCampaign(campaign.CampaignInput{Name: "Board gifts", Mode: campaign.ModeBatch, ProductID: "gourmet-snack-crate",
 		SenderName: "S", SenderCompany: "A", BudgetCents: 100000, PerPersonCents: 9000, MaxSends: 10})
 	require.NotContains(t, owner.get("/campaigns/"+batch.ID).Body, `id="auto-approve"`)
 }

@@ -10,38 +10,39 @@ import (
 	"testing"
 	"time"
 
+	"github.com/giftwell/giftwell/core/campaign"
+
 	"github.com/stretchr/testify/require"
 
-	"github.com/giftwell/giftwell/core"
 	"github.com/giftwell/giftwell/internal/apptest"
 )
 
 // createCampaign creates a draft through core with the owner's key, as an agent does.
-func (h *harness) createCampaign(in core.CampaignInput) core.Campaign {
+func (h *harness) createCampaign(in campaign.CampaignInput) campaign.Campaign {
 	h.t.Helper()
-	key, err := h.env.App.Authenticate(context.Background(), h.env.OwnerKey)
+	key, err := h.env.App.Connect.Authenticate(context.Background(), h.env.OwnerKey)
 	require.NoError(h.t, err)
-	c, err := h.env.App.CreateCampaign(context.Background(), key, in)
+	c, err := h.env.App.Campaigns.CreateCampaign(context.Background(), key, in)
 	require.NoError(h.t, err)
 	return c
 }
 
 // readCampaign is the campaign as the database holds it now.
-func (h *harness) readCampaign(id string) core.Campaign {
+func (h *harness) readCampaign(id string) campaign.Campaign {
 	h.t.Helper()
-	c, err := h.env.App.GetCampaign(context.Background(), h.ownerPrincipal(), id)
+	c, err := h.env.App.Campaigns.GetCampaign(context.Background(), h.ownerPrincipal(), id)
 	require.NoError(h.t, err)
 	return c
 }
 
 // draftPlaybook is a draft playbook of two people: Ada's note resolves,
 // Bea has no company for {{company}}.
-func (h *harness) draftPlaybook() core.Campaign {
+func (h *harness) draftPlaybook() campaign.Campaign {
 	h.t.Helper()
-	return h.createCampaign(core.CampaignInput{
-		Name: "Renewals thank-you", Mode: core.ModeAlwaysOn, ProductID: "gourmet-snack-crate",
+	return h.createCampaign(campaign.CampaignInput{
+		Name: "Renewals thank-you", Mode: campaign.ModeAlwaysOn, ProductID: "gourmet-snack-crate",
 		SenderName: "Sam Sender", SenderCompany: "Acme", Message: "Thanks {{firstName}}, and all of {{company}}!",
-		Recipients: []core.RecipientInput{
+		Recipients: []campaign.RecipientInput{
 			{Name: "Ada Lovelace", Company: "Engines Ltd", Email: "ada@example.com"},
 			{Name: "Bea Brown", SourceSystem: "hubspot", ExternalID: "42"},
 		},
@@ -92,7 +93,7 @@ func TestCampaignsListNewestFirst(t *testing.T) {
 	h := newHarness(t)
 	first := h.draftPlaybook()
 	h.env.Clock.Advance(time.Minute)
-	second := h.createCampaign(core.CampaignInput{Name: "Later batch", Mode: core.ModeBatch, ProductID: "gourmet-snack-crate",
+	second := h.createCampaign(campaign.CampaignInput{Name: "Later batch", Mode: campaign.ModeBatch, ProductID: "gourmet-snack-crate",
 		SenderName: "S", SenderCompany: "A", BudgetCents: 100000, PerPersonCents: 9000, MaxSends: 10})
 	owner := h.client()
 	owner.signIn(h.env.OwnerEmail)
@@ -103,9 +104,9 @@ func TestCampaignsListNewestFirst(t *testing.T) {
 func TestCampaignBatchDraftSaysCheckoutAndDeliveryExcluded(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
-	c := h.createCampaign(core.CampaignInput{Name: "Board gifts", Mode: core.ModeBatch, ProductID: "artisan-cheese-board",
+	c := h.createCampaign(campaign.CampaignInput{Name: "Board gifts", Mode: campaign.ModeBatch, ProductID: "artisan-cheese-board",
 		SenderName: "S", SenderCompany: "A", BudgetCents: 100000, PerPersonCents: 9000, MaxSends: 10, Message: "Hello {{firstName}}",
-		Recipients: []core.RecipientInput{{Name: "Cy Clark"}}})
+		Recipients: []campaign.RecipientInput{{Name: "Cy Clark"}}})
 	owner := h.client()
 	owner.signIn(h.env.OwnerEmail)
 	res := owner.get("/campaigns/" + c.ID + "?review=1")
@@ -130,24 +131,24 @@ func TestCampaignTurnOnAndPause(t *testing.T) {
 	require.Equal(t, http.StatusSeeOther, res.StatusCode, res.Body)
 	require.Equal(t, "/campaigns/"+c.ID+"?done=campaign-active", res.Header.Get("Location"))
 	on := h.readCampaign(c.ID)
-	require.Equal(t, core.StatusActive, on.Status)
+	require.Equal(t, campaign.StatusActive, on.Status)
 	page := owner.get(res.Header.Get("Location"))
 	require.Contains(t, page.Body, "The campaign is on.")
 	require.Contains(t, page.Body, `id="pause"`)
 
 	res = owner.post("/campaigns/"+c.ID+"/status", url.Values{"status": {"paused"}, "policyVersion": {strconv.FormatInt(on.PolicyVersion, 10)}})
 	require.Equal(t, http.StatusSeeOther, res.StatusCode, res.Body)
-	require.Equal(t, core.StatusPaused, h.readCampaign(c.ID).Status)
+	require.Equal(t, campaign.StatusPaused, h.readCampaign(c.ID).Status)
 }
 
 func TestCampaignStaleVersionChangesNothing(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
 	c := h.draftPlaybook()
-	key, err := h.env.App.Authenticate(context.Background(), h.env.OwnerKey)
+	key, err := h.env.App.Connect.Authenticate(context.Background(), h.env.OwnerKey)
 	require.NoError(t, err)
 	name := "Renamed by the agent"
-	changed, err := h.env.App.UpdateCampaign(context.Background(), key, c.ID, core.CampaignPatch{Name: &name, ExpectedPolicyVersion: c.PolicyVersion})
+	changed, err := h.env.App.Campaigns.UpdateCampaign(context.Background(), key, c.ID, campaign.CampaignPatch{Name: &name, ExpectedPolicyVersion: c.PolicyVersion})
 	require.NoError(t, err)
 	owner := h.client()
 	owner.signIn(h.env.OwnerEmail)
@@ -157,7 +158,7 @@ func TestCampaignStaleVersionChangesNothing(t *testing.T) {
 	require.Contains(t, res.Body, "This campaign changed since you loaded it")
 	require.Contains(t, res.Body, name, "the page shows the campaign as it is now")
 	after := h.readCampaign(c.ID)
-	require.Equal(t, core.StatusDraft, after.Status)
+	require.Equal(t, campaign.StatusDraft, after.Status)
 	require.Equal(t, changed.PolicyVersion, after.PolicyVersion)
 }
 
@@ -173,7 +174,7 @@ func TestCampaignOfAnotherWorkspaceIsNotFound(t *testing.T) {
 	require.Equal(t, http.StatusNotFound, stranger.get("/campaigns/cmp_unknown").StatusCode)
 	res := stranger.post("/campaigns/"+c.ID+"/status", url.Values{"status": {"active"}, "policyVersion": {strconv.FormatInt(c.PolicyVersion, 10)}})
 	require.Equal(t, http.StatusNotFound, res.StatusCode)
-	require.Equal(t, core.StatusDraft, h.readCampaign(c.ID).Status)
+	require.Equal(t, campaign.StatusDraft, h.readCampaign(c.ID).Status)
 	require.NotContains(t, stranger.get("/campaigns").Body, c.ID)
 }
 
@@ -186,7 +187,7 @@ func TestCampaignCrossSitePostIsRefused(t *testing.T) {
 	res := owner.post("/campaigns/"+c.ID+"/status", url.Values{"status": {"active"}, "policyVersion": {strconv.FormatInt(c.PolicyVersion, 10)}},
 		"Sec-Fetch-Site", "cross-site", "Origin", "https://evil.example")
 	require.Equal(t, http.StatusForbidden, res.StatusCode)
-	require.Equal(t, core.StatusDraft, h.readCampaign(c.ID).Status)
+	require.Equal(t, campaign.StatusDraft, h.readCampaign(c.ID).Status)
 }
 
 // indexOf is where sub first occurs in s; it fails the test when absent.

@@ -6,6 +6,9 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/giftwell/giftwell/core/campaign"
+	"github.com/giftwell/giftwell/core/catalog"
+
 	"github.com/giftwell/giftwell/core"
 )
 
@@ -13,12 +16,12 @@ import (
 type campaignData struct {
 	// Campaign is the campaign with its roster; each person's note is
 	// resolved by core (ResolvedMessage, or NoteProblem).
-	Campaign core.Campaign
+	Campaign campaign.Campaign
 	// Gift is the campaign's catalog product; nil when the catalog no
 	// longer has it.
-	Gift *core.Product
+	Gift *catalog.Product
 	// Preview is core's preview: prices, blockers and requirements.
-	Preview core.Preview
+	Preview campaign.Preview
 	// Review puts the decision first (?review=1).
 	Review bool
 	// CanRaiseAutoApprove: the person may turn auto-approve on or raise
@@ -28,11 +31,11 @@ type campaignData struct {
 
 // loadCampaignPage reads campaign id, its gift and its preview for p.
 func (h *handler) loadCampaignPage(ctx context.Context, p core.Principal, id string) (campaignData, error) {
-	c, err := h.app.GetCampaign(ctx, p, id)
+	c, err := h.app.Campaigns.GetCampaign(ctx, p, id)
 	if err != nil {
 		return campaignData{}, err
 	}
-	pv, err := h.app.PreviewCampaign(ctx, p, id)
+	pv, err := h.app.Campaigns.PreviewCampaign(ctx, p, id)
 	if err != nil {
 		return campaignData{}, err
 	}
@@ -52,16 +55,16 @@ func (d campaignData) Kind() string { return kindName(d.Campaign.Mode) }
 // draft or paused playbook, or any paused campaign (core decides again).
 func (d campaignData) CanTurnOn() bool {
 	c := d.Campaign
-	return c.Status == core.StatusPaused || (c.Mode.Playbook() && c.Status == core.StatusDraft)
+	return c.Status == campaign.StatusPaused || (c.Mode.Playbook() && c.Status == campaign.StatusDraft)
 }
 
 // CanPause reports whether the page offers pausing: an active campaign.
-func (d campaignData) CanPause() bool { return d.Campaign.Status == core.StatusActive }
+func (d campaignData) CanPause() bool { return d.Campaign.Status == campaign.StatusActive }
 
 // NeedsCheckout reports whether the campaign is a draft batch or single
 // gift, which is turned on by paying at checkout (not here yet).
 func (d campaignData) NeedsCheckout() bool {
-	return !d.Campaign.Mode.Playbook() && d.Campaign.Status == core.StatusDraft
+	return !d.Campaign.Mode.Playbook() && d.Campaign.Status == campaign.StatusDraft
 }
 
 // AutoApproveOn reports whether the playbook's auto-approve is on.
@@ -107,13 +110,13 @@ func (d campaignData) autoApproveValues() url.Values {
 func dollarInput(cents int64) string { return fmt.Sprintf("%d.%02d", cents/100, cents%100) }
 
 // kindName names a campaign kind in words.
-func kindName(m core.CampaignMode) string {
+func kindName(m campaign.CampaignMode) string {
 	switch m {
-	case core.ModeAlwaysOn:
+	case campaign.ModeAlwaysOn:
 		return "Playbook"
-	case core.ModeBatch:
+	case campaign.ModeBatch:
 		return "Batch"
-	case core.ModeSingle:
+	case campaign.ModeSingle:
 		return "Single gift"
 	}
 	return string(m)
@@ -121,7 +124,7 @@ func kindName(m core.CampaignMode) string {
 
 // recipientIdentity says who a roster person is, beyond their name: email, LinkedIn
 // profile and source system ID, those that are set.
-func recipientIdentity(r core.Recipient) string {
+func recipientIdentity(r campaign.Recipient) string {
 	var parts []string
 	if r.Email != "" {
 		parts = append(parts, r.Email)
@@ -136,13 +139,13 @@ func recipientIdentity(r core.Recipient) string {
 }
 
 // requirementName says a fulfilment requirement's kind in plain words.
-func requirementName(k core.FulfillmentRequirementKind) string {
+func requirementName(k campaign.FulfillmentRequirementKind) string {
 	switch k {
-	case core.RequirementPhotoSourcing:
+	case campaign.RequirementPhotoSourcing:
 		return "Portrait from LinkedIn"
-	case core.RequirementAddressConfirmation:
+	case campaign.RequirementAddressConfirmation:
 		return "Recipient confirms address"
-	case core.RequirementSenderAddressRequired:
+	case campaign.RequirementSenderAddressRequired:
 		return "You supply the address"
 	}
 	return string(k)

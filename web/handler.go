@@ -5,13 +5,13 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell"
 )
 
 // Config is what the web app needs.
 type Config struct {
 	// App is the domain; every page reads and writes through it.
-	App *core.App
+	App *giftwell.App
 	// Log receives internal errors; nil discards.
 	Log *slog.Logger
 	// TrustForwardedFor takes the client's address from the right-most
@@ -22,7 +22,7 @@ type Config struct {
 
 // handler holds what every page handler shares.
 type handler struct {
-	app   *core.App
+	app   *giftwell.App
 	log   *slog.Logger
 	pages *pages
 	// secureCookies is true when the site URL is https.

@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/giftwell/giftwell/core/identity"
+
 	"github.com/stretchr/testify/require"
 
 	"github.com/giftwell/giftwell/core"
@@ -119,7 +121,7 @@ func (c *client) signIn(email string) {
 func (c *client) sessionToken() string {
 	u, _ := url.Parse(c.h.site)
 	for _, ck := range c.http.Jar.Cookies(u) {
-		if ck.Name == core.SessionCookieName {
+		if ck.Name == identity.SessionCookieName {
 			return ck.Value
 		}
 	}
@@ -129,7 +131,7 @@ func (c *client) sessionToken() string {
 // principal is who the client's session acts as.
 func (c *client) principal() core.Principal {
 	c.h.t.Helper()
-	p, err := c.h.env.App.AuthenticateSession(context.Background(), c.sessionToken())
+	p, err := c.h.env.App.Identity.AuthenticateSession(context.Background(), c.sessionToken())
 	require.NoError(c.h.t, err)
 	return p
 }
@@ -137,9 +139,9 @@ func (c *client) principal() core.Principal {
 // ownerPrincipal is the workspace owner acting through a session of their own.
 func (h *harness) ownerPrincipal() core.Principal {
 	h.t.Helper()
-	s, err := h.env.App.SignIn(context.Background(), core.SignInParams{Email: h.env.OwnerEmail, Password: apptest.Password})
+	s, err := h.env.App.Identity.SignIn(context.Background(), identity.SignInParams{Email: h.env.OwnerEmail, Password: apptest.Password})
 	require.NoError(h.t, err)
-	p, err := h.env.App.AuthenticateSession(context.Background(), s.Token)
+	p, err := h.env.App.Identity.AuthenticateSession(context.Background(), s.Token)
 	require.NoError(h.t, err)
 	return p
 }
@@ -147,7 +149,7 @@ func (h *harness) ownerPrincipal() core.Principal {
 // keyCount is the number of live keys in the workspace.
 func (h *harness) keyCount() int {
 	h.t.Helper()
-	keys, err := h.env.App.ListAPIKeys(context.Background(), h.ownerPrincipal())
+	keys, err := h.env.App.Identity.ListAPIKeys(context.Background(), h.ownerPrincipal())
 	require.NoError(h.t, err)
 	return len(keys)
 }
@@ -155,7 +157,7 @@ func (h *harness) keyCount() int {
 // sessionCookie finds the Set-Cookie of the session in a response.
 func sessionCookie(res response) *http.Cookie {
 	for _, ck := range res.Cookies() {
-		if ck.Name == core.SessionCookieName {
+		if ck.Name == identity.SessionCookieName {
 			return ck
 		}
 	}

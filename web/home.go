@@ -4,7 +4,7 @@ import (
 	"context"
 	"net/http"
 
-	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/campaign"
 )
 
 // homeRecent is how many campaigns the home page lists.
@@ -15,7 +15,7 @@ type homeData struct {
 	// APIBaseURL, MCPURL and ChatGPTMCPURL are where agents connect.
 	APIBaseURL, MCPURL, ChatGPTMCPURL string
 	// Recent are the workspace's newest campaigns.
-	Recent []core.Campaign
+	Recent []campaign.Campaign
 	// MoreCampaigns is set when there are more than Recent shows.
 	MoreCampaigns bool
 }
@@ -32,7 +32,7 @@ func (h *handler) home(w http.ResponseWriter, r *http.Request, s session) {
 }
 
 func (h *handler) homeView(ctx context.Context, s session) (view, error) {
-	list, err := h.app.ListCampaigns(ctx, s.Principal, "")
+	list, err := h.app.Campaigns.ListCampaigns(ctx, s.Principal, "")
 	if err != nil {
 		return view{}, err
 	}

@@ -4,12 +4,14 @@ import (
 	"net/http"
 	"net/url"
 
+	"github.com/giftwell/giftwell/core/identity"
+
 	"github.com/giftwell/giftwell/core"
 )
 
 // invitationData is the content of the invitation page.
 type invitationData struct {
-	Invitation core.InvitationView
+	Invitation identity.InvitationView
 	Token      string
 }
 
@@ -20,7 +22,7 @@ var acceptFields = []string{"email", "name", "password"}
 // form to accept. An expired, used or revoked invitation gets a message.
 func (h *handler) invitationPage(w http.ResponseWriter, r *http.Request) {
 	token := r.PathValue("token")
-	inv, err := h.app.InvitationByToken(r.Context(), token)
+	inv, err := h.app.Identity.InvitationByToken(r.Context(), token)
 	if err != nil {
 		h.invitationFailed(w, r, err)
 		return
@@ -39,7 +41,7 @@ func (h *handler) acceptInvitation(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	token := r.PathValue("token")
-	signed, err := h.app.AcceptInvitation(r.Context(), core.AcceptParams{
+	signed, err := h.app.Identity.AcceptInvitation(r.Context(), identity.AcceptParams{
 		Token:    token,
 		Email:    r.PostForm.Get("email"),
 		Password: r.PostForm.Get("password"),
@@ -47,7 +49,7 @@ func (h *handler) acceptInvitation(w http.ResponseWriter, r *http.Request) {
 		ClientIP: h.clientIP(r),
 	})
 	if err != nil {
-		inv, ierr := h.app.InvitationByToken(r.Context(), token)
+		inv, ierr := h.app.Identity.InvitationByToken(r.Context(), token)
 		if ierr != nil {
 			h.invitationFailed(w, r, ierr)
 			return
@@ -63,7 +65,7 @@ func (h *handler) acceptInvitation(w http.ResponseWriter, r *http.Request) {
 	}
 	if old := sessionToken(r); old != "" {
 		// Best effort: the new cookie replaces the old one anyway.
-		if err := h.app.SignOut(r.Context(), old); err != nil && core.ErrorCode(err) != core.CodeAuthRequired {
+		if err := h.app.Identity.SignOut(r.Context(), old); err != nil && core.ErrorCode(err) != core.CodeAuthRequired {
 			h.log.WarnContext(r.Context(), "web: ending the previous session failed", "err", err)
 		}
 	}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"net/http"
 
+	"github.com/giftwell/giftwell/core/identity"
+
 	"github.com/giftwell/giftwell/core"
 )
 
@@ -11,7 +13,7 @@ import (
 type keysData struct {
 	Keys []keyRow
 	// Created is the key just made, shown once; nil on every other visit.
-	Created *core.CreatedAPIKey
+	Created *identity.CreatedAPIKey
 	// CanCreate is false where keys cannot be made (a demo workspace).
 	CanCreate bool
 	// MCPURL and APIBaseURL are where a new key is used.
@@ -21,7 +23,7 @@ type keysData struct {
 // keyRow is a live key; a member may revoke only their own (display only;
 // core decides).
 type keyRow struct {
-	core.APIKeyInfo
+	identity.APIKeyInfo
 	CanRevoke bool
 }
 
@@ -34,7 +36,7 @@ func (h *handler) keys(w http.ResponseWriter, r *http.Request, s session) {
 }
 
 func (h *handler) keysView(ctx context.Context, s session) (view, error) {
-	list, err := h.app.ListAPIKeys(ctx, s.Principal)
+	list, err := h.app.Identity.ListAPIKeys(ctx, s.Principal)
 	if err != nil {
 		return view{}, err
 	}
@@ -56,7 +58,7 @@ func (h *handler) createKey(w http.ResponseWriter, r *http.Request, s session) {
 	if !h.parseForm(w, r) {
 		return
 	}
-	created, err := h.app.CreateAPIKeyFor(r.Context(), s.Principal, r.PostForm.Get("name"))
+	created, err := h.app.Identity.CreateAPIKeyFor(r.Context(), s.Principal, r.PostForm.Get("name"))
 	if err != nil {
 		h.formFailed(w, r, s, "keys", h.keysView, err, keyFields...)
 		return
@@ -72,7 +74,7 @@ func (h *handler) createKey(w http.ResponseWriter, r *http.Request, s session) {
 
 // revokeKey revokes the key in the path and lists the keys again.
 func (h *handler) revokeKey(w http.ResponseWriter, r *http.Request, s session) {
-	if err := h.app.RevokeAPIKeyFor(r.Context(), s.Principal, r.PathValue("id")); err != nil {
+	if err := h.app.Identity.RevokeAPIKeyFor(r.Context(), s.Principal, r.PathValue("id")); err != nil {
 		h.formFailed(w, r, s, "keys", h.keysView, err)
 		return
 	}

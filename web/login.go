@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"net/url"
 
+	"github.com/giftwell/giftwell/core/identity"
+
 	"github.com/giftwell/giftwell/core"
 )
 
@@ -21,7 +23,7 @@ var loginFields = []string{"email", "password"}
 func (h *handler) loginPage(w http.ResponseWriter, r *http.Request) {
 	next := localPath(r.URL.Query().Get("next"))
 	if token := sessionToken(r); token != "" {
-		if _, err := h.app.AuthenticateSession(r.Context(), token); err == nil {
+		if _, err := h.app.Identity.AuthenticateSession(r.Context(), token); err == nil {
 			http.Redirect(w, r, next, http.StatusSeeOther)
 			return
 		}
@@ -37,7 +39,7 @@ func (h *handler) login(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	next := localPath(r.PostForm.Get("next"))
-	signed, err := h.app.SignIn(r.Context(), core.SignInParams{
+	signed, err := h.app.Identity.SignIn(r.Context(), identity.SignInParams{
 		Email:    r.PostForm.Get("email"),
 		Password: r.PostForm.Get("password"),
 		ClientIP: h.clientIP(r),
@@ -59,7 +61,7 @@ func (h *handler) login(w http.ResponseWriter, r *http.Request) {
 // logout ends the session and clears the cookie, then shows the sign-in page.
 func (h *handler) logout(w http.ResponseWriter, r *http.Request) {
 	if token := sessionToken(r); token != "" {
-		if err := h.app.SignOut(r.Context(), token); err != nil && core.ErrorCode(err) != core.CodeAuthRequired {
+		if err := h.app.Identity.SignOut(r.Context(), token); err != nil && core.ErrorCode(err) != core.CodeAuthRequired {
 			h.fail(w, r, nil, err)
 			return
 		}

@@ -8,9 +8,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/giftwell/giftwell/core/identity"
+
 	"github.com/stretchr/testify/require"
 
-	"github.com/giftwell/giftwell/core"
 	"github.com/giftwell/giftwell/internal/apptest"
 )
 
@@ -38,7 +39,7 @@ func TestSignInSetsTheSessionAndGoesToNext(t *testing.T) {
 	require.False(t, ck.Secure, "the site is http")
 	require.Equal(t, http.SameSiteLaxMode, ck.SameSite)
 	require.Equal(t, "/", ck.Path)
-	require.WithinDuration(t, time.Now().Add(core.SessionLifetime), ck.Expires, time.Minute)
+	require.WithinDuration(t, time.Now().Add(identity.SessionLifetime), ck.Expires, time.Minute)
 
 	res = c.get("/team")
 	require.Equal(t, http.StatusOK, res.StatusCode)
@@ -146,7 +147,7 @@ func TestLogoutEndsTheSession(t *testing.T) {
 	// The old cookie, kept by someone, no longer works.
 	stale := h.client()
 	u, _ := url.Parse(h.site)
-	stale.http.Jar.SetCookies(u, []*http.Cookie{{Name: core.SessionCookieName, Value: token, Path: "/"}})
+	stale.http.Jar.SetCookies(u, []*http.Cookie{{Name: identity.SessionCookieName, Value: token, Path: "/"}})
 	res = stale.get("/settings/keys")
 	require.Equal(t, http.StatusSeeOther, res.StatusCode)
 	require.Equal(t, "/login?next=%2Fsettings%2Fkeys", res.Header.Get("Location"))

@@ -81,7 +81,7 @@ func TestSettingsSaveForManagersReadOnlyForMembers(t *testing.T) {
 	require.NotContains(t, res.Body, "Save settings")
 	res = member.post("/settings", url.Values{"company": {"Member Co"}})
 	require.Equal(t, http.StatusForbidden, res.StatusCode)
-	s, err := h.env.App.WorkspaceSettings(context.Background(), owner.principal())
+	s, err := h.env.App.Identity.WorkspaceSettings(context.Background(), owner.principal())
 	require.NoError(t, err)
 	require.Equal(t, "Acme Gifts", s.Company)
 }
@@ -95,7 +95,7 @@ func TestKeysListAndRevoke(t *testing.T) {
 	require.Equal(t, http.StatusOK, res.StatusCode, res.Body)
 	key := regexp.MustCompile(`<code id="new-key" class="secret-value">(gwk_[0-9a-f]{64})</code>`).FindStringSubmatch(res.Body)
 	require.NotNil(t, key, res.Body)
-	_, err := h.env.App.Authenticate(context.Background(), key[1])
+	_, err := h.env.App.Connect.Authenticate(context.Background(), key[1])
 	require.NoError(t, err, "the key shown works")
 
 	res = c.get("/settings/keys")
@@ -105,7 +105,7 @@ func TestKeysListAndRevoke(t *testing.T) {
 	require.NotNil(t, id, res.Body)
 	res = c.post("/settings/keys/"+id[1]+"/revoke", nil)
 	require.Equal(t, http.StatusSeeOther, res.StatusCode, res.Body)
-	_, err = h.env.App.Authenticate(context.Background(), key[1])
+	_, err = h.env.App.Connect.Authenticate(context.Background(), key[1])
 	require.Equal(t, core.CodeAuthRequired, core.ErrorCode(err))
 
 	res = c.post("/settings/keys/key_nope/revoke", nil)

@@ -7,9 +7,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/giftwell/giftwell/core/identity"
+
 	"github.com/stretchr/testify/require"
 
-	"github.com/giftwell/giftwell/core"
 	"github.com/giftwell/giftwell/internal/apptest"
 )
 
@@ -19,7 +20,7 @@ func TestCrossSitePostsAreRefusedAndChangeNothing(t *testing.T) {
 	c := h.client()
 	c.signIn(h.env.OwnerEmail)
 	keys := h.keyCount()
-	settingsBefore, err := h.env.App.WorkspaceSettings(context.Background(), c.principal())
+	settingsBefore, err := h.env.App.Identity.WorkspaceSettings(context.Background(), c.principal())
 	require.NoError(t, err)
 
 	crossSite := [][]string{
@@ -46,10 +47,10 @@ func TestCrossSitePostsAreRefusedAndChangeNothing(t *testing.T) {
 	}
 
 	require.Equal(t, keys, h.keyCount())
-	settingsAfter, err := h.env.App.WorkspaceSettings(context.Background(), c.principal())
+	settingsAfter, err := h.env.App.Identity.WorkspaceSettings(context.Background(), c.principal())
 	require.NoError(t, err)
 	require.Equal(t, settingsBefore, settingsAfter)
-	invitations, err := h.env.App.ListTeamInvitations(context.Background(), c.principal())
+	invitations, err := h.env.App.Identity.ListTeamInvitations(context.Background(), c.principal())
 	require.NoError(t, err)
 	require.Empty(t, invitations)
 	require.Equal(t, http.StatusOK, c.get("/team").StatusCode, "still signed in")
@@ -67,24 +68,24 @@ func TestOverLongFieldsAreRefusedNextToTheField(t *testing.T) {
 	c.signIn(h.env.OwnerEmail)
 	keys := h.keyCount()
 
-	res := c.post("/settings/keys", url.Values{"name": {strings.Repeat("k", core.MaxKeyNameLength+1)}})
+	res := c.post("/settings/keys", url.Values{"name": {strings.Repeat("k", identity.MaxKeyNameLength+1)}})
 	require.Equal(t, http.StatusBadRequest, res.StatusCode)
 	require.Contains(t, res.Body, `<p class="field-error" id="name-error"><span class="visually-hidden">Error:</span> Must be at most 100 characters.</p>`)
 	require.Contains(t, res.Body, `aria-describedby="name-hint name-error" aria-invalid="true"`)
 	require.Contains(t, res.Body, `<a href="#name">Must be at most 100 characters.</a>`, "the summary at the top links to the field")
-	require.Contains(t, res.Body, `value="`+strings.Repeat("k", core.MaxKeyNameLength+1)+`"`, "the value is kept to correct")
+	require.Contains(t, res.Body, `value="`+strings.Repeat("k", identity.MaxKeyNameLength+1)+`"`, "the value is kept to correct")
 	require.Equal(t, keys, h.keyCount())
 
-	before, err := h.env.App.WorkspaceSettings(context.Background(), c.principal())
+	before, err := h.env.App.Identity.WorkspaceSettings(context.Background(), c.principal())
 	require.NoError(t, err)
 	res = c.post("/settings", url.Values{
-		"company": {strings.Repeat("c", core.MaxSettingsNameLength+1)},
+		"company": {strings.Repeat("c", identity.MaxSettingsNameLength+1)},
 		"name":    {"Ada"},
 	})
 	require.Equal(t, http.StatusBadRequest, res.StatusCode)
 	require.Contains(t, res.Body, `id="company-error"`)
 	require.Contains(t, res.Body, "Must be at most 200 characters (got 201).")
-	after, err := h.env.App.WorkspaceSettings(context.Background(), c.principal())
+	after, err := h.env.App.Identity.WorkspaceSettings(context.Background(), c.principal())
 	require.NoError(t, err)
 	require.Equal(t, before, after, "nothing changed")
 

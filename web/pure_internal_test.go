@@ -8,6 +8,11 @@ import (
 	"net/url"
 	"testing"
 
+	"github.com/giftwell/giftwell"
+	"github.com/giftwell/giftwell/core/campaign"
+	"github.com/giftwell/giftwell/core/identity"
+	"github.com/giftwell/giftwell/core/ledger"
+
 	"github.com/stretchr/testify/require"
 
 	"github.com/giftwell/giftwell/core"
@@ -76,15 +81,15 @@ func TestEveryPageRenders(t *testing.T) {
 		"message":     messageData{Title: "T", Text: "X"},
 		"campaigns":   campaignsData{},
 		"campaign":    campaignData{Review: true},
-		"balance":     balanceData{CanTopUp: true, Ledger: []core.LedgerEntry{{Kind: core.LedgerDebit, Cents: -100}}},
-		"sandbox_pay": core.SandboxPayment{State: core.TopupCreated},
-		"queue": queueData{CanDecide: true, Campaign: &core.Campaign{ID: "cmp_1", Mode: core.ModeAlwaysOn, Status: core.StatusPaused},
-			Items:   []core.QueueItem{{CampaignID: "cmp_1", RecipientID: "rcp_1", Blockers: []string{core.ReasonRepeatReview.Blocker()}, State: core.ApprovalScheduled}},
-			Skipped: []core.SkippedItem{{CampaignID: "cmp_1", RecipientID: "rcp_2"}}, MoreSkipped: 1,
+		"balance":     balanceData{CanTopUp: true, Ledger: []ledger.LedgerEntry{{Kind: ledger.LedgerDebit, Cents: -100}}},
+		"sandbox_pay": ledger.SandboxPayment{State: ledger.TopupCreated},
+		"queue": queueData{CanDecide: true, Campaign: &campaign.Campaign{ID: "cmp_1", Mode: campaign.ModeAlwaysOn, Status: campaign.StatusPaused},
+			Items:   []campaign.QueueItem{{CampaignID: "cmp_1", RecipientID: "rcp_1", Blockers: []string{campaign.ReasonRepeatReview.Blocker()}, State: campaign.ApprovalScheduled}},
+			Skipped: []campaign.SkippedItem{{CampaignID: "cmp_1", RecipientID: "rcp_2"}}, MoreSkipped: 1,
 			Flash: &queueNotice{Summary: "1 could not be approved:", Failed: true, Failures: []queueFailureGroup{{Names: "rcp_1", Message: "No.", TopUp: true}}, More: "1 more not listed here."}},
 	}
 	require.Len(t, p.byName, len(data), "every page has a case here")
-	sh := &shell{Workspace: core.WorkspaceSummary{ID: "ws_1", Name: "Acme"}, Workspaces: []core.WorkspaceSummary{{ID: "ws_1"}, {ID: "ws_2"}}}
+	sh := &shell{Workspace: identity.WorkspaceSummary{ID: "ws_1", Name: "Acme"}, Workspaces: []identity.WorkspaceSummary{{ID: "ws_1"}, {ID: "ws_2"}}}
 	for name, d := range data {
 		for _, s := range []*shell{nil, sh} {
 			if s == nil && (name == "home") {
@@ -113,7 +118,7 @@ func TestFieldWiresItsHintAndError(t *testing.T) {
 func TestProblemFor(t *testing.T) {
 	t.Parallel()
 	var logs bytes.Buffer
-	h := &handler{app: &core.App{Config: core.Config{SiteURL: "https://giftwell.example"}}, log: slog.New(slog.NewTextHandler(&logs, nil))}
+	h := &handler{app: giftwell.New(nil, core.Config{SiteURL: "https://giftwell.example"}, nil, nil), log: slog.New(slog.NewTextHandler(&logs, nil))}
 	r := httptest.NewRequest("POST", "/settings", nil)
 
 	p := h.problemFor(r, core.Invalid("website", "must be an https URL"), "company", "website")
@@ -135,7 +140,7 @@ func TestProblemFor(t *testing.T) {
 func TestProblemForOpenURLCodes(t *testing.T) {
 	t.Parallel()
 	const site = "https://giftwell.example"
-	h := &handler{app: &core.App{Config: core.Config{SiteURL: site}}, log: slog.New(slog.DiscardHandler)}
+	h := &handler{app: giftwell.New(nil, core.Config{SiteURL: site}, nil, nil), log: slog.New(slog.DiscardHandler)}
 	r := httptest.NewRequest("POST", "/", nil)
 	n := 0
 	for _, code := range core.Codes() {

@@ -7,6 +7,9 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/giftwell/giftwell/core/campaign"
+	"github.com/giftwell/giftwell/core/ledger"
+
 	"github.com/giftwell/giftwell/core"
 )
 
@@ -30,15 +33,15 @@ type queueData struct {
 	// CampaignID is the playbook the page is about; "" is the whole workspace.
 	CampaignID string
 	// Campaign is that playbook; nil for the whole workspace.
-	Campaign *core.Campaign
+	Campaign *campaign.Campaign
 	// Items are the waiting people in queue order.
-	Items []core.QueueItem
+	Items []campaign.QueueItem
 	// Skipped are the newest skipped people, at most queueSkippedShown.
-	Skipped []core.SkippedItem
+	Skipped []campaign.SkippedItem
 	// MoreSkipped counts the skipped people not listed.
 	MoreSkipped int
 	// Balance is the balance of the workspace's mode.
-	Balance core.Balance
+	Balance ledger.Balance
 	// CanDecide shows the checkboxes and buttons: a signed-in owner or admin.
 	CanDecide bool
 	// Flash is what the last queue form did, after its redirect.
@@ -63,12 +66,12 @@ func (d queueData) NeedsFunds() bool {
 // IsRepeat reports whether blockers ask to approve a repeat gift, so the
 // row offers "Approve the repeat".
 func (queueData) IsRepeat(blockers []string) bool {
-	return hasBlocker(blockers, core.ReasonRepeatReview.Blocker())
+	return hasBlocker(blockers, campaign.ReasonRepeatReview.Blocker())
 }
 
 // isTopUpBlocker reports whether blockers include "Add funds".
 func isTopUpBlocker(blockers []string) bool {
-	return hasBlocker(blockers, core.ReasonLowBalance.Blocker())
+	return hasBlocker(blockers, campaign.ReasonLowBalance.Blocker())
 }
 
 func hasBlocker(blockers []string, text string) bool {
@@ -100,24 +103,24 @@ func (h *handler) queuePage(w http.ResponseWriter, r *http.Request, s session) {
 
 // loadQueuePage reads the queue page of playbook id ("" = the workspace) for p.
 func (h *handler) loadQueuePage(ctx context.Context, p core.Principal, id string) (queueData, error) {
-	d := queueData{CampaignID: id, MaxSkipReason: core.MaxSkipReason, CanDecide: core.Authorize(p, core.ActApprove, "") == nil}
+	d := queueData{CampaignID: id, MaxSkipReason: campaign.MaxSkipReason, CanDecide: core.Authorize(p, core.ActApprove, "") == nil}
 	if id != "" {
-		c, err := h.app.GetCampaign(ctx, p, id)
+		c, err := h.app.Campaigns.GetCampaign(ctx, p, id)
 		if err != nil {
 			return queueData{}, err
 		}
 		d.Campaign = &c
 	}
 	var err error
-	if d.Items, err = h.app.Queue(ctx, p, id); err != nil {
+	if d.Items, err = h.app.Campaigns.Queue(ctx, p, id); err != nil {
 		return queueData{}, err
 	}
-	skipped, err := h.app.SkippedPeople(ctx, p, id)
+	skipped, err := h.app.Campaigns.SkippedPeople(ctx, p, id)
 	if err != nil {
 		return queueData{}, err
 	}
 	d.Skipped, d.MoreSkipped = skipped[:min(len(skipped), queueSkippedShown)], max(0, len(skipped)-queueSkippedShown)
-	if d.Balance, err = h.app.Balance(ctx, p); err != nil {
+	if d.Balance, err = h.app.Campaigns.Balance(ctx, p); err != nil {
 		return queueData{}, err
 	}
 	return d, nil
@@ -195,13 +198,13 @@ func (h *handler) decideOne(ctx context.Context, p core.Principal, act queueActi
 	var err error
 	switch act {
 	case queueApprove:
-		_, err = h.app.ApproveGift(ctx, p, core.QueueDecision{
+		_, err = h.app.Campaigns.ApproveGift(ctx, p, campaign.QueueDecision{
 			CampaignID: who.CampaignID, RecipientID: who.RecipientID, ApproveRepeat: f.Get("approve_repeat") == "1",
 		})
 	case queueSkip:
-		_, err = h.app.SkipGift(ctx, p, core.QueueSkip{CampaignID: who.CampaignID, RecipientID: who.RecipientID, Reason: f.Get("reason")})
+		_, err = h.app.Campaigns.SkipGift(ctx, p, campaign.QueueSkip{CampaignID: who.CampaignID, RecipientID: who.RecipientID, Reason: f.Get("reason")})
 	case queueUnskip:
-		_, err = h.app.UnskipGift(ctx, p, core.QueueUnskip{CampaignID: who.CampaignID, RecipientID: who.RecipientID})
+		_, err = h.app.Campaigns.UnskipGift(ctx, p, campaign.QueueUnskip{CampaignID: who.CampaignID, RecipientID: who.RecipientID})
 	}
 	return err
 }

@@ -9,6 +9,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/giftwell/giftwell/core/campaign"
+	"github.com/giftwell/giftwell/core/ledger"
+
 	"github.com/stretchr/testify/require"
 
 	"github.com/giftwell/giftwell/core"
@@ -22,23 +25,23 @@ const giftCents = 9000
 // signed-in owner and adds people to it with the owner's key, as an agent
 // does; with auto-approve off, each of them waits. It returns the playbook
 // and the people's roster IDs in the order given.
-func (h *harness) queuedPlaybook(name string, people ...core.RecipientInput) (core.Campaign, []string) {
+func (h *harness) queuedPlaybook(name string, people ...campaign.RecipientInput) (campaign.Campaign, []string) {
 	h.t.Helper()
 	ctx := context.Background()
-	c := h.createCampaign(core.CampaignInput{
-		Name: name, Mode: core.ModeAlwaysOn, ProductID: "gourmet-snack-crate",
+	c := h.createCampaign(campaign.CampaignInput{
+		Name: name, Mode: campaign.ModeAlwaysOn, ProductID: "gourmet-snack-crate",
 		SenderName: "Sam Sender", SenderCompany: "Acme", Message: "Thanks {{firstName}}!",
 	})
-	on := core.StatusActive
-	c, err := h.env.App.UpdateCampaign(ctx, h.ownerPrincipal(), c.ID, core.CampaignPatch{Status: &on, ExpectedPolicyVersion: c.PolicyVersion})
+	on := campaign.StatusActive
+	c, err := h.env.App.Campaigns.UpdateCampaign(ctx, h.ownerPrincipal(), c.ID, campaign.CampaignPatch{Status: &on, ExpectedPolicyVersion: c.PolicyVersion})
 	require.NoError(h.t, err)
-	key, err := h.env.App.Authenticate(ctx, h.env.OwnerKey)
+	key, err := h.env.App.Connect.Authenticate(ctx, h.env.OwnerKey)
 	require.NoError(h.t, err)
 	var ids []string
 	for _, p := range people {
-		res, err := h.env.App.AddToPlaybook(ctx, key, c.ID, core.PlaybookPersonAdd{Recipient: p})
+		res, err := h.env.App.Campaigns.AddToPlaybook(ctx, key, c.ID, campaign.PlaybookPersonAdd{Recipient: p})
 		require.NoError(h.t, err)
-		require.Equal(h.t, core.ApprovalWaiting, res.Approval.State, p.Name)
+		require.Equal(h.t, campaign.ApprovalWaiting, res.Approval.State, p.Name)
 		require.Equal(h.t, h.site+"/?queue="+c.ID, res.ApprovalURL)
 		ids = append(ids, res.RecipientID)
 	}
@@ -49,15 +52,15 @@ func (h *harness) queuedPlaybook(name string, people ...core.RecipientInput) (co
 func (h *harness) topUp(cents int64) {
 	h.t.Helper()
 	ctx := context.Background()
-	s, err := h.env.App.CreateBalanceTopup(ctx, h.ownerPrincipal(), core.TopupParams{Cents: cents, IdempotencyKey: "topup-" + core.RandomHex(6)})
+	s, err := h.env.App.Ledger.CreateBalanceTopup(ctx, h.ownerPrincipal(), ledger.TopupParams{Cents: cents, IdempotencyKey: "topup-" + core.RandomHex(6)})
 	require.NoError(h.t, err)
-	require.NoError(h.t, h.env.App.CompleteTopup(ctx, s.SessionID))
+	require.NoError(h.t, h.env.App.Ledger.CompleteTopup(ctx, s.SessionID))
 }
 
 // balanceCents is the workspace's test balance now.
 func (h *harness) balanceCents() int64 {
 	h.t.Helper()
-	b, err := h.env.App.Balance(context.Background(), h.ownerPrincipal())
+	b, err := h.env.App.Campaigns.Balance(context.Background(), h.ownerPrincipal())
 	require.NoError(h.t, err)
 	return b.Cents
 }
@@ -65,7 +68,7 @@ func (h *harness) balanceCents() int64 {
 // waitingIDs are the roster IDs in the queue of playbook id, in queue order.
 func (h *harness) waitingIDs(id string) []string {
 	h.t.Helper()
-	items, err := h.env.App.Queue(context.Background(), h.ownerPrincipal(), id)
+	items, err := h.env.App.Campaigns.Queue(context.Background(), h.ownerPrincipal(), id)
 	require.NoError(h.t, err)
 	ids := []string{}
 	for _, it := range items {
@@ -101,9 +104,9 @@ func flash(body string) string {
 func person(campaignID, recipientID string) string { return campaignID + "/" + recipientID }
 
 var (
-	ada = core.RecipientInput{Name: "Ada Lovelace", Company: "Engines Ltd", Title: "Head of Analysis", Email: "ada@example.com"}
-	bea = core.RecipientInput{Name: "Bea Brown", SourceSystem: "hubspot", ExternalID: "42"}
-	cy  = core.RecipientInput{Name: "Cy Clark", Company: "Clark & Co", Email: "cy@example.com"}
+	ada = campaign.RecipientInput{Name: "Ada Lovelace", Company: "Engines Ltd", Title: "Head of Analysis", Email: "ada@example.com"}
+	bea = campaign.RecipientInput{Name: "Bea Brown", SourceSystem: "hubspot", ExternalID: "42"}
+	cy  = campaign.RecipientInput{Name: "Cy Clark", Company: "Clark & Co", Email: "cy@example.com"}
 )
 
 func TestQueuePageListsWaitingPeopleWithBlockers(t *testing.T) {
@@ -214,11 +217,11 @@ func TestQueueApproveCreatesTheGiftAndChargesTheBalance(t *testing.T) {
 	require.Equal(t, ids[2:], h.waitingIDs(c.ID))
 	require.Equal(t, int64(500), h.balanceCents())
 
-	entries, err := h.env.App.Ledger(context.Background(), h.ownerPrincipal(), core.MaxLedgerLimit)
+	entries, err := h.env.App.Ledger.Ledger(context.Background(), h.ownerPrincipal(), ledger.MaxLedgerLimit)
 	require.NoError(t, err)
 	var debits int
 	for _, e := range entries {
-		if e.Kind == core.LedgerDebit {
+		if e.Kind == ledger.LedgerDebit {
 			debits++
 			require.Equal(t, int64(-giftCents), e.Cents)
 			require.NotNil(t, e.SendID, "each debit pays for a gift")
@@ -319,16 +322,16 @@ func TestQueueOfAnotherWorkspaceIsNotFound(t *testing.T) {
 	ctx := context.Background()
 	theirs := apptest.NewWorkspace(t, h.env.App, apptest.WorkspaceOptions{})
 	_, theirOwner := h.env.SignIn(t, theirs.OwnerEmail)
-	theirKey, err := h.env.App.Authenticate(ctx, theirs.OwnerKey)
+	theirKey, err := h.env.App.Connect.Authenticate(ctx, theirs.OwnerKey)
 	require.NoError(t, err)
-	c, err := h.env.App.CreateCampaign(ctx, theirKey, core.CampaignInput{
-		Name: "Their playbook", Mode: core.ModeAlwaysOn, ProductID: "gourmet-snack-crate", SenderName: "S", SenderCompany: "T", Message: "Hi {{firstName}}",
+	c, err := h.env.App.Campaigns.CreateCampaign(ctx, theirKey, campaign.CampaignInput{
+		Name: "Their playbook", Mode: campaign.ModeAlwaysOn, ProductID: "gourmet-snack-crate", SenderName: "S", SenderCompany: "T", Message: "Hi {{firstName}}",
 	})
 	require.NoError(t, err)
-	on := core.StatusActive
-	_, err = h.env.App.UpdateCampaign(ctx, theirOwner, c.ID, core.CampaignPatch{Status: &on, ExpectedPolicyVersion: c.PolicyVersion})
+	on := campaign.StatusActive
+	_, err = h.env.App.Campaigns.UpdateCampaign(ctx, theirOwner, c.ID, campaign.CampaignPatch{Status: &on, ExpectedPolicyVersion: c.PolicyVersion})
 	require.NoError(t, err)
-	added, err := h.env.App.AddToPlaybook(ctx, theirKey, c.ID, core.PlaybookPersonAdd{Recipient: ada})
+	added, err := h.env.App.Campaigns.AddToPlaybook(ctx, theirKey, c.ID, campaign.PlaybookPersonAdd{Recipient: ada})
 	require.NoError(t, err)
 
 	owner := h.client()
@@ -344,7 +347,7 @@ func TestQueueOfAnotherWorkspaceIsNotFound(t *testing.T) {
 	page := owner.get(res.Header.Get("Location"))
 	require.Contains(t, flash(page.Body), "1 could not be skipped:")
 	require.Contains(t, flash(page.Body), added.RecipientID+":</strong> CampaignId: no campaign")
-	items, err := h.env.App.Queue(ctx, theirOwner, c.ID)
+	items, err := h.env.App.Campaigns.Queue(ctx, theirOwner, c.ID)
 	require.NoError(t, err)
 	require.Len(t, items, 1, "their person still waits")
 }
@@ -384,12 +387,12 @@ func TestQueueOfAPausedPlaybookOrABatchSaysWhy(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
 	c, _ := h.queuedPlaybook("Renewals thank-you", ada)
-	paused := core.StatusPaused
-	_, err := h.env.App.UpdateCampaign(context.Background(), h.ownerPrincipal(), c.ID, core.CampaignPatch{Status: &paused, ExpectedPolicyVersion: c.PolicyVersion})
+	paused := campaign.StatusPaused
+	_, err := h.env.App.Campaigns.UpdateCampaign(context.Background(), h.ownerPrincipal(), c.ID, campaign.CampaignPatch{Status: &paused, ExpectedPolicyVersion: c.PolicyVersion})
 	require.NoError(t, err)
-	batch := h.createCampaign(core.CampaignInput{Name: "Board gifts", Mode: core.ModeBatch, ProductID: "gourmet-snack-crate",
+	batch := h.createCampaign(campaign.CampaignInput{Name: "Board gifts", Mode: campaign.ModeBatch, ProductID: "gourmet-snack-crate",
 		SenderName: "S", SenderCompany: "A", BudgetCents: 100000, PerPersonCents: 9000, MaxSends: 10, Message: "Hello {{firstName}}",
-		Recipients: []core.RecipientInput{{Name: "Di Dane"}}})
+		Recipients: []campaign.RecipientInput{{Name: "Di Dane"}}})
 	owner := h.client()
 	owner.signIn(h.env.OwnerEmail)
 

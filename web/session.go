@@ -5,6 +5,8 @@ import (
 	"net/url"
 	"time"
 
+	"github.com/giftwell/giftwell/core/identity"
+
 	"github.com/giftwell/giftwell/core"
 )
 
@@ -29,7 +31,7 @@ func (h *handler) signedIn(page sessionHandler) http.Handler {
 			h.toLogin(w, r)
 			return
 		}
-		p, err := h.app.AuthenticateSession(r.Context(), token)
+		p, err := h.app.Identity.AuthenticateSession(r.Context(), token)
 		if err != nil {
 			if core.ErrorCode(err) == core.CodeAuthRequired {
 				h.clearSessionCookie(w)
@@ -56,7 +58,7 @@ func (h *handler) toLogin(w http.ResponseWriter, r *http.Request) {
 
 // sessionToken is the session cookie's value, or "".
 func sessionToken(r *http.Request) string {
-	c, err := r.Cookie(core.SessionCookieName)
+	c, err := r.Cookie(identity.SessionCookieName)
 	if err != nil {
 		return ""
 	}
@@ -64,9 +66,9 @@ func sessionToken(r *http.Request) string {
 }
 
 // setSessionCookie stores a new session in the browser until it expires.
-func (h *handler) setSessionCookie(w http.ResponseWriter, s core.SignedIn) {
+func (h *handler) setSessionCookie(w http.ResponseWriter, s identity.SignedIn) {
 	http.SetCookie(w, &http.Cookie{
-		Name:     core.SessionCookieName,
+		Name:     identity.SessionCookieName,
 		Value:    s.Token,
 		Path:     "/",
 		Expires:  s.ExpiresAt.UTC(),
@@ -79,7 +81,7 @@ func (h *handler) setSessionCookie(w http.ResponseWriter, s core.SignedIn) {
 // clearSessionCookie removes the session cookie from the browser.
 func (h *handler) clearSessionCookie(w http.ResponseWriter) {
 	http.SetCookie(w, &http.Cookie{
-		Name:     core.SessionCookieName,
+		Name:     identity.SessionCookieName,
 		Value:    "",
 		Path:     "/",
 		Expires:  time.Unix(0, 0),

@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"net/url"
 
+	"github.com/giftwell/giftwell/core/identity"
+
 	"github.com/giftwell/giftwell/core"
 )
 
@@ -24,7 +26,7 @@ func (h *handler) settings(w http.ResponseWriter, r *http.Request, s session) {
 }
 
 func (h *handler) settingsView(ctx context.Context, s session) (view, error) {
-	st, err := h.app.WorkspaceSettings(ctx, s.Principal)
+	st, err := h.app.Identity.WorkspaceSettings(ctx, s.Principal)
 	if err != nil {
 		return view{}, err
 	}
@@ -43,7 +45,7 @@ func (h *handler) saveSettings(w http.ResponseWriter, r *http.Request, s session
 	if !h.parseForm(w, r) {
 		return
 	}
-	if _, err := h.app.UpdateWorkspaceSettings(r.Context(), s.Principal, settingsPatch(r.PostForm)); err != nil {
+	if _, err := h.app.Identity.UpdateWorkspaceSettings(r.Context(), s.Principal, settingsPatch(r.PostForm)); err != nil {
 		h.formFailed(w, r, s, "settings", h.settingsView, err, settingsFields...)
 		return
 	}
@@ -51,7 +53,7 @@ func (h *handler) saveSettings(w http.ResponseWriter, r *http.Request, s session
 }
 
 // settingsPatch sets each field the form sent; a field left out stays as it is.
-func settingsPatch(form url.Values) core.SettingsPatch {
+func settingsPatch(form url.Values) identity.SettingsPatch {
 	get := func(name string) *string {
 		if _, ok := form[name]; !ok {
 			return nil
@@ -59,7 +61,7 @@ func settingsPatch(form url.Values) core.SettingsPatch {
 		v := form.Get(name)
 		return &v
 	}
-	return core.SettingsPatch{
+	return identity.SettingsPatch{
 		Company: get("company"), Name: get("name"), MeetingURL: get("meetingUrl"),
 		Website: get("website"), BrandColor: get("brandColor"),
 	}

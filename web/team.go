@@ -4,6 +4,8 @@ import (
 	"context"
 	"net/http"
 
+	"github.com/giftwell/giftwell/core/identity"
+
 	"github.com/giftwell/giftwell/core"
 )
 
@@ -17,13 +19,13 @@ type teamData struct {
 	// CanInviteAdmin offers the admin role in the invite form (the owner).
 	CanInviteAdmin bool
 	// Invited is the invitation just made, with its link shown once.
-	Invited *core.InvitationCreated
+	Invited *identity.InvitationCreated
 }
 
 // memberRow is a teammate with the actions the viewer is offered. The
 // offer mirrors the role matrix for display only; core decides every action.
 type memberRow struct {
-	core.TeamMember
+	identity.TeamMember
 	CanChangeRole bool
 	CanRemove     bool
 	IsYou         bool
@@ -32,7 +34,7 @@ type memberRow struct {
 // invitationRow is a pending invitation; only the owner may revoke an
 // admin's (display only; core decides).
 type invitationRow struct {
-	core.Invitation
+	identity.Invitation
 	CanRevoke bool
 }
 
@@ -45,7 +47,7 @@ func (h *handler) team(w http.ResponseWriter, r *http.Request, s session) {
 }
 
 func (h *handler) teamView(ctx context.Context, s session) (view, error) {
-	members, err := h.app.ListTeamMembers(ctx, s.Principal)
+	members, err := h.app.Identity.ListTeamMembers(ctx, s.Principal)
 	if err != nil {
 		return view{}, err
 	}
@@ -63,12 +65,12 @@ func (h *handler) teamView(ctx context.Context, s session) (view, error) {
 		d.Members = append(d.Members, row)
 	}
 	if d.CanInvite {
-		all, err := h.app.ListTeamInvitations(ctx, s.Principal)
+		all, err := h.app.Identity.ListTeamInvitations(ctx, s.Principal)
 		if err != nil {
 			return view{}, err
 		}
 		for _, inv := range all {
-			if inv.State == core.InvitationPending {
+			if inv.State == identity.InvitationPending {
 				d.Invitations = append(d.Invitations, invitationRow{
 					Invitation: inv,
 					CanRevoke:  inv.Role == core.RoleMember || s.Role == core.RoleOwner,
@@ -85,7 +87,7 @@ func (h *handler) invite(w http.ResponseWriter, r *http.Request, s session) {
 	if !h.parseForm(w, r) {
 		return
 	}
-	created, err := h.app.InviteTeamMember(r.Context(), s.Principal, core.InviteParams{
+	created, err := h.app.Identity.InviteTeamMember(r.Context(), s.Principal, identity.InviteParams{
 		Email: r.PostForm.Get("email"),
 		Role:  core.Role(r.PostForm.Get("role")),
 	})
@@ -104,7 +106,7 @@ func (h *handler) invite(w http.ResponseWriter, r *http.Request, s session) {
 
 // revokeInvitation revokes the pending invitation in the path.
 func (h *handler) revokeInvitation(w http.ResponseWriter, r *http.Request, s session) {
-	if err := h.app.RevokeTeamInvitation(r.Context(), s.Principal, r.PathValue("id")); err != nil {
+	if err := h.app.Identity.RevokeTeamInvitation(r.Context(), s.Principal, r.PathValue("id")); err != nil {
 		h.formFailed(w, r, s, "team", h.teamView, err)
 		return
 	}
@@ -116,7 +118,7 @@ func (h *handler) changeRole(w http.ResponseWriter, r *http.Request, s session) 
 	if !h.parseForm(w, r) {
 		return
 	}
-	if _, err := h.app.UpdateTeamMember(r.Context(), s.Principal, r.PathValue("userID"), core.Role(r.PostForm.Get("role"))); err != nil {
+	if _, err := h.app.Identity.UpdateTeamMember(r.Context(), s.Principal, r.PathValue("userID"), core.Role(r.PostForm.Get("role"))); err != nil {
 		h.formFailed(w, r, s, "team", h.teamView, err)
 		return
 	}
@@ -126,7 +128,7 @@ func (h *handler) changeRole(w http.ResponseWriter, r *http.Request, s session) 
 // removeMember takes the member in the path out of the workspace; their
 // keys and sessions end with it.
 func (h *handler) removeMember(w http.ResponseWriter, r *http.Request, s session) {
-	if err := h.app.RemoveTeamMember(r.Context(), s.Principal, r.PathValue("userID")); err != nil {
+	if err := h.app.Identity.RemoveTeamMember(r.Context(), s.Principal, r.PathValue("userID")); err != nil {
 		h.formFailed(w, r, s, "team", h.teamView, err)
 		return
 	}

@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/giftwell/giftwell/core/identity"
+
 	"github.com/stretchr/testify/require"
 
 	"github.com/giftwell/giftwell/core"
@@ -20,7 +22,7 @@ import (
 func (h *harness) addMember(role core.Role) (email, userID string) {
 	h.t.Helper()
 	email = apptest.UniqueEmail(string(role))
-	m, err := h.env.App.AddMember(context.Background(), core.AddMemberParams{
+	m, err := h.env.App.Identity.AddMember(context.Background(), identity.AddMemberParams{
 		WorkspaceID: h.env.WorkspaceID, Email: email, Password: apptest.Password, Role: role,
 	})
 	require.NoError(h.t, err)
@@ -91,7 +93,7 @@ func TestUnusableInvitationsSaySo(t *testing.T) {
 	require.Contains(t, res.Body, "This invitation cannot be used")
 	require.Contains(t, res.Body, "This invitation link is not valid")
 
-	revoked, err := h.env.App.InviteTeamMember(ctx, p, core.InviteParams{Email: "revoked@example.com", Role: core.RoleMember})
+	revoked, err := h.env.App.Identity.InviteTeamMember(ctx, p, identity.InviteParams{Email: "revoked@example.com", Role: core.RoleMember})
 	require.NoError(t, err)
 	owner := h.client()
 	owner.signIn(h.env.OwnerEmail)
@@ -105,9 +107,9 @@ func TestUnusableInvitationsSaySo(t *testing.T) {
 	require.Equal(t, http.StatusConflict, res.StatusCode)
 	require.Nil(t, sessionCookie(res))
 
-	expired, err := h.env.App.InviteTeamMember(ctx, p, core.InviteParams{Email: "late@example.com", Role: core.RoleMember})
+	expired, err := h.env.App.Identity.InviteTeamMember(ctx, p, identity.InviteParams{Email: "late@example.com", Role: core.RoleMember})
 	require.NoError(t, err)
-	h.env.Clock.Advance(core.InvitationLifetime + time.Minute)
+	h.env.Clock.Advance(identity.InvitationLifetime + time.Minute)
 	res = c.get("/invite/" + path.Base(expired.InviteURL))
 	require.Equal(t, http.StatusConflict, res.StatusCode)
 	require.Contains(t, res.Body, "This invitation expired on")
@@ -154,7 +156,7 @@ func TestOwnerChangesARole(t *testing.T) {
 	owner.signIn(h.env.OwnerEmail)
 	res := owner.post("/team/members/"+userID+"/role", url.Values{"role": {"admin"}})
 	require.Equal(t, http.StatusSeeOther, res.StatusCode, res.Body)
-	members, err := h.env.App.ListTeamMembers(context.Background(), owner.principal())
+	members, err := h.env.App.Identity.ListTeamMembers(context.Background(), owner.principal())
 	require.NoError(t, err)
 	for _, m := range members {
 		if m.UserID == userID {

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/giftwell/giftwell/core/identity"
+
 	"github.com/giftwell/giftwell/core"
 	"github.com/giftwell/giftwell/internal/webshell"
 )
@@ -118,11 +120,11 @@ type secret struct {
 // bounds are the input limits the forms show (maxlength), from core's rules.
 var bounds = map[string]int{
 	"email":        core.MaxEmailLength,
-	"personName":   core.MaxNameLength,
-	"password":     core.MaxPasswordBytes,
-	"keyName":      core.MaxKeyNameLength,
-	"settingsName": core.MaxSettingsNameLength,
-	"settingsURL":  core.MaxSettingsURLLength,
+	"personName":   identity.MaxNameLength,
+	"password":     identity.MaxPasswordBytes,
+	"keyName":      identity.MaxKeyNameLength,
+	"settingsName": identity.MaxSettingsNameLength,
+	"settingsURL":  identity.MaxSettingsURLLength,
 	"brandColor":   len("#rrggbb"),
 }
 

@@ -4,6 +4,8 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/giftwell/giftwell/core/identity"
+
 	"github.com/giftwell/giftwell/core"
 )
 
@@ -28,10 +30,10 @@ type view struct {
 // shell is the header of every signed-in page.
 type shell struct {
 	// Workspace is the workspace the session acts in.
-	Workspace core.WorkspaceSummary
+	Workspace identity.WorkspaceSummary
 	// Workspaces are all the person's workspaces; the switcher shows when
 	// there are several.
-	Workspaces []core.WorkspaceSummary
+	Workspaces []identity.WorkspaceSummary
 	Email      string
 	Role       core.Role
 }

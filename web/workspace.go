@@ -8,7 +8,7 @@ func (h *handler) switchWorkspace(w http.ResponseWriter, r *http.Request, s sess
 	if !h.parseForm(w, r) {
 		return
 	}
-	if err := h.app.SwitchWorkspace(r.Context(), s.Token, r.PostForm.Get("workspace")); err != nil {
+	if err := h.app.Identity.SwitchWorkspace(r.Context(), s.Token, r.PostForm.Get("workspace")); err != nil {
 		h.formFailed(w, r, s, "home", h.homeView, err)
 		return
 	}

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/giftwell/giftwell/core/identity"
+
 	"github.com/go-chi/chi/v5/middleware"
 	"github.com/riverqueue/river"
 	"github.com/stretchr/testify/require"
@@ -98,11 +100,11 @@ func TestLogsDuringARequestCarryItsID(t *testing.T) {
 // failingSender refuses every email.
 type failingSender struct{}
 
-func (failingSender) Send(context.Context, core.Email) error {
+func (failingSender) Send(context.Context, identity.Email) error {
 	return errors.New("smtp: 451 try later")
 }
 
-var _ core.EmailSender = failingSender{}
+var _ identity.EmailSender = failingSender{}
 
 func TestCoreLogsCarryTheRequestID(t *testing.T) {
 	t.Parallel()
@@ -111,21 +113,21 @@ func TestCoreLogsCarryTheRequestID(t *testing.T) {
 	env.App.Log = newLoggerTo(logs) // as serve builds it: core logs through the same logger
 	ctx := context.Background()
 	token, _ := env.SignIn(t, env.OwnerEmail)
-	p, err := env.App.AuthenticateSession(ctx, token)
+	p, err := env.App.Identity.AuthenticateSession(ctx, token)
 	require.NoError(t, err)
-	_, err = env.App.InviteTeamMember(ctx, p, core.InviteParams{Email: "new.hire@example.com", Role: core.RoleMember})
+	_, err = env.App.Identity.InviteTeamMember(ctx, p, identity.InviteParams{Email: "new.hire@example.com", Role: core.RoleMember})
 	require.NoError(t, err)
 
 	// core logs a failed delivery with the ctx it is given: a request's
 	// context carries the request id.
 	reqCtx := context.WithValue(ctx, middleware.RequestIDKey, "host/req-000042")
-	rows := apptest.JobsIn(t, env.App, core.DeliverEmailArgs{}.Kind())
+	rows := apptest.JobsIn(t, env.App, identity.DeliverEmailArgs{}.Kind())
 	require.Len(t, rows, 1, "the invitation queued one email")
-	var args core.DeliverEmailArgs
+	var args identity.DeliverEmailArgs
 	require.NoError(t, json.Unmarshal(rows[0].EncodedArgs, &args))
-	rows[0].Attempt, rows[0].MaxAttempts = 1, core.EmailMaxAttempts
-	worker := &core.DeliverEmailWorker{App: env.App, Sender: failingSender{}}
-	require.Error(t, worker.Work(reqCtx, &river.Job[core.DeliverEmailArgs]{JobRow: rows[0], Args: args}), "the failed send is the job's error, for River to retry")
+	rows[0].Attempt, rows[0].MaxAttempts = 1, identity.EmailMaxAttempts
+	worker := &identity.DeliverEmailWorker{Identity: env.App.Identity, Sender: failingSender{}}
+	require.Error(t, worker.Work(reqCtx, &river.Job[identity.DeliverEmailArgs]{JobRow: rows[0], Args: args}), "the failed send is the job's error, for River to retry")
 	lines := withID(logLines(t, logs.String()), "host/req-000042")
 	require.Len(t, lines, 1, logs.String())
 	require.Equal(t, "email delivery failed", lines[0]["msg"])

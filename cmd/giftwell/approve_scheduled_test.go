@@ -7,9 +7,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/giftwell/giftwell/core/campaign"
+	"github.com/giftwell/giftwell/core/ledger"
+
 	"github.com/stretchr/testify/require"
 
-	"github.com/giftwell/giftwell/core"
 	"github.com/giftwell/giftwell/internal/apptest"
 	"github.com/giftwell/giftwell/sql/db"
 )
@@ -21,18 +23,18 @@ func TestJobsApproveScheduledPeople(t *testing.T) {
 	env := apptest.New(t)
 	ctx := context.Background()
 	_, owner := env.SignIn(t, env.OwnerEmail)
-	c, err := env.App.CreateCampaign(ctx, owner, core.CampaignInput{Name: "Closed-won", Mode: core.ModeAlwaysOn, Status: core.StatusActive,
+	c, err := env.App.Campaigns.CreateCampaign(ctx, owner, campaign.CampaignInput{Name: "Closed-won", Mode: campaign.ModeAlwaysOn, Status: campaign.StatusActive,
 		ProductID: "gourmet-snack-crate", SenderName: "Sam", SenderCompany: "Acme", Message: "Thanks, {{firstName}}!", MonthlyBudgetCents: 100_000})
 	require.NoError(t, err)
-	rule, err := json.Marshal(core.AutoApprove{Enabled: true, PerGiftMaxCents: 10_000, EnabledBy: env.OwnerID})
+	rule, err := json.Marshal(campaign.AutoApprove{Enabled: true, PerGiftMaxCents: 10_000, EnabledBy: env.OwnerID})
 	require.NoError(t, err)
 	q := db.New(env.App.DB)
 	_, err = q.CampaignSetAutoApprove(ctx, db.CampaignSetAutoApproveParams{AutoApprove: rule, UpdatedAt: apptest.Epoch, WorkspaceID: env.WorkspaceID, ID: c.ID})
 	require.NoError(t, err)
-	s, err := env.App.CreateBalanceTopup(ctx, owner, core.TopupParams{Cents: 10_000, IdempotencyKey: "job-topup-1"})
+	s, err := env.App.Ledger.CreateBalanceTopup(ctx, owner, ledger.TopupParams{Cents: 10_000, IdempotencyKey: "job-topup-1"})
 	require.NoError(t, err)
-	require.NoError(t, env.App.CompleteTopup(ctx, s.SessionID))
-	added, err := env.App.AddRecipients(ctx, owner, c.ID, core.RecipientsAdd{Recipients: []core.RecipientInput{{Name: "Ana", SourceSystem: "crm", ExternalID: "1"}}})
+	require.NoError(t, env.App.Ledger.CompleteTopup(ctx, s.SessionID))
+	added, err := env.App.Campaigns.AddRecipients(ctx, owner, c.ID, campaign.RecipientsAdd{Recipients: []campaign.RecipientInput{{Name: "Ana", SourceSystem: "crm", ExternalID: "1"}}})
 	require.NoError(t, err)
 
 	j, err := newJobs(env.App.DB, slog.New(slog.DiscardHandler), env.App, &outbox{})
@@ -45,6 +47,6 @@ func TestJobsApproveScheduledPeople(t *testing.T) {
 	})
 	require.Eventually(t, func() bool {
 		r, err := q.RecipientGetForApproval(ctx, db.RecipientGetForApprovalParams{CampaignID: c.ID, ID: added.Added[0]})
-		return err == nil && r.ApprovalState == string(core.ApprovalAutoApproved)
+		return err == nil && r.ApprovalState == string(campaign.ApprovalAutoApproved)
 	}, 20*time.Second, 50*time.Millisecond, "the backfill's approval job ran and approved the scheduled person")
 }

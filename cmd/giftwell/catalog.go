@@ -6,7 +6,7 @@ import (
 	"io"
 	"os"
 
-	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/catalog"
 )
 
 // catalogImport replaces the gift catalog with the JSON array of products in
@@ -33,7 +33,7 @@ func catalogImport(ctx context.Context, args []string, stdout io.Writer) error {
 		return err
 	}
 	defer d.Close()
-	n, err := core.ImportCatalog(ctx, d.Pool, r)
+	n, err := catalog.ImportCatalog(ctx, d.Pool, r)
 	if err != nil {
 		return err
 	}

@@ -9,6 +9,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/giftwell/giftwell"
+	"github.com/giftwell/giftwell/core/identity"
+
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/stretchr/testify/require"
 
@@ -47,7 +50,7 @@ func TestCLIWorkspaceCreateAndAddMember(t *testing.T) {
 	require.Len(t, ws, 3)
 	require.True(t, strings.HasPrefix(ws["workspaceId"], "ws_"), stdout)
 	require.True(t, strings.HasPrefix(ws["userId"], "usr_"), stdout)
-	require.True(t, core.IsAPIKeyFormat(ws["apiKey"]), stdout)
+	require.True(t, identity.IsAPIKeyFormat(ws["apiKey"]), stdout)
 
 	stdout, stderr, code = runCLI(t, dsn, "workspace", "add-member", "--workspace", ws["workspaceId"],
 		"--email", "ann@example.com", "--password", "correct horse", "--role", "admin")
@@ -61,8 +64,8 @@ func TestCLIWorkspaceCreateAndAddMember(t *testing.T) {
 	pool, err := pgxpool.New(ctx, dsn)
 	require.NoError(t, err)
 	t.Cleanup(pool.Close)
-	app := core.NewApp(pool, core.Config{SiteURL: "http://127.0.0.1:0"}, nil, nil)
-	p, err := app.Authenticate(ctx, ws["apiKey"])
+	app := giftwell.New(pool, core.Config{SiteURL: "http://127.0.0.1:0"}, nil, nil)
+	p, err := app.Connect.Authenticate(ctx, ws["apiKey"])
 	require.NoError(t, err)
 	require.Equal(t, ws["workspaceId"], p.WorkspaceID)
 	require.Equal(t, core.RoleOwner, p.Role)

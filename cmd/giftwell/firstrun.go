@@ -8,6 +8,9 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/giftwell/giftwell"
+	"github.com/giftwell/giftwell/core/identity"
+
 	"github.com/giftwell/giftwell/core"
 )
 
@@ -20,9 +23,9 @@ const (
 // firstRun creates a workspace, its owner and an API key when the database
 // holds no workspace, prints the sign-in and the key, and saves them to
 // DATADIR/first-run.txt (mode 0600). Later starts print where that file is.
-func firstRun(ctx context.Context, app *core.App, dir string, stdout io.Writer) error {
+func firstRun(ctx context.Context, app *giftwell.App, dir string, stdout io.Writer) error {
 	password := core.RandomHex(10)
-	ws, created, err := app.CreateFirstWorkspace(ctx, core.CreateWorkspaceParams{
+	ws, created, err := app.Identity.CreateFirstWorkspace(ctx, identity.CreateWorkspaceParams{
 		Name: firstWorkspaceName, OwnerEmail: firstOwnerEmail, OwnerPassword: password, WithKey: true,
 	})
 	if err != nil {

@@ -8,6 +8,9 @@ import (
 	"regexp"
 	"testing"
 
+	"github.com/giftwell/giftwell"
+	"github.com/giftwell/giftwell/core/identity"
+
 	"github.com/stretchr/testify/require"
 
 	"github.com/giftwell/giftwell/core"
@@ -17,8 +20,8 @@ import (
 func TestFirstRunCreatesOnceAndSaves(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	core.UseFastPasswordHashing()
-	app := core.NewApp(testdb.New(t), core.Config{SiteURL: "http://127.0.0.1:9999"}, nil, nil)
+	identity.UseFastPasswordHashing()
+	app := giftwell.New(testdb.New(t), core.Config{SiteURL: "http://127.0.0.1:9999"}, nil, nil)
 	dir := t.TempDir()
 
 	var out bytes.Buffer
@@ -29,7 +32,7 @@ func TestFirstRunCreatesOnceAndSaves(t *testing.T) {
 	}
 	key := regexp.MustCompile(`gwk_[0-9a-f]{64}`).FindString(printed)
 	require.NotEmpty(t, key)
-	p, err := app.Authenticate(ctx, key)
+	p, err := app.Connect.Authenticate(ctx, key)
 	require.NoError(t, err)
 	require.Equal(t, core.RoleOwner, p.Role)
 

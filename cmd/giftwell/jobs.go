@@ -4,13 +4,14 @@ import (
 	"context"
 	"log/slog"
 
+	"github.com/giftwell/giftwell"
+	"github.com/giftwell/giftwell/core/identity"
+
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/riverdriver/riverpgxv5"
 	"github.com/riverqueue/river/rivertype"
-
-	"github.com/giftwell/giftwell/core"
 )
 
 // jobs is the River client that runs Giftwell's background work.
@@ -22,7 +23,7 @@ type jobs struct {
 // app) and the periodic jobs, and makes it app's job inserter: the App is
 // built first, its workers next, and the client that needs both last.
 // middleware is installed as River's global middleware (the job metrics).
-func newJobs(pool *pgxpool.Pool, log *slog.Logger, app *core.App, sender core.EmailSender, middleware ...rivertype.Middleware) (*jobs, error) {
+func newJobs(pool *pgxpool.Pool, log *slog.Logger, app *giftwell.App, sender identity.EmailSender, middleware ...rivertype.Middleware) (*jobs, error) {
 	workers := river.NewWorkers()
 	periodic := addWorkers(workers, app, sender)
 	c, err := river.NewClient(riverpgxv5.New(pool), &river.Config{
@@ -79,11 +80,11 @@ func (h minLevel) WithGroup(name string) slog.Handler {
 // requeueBackgroundWork queues the jobs of work left from before emails and
 // approvals were River jobs: pending emails and scheduled playbook people
 // without a job. It returns how many jobs it inserted.
-func requeueBackgroundWork(ctx context.Context, app *core.App) (int, error) {
-	emails, err := app.RequeueEmails(ctx)
+func requeueBackgroundWork(ctx context.Context, app *giftwell.App) (int, error) {
+	emails, err := app.Identity.RequeueEmails(ctx)
 	if err != nil {
 		return emails, err
 	}
-	approvals, err := app.RequeueScheduledApprovals(ctx)
+	approvals, err := app.Campaigns.RequeueScheduledApprovals(ctx)
 	return emails + approvals, err
 }

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/catalog"
 )
 
 // migrate applies Giftwell's and River's migrations and seeds the built-in
@@ -23,7 +23,7 @@ func migrate(ctx context.Context, args []string, stdout io.Writer) error {
 		return err
 	}
 	defer d.Close()
-	if err := core.SeedCatalog(ctx, d.Pool); err != nil {
+	if err := catalog.SeedCatalog(ctx, d.Pool); err != nil {
 		return err
 	}
 	fmt.Fprintln(stdout, `{"migrated":true}`)

@@ -16,6 +16,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/giftwell/giftwell/core/connect"
+	"github.com/giftwell/giftwell/core/identity"
+
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/require"
 
@@ -68,7 +71,7 @@ func (s *oauthSite) do(t *testing.T, method, path, contentType, body string, wit
 		req.Header.Set("Content-Type", contentType)
 	}
 	if withCookie {
-		req.AddCookie(&http.Cookie{Name: core.SessionCookieName, Value: s.cookie})
+		req.AddCookie(&http.Cookie{Name: identity.SessionCookieName, Value: s.cookie})
 	}
 	res, err := s.http.Do(req)
 	require.NoError(t, err)
@@ -206,7 +209,7 @@ func TestOAuthEndToEnd(t *testing.T) {
 	require.NoError(t, err)
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	req.Header.Set("Sec-Fetch-Site", "cross-site")
-	req.AddCookie(&http.Cookie{Name: core.SessionCookieName, Value: s.cookie})
+	req.AddCookie(&http.Cookie{Name: identity.SessionCookieName, Value: s.cookie})
 	cross, err := s.http.Do(req)
 	require.NoError(t, err)
 	_ = cross.Body.Close()
@@ -218,17 +221,17 @@ func TestOAuthEndToEnd(t *testing.T) {
 	require.Equal(t, "state-0123456789", loc.Query().Get("state"))
 	require.Equal(t, s.url, loc.Query().Get("iss"))
 	code := loc.Query().Get("code")
-	require.True(t, strings.HasPrefix(code, core.OAuthCodePrefix), code)
+	require.True(t, strings.HasPrefix(code, connect.OAuthCodePrefix), code)
 
 	status, tok, h := s.exchange(t, code)
 	require.Equal(t, http.StatusOK, status, tok)
 	require.Equal(t, "no-store", h.Get("Cache-Control"))
 	access, refresh := tok["access_token"].(string), tok["refresh_token"].(string)
-	require.True(t, strings.HasPrefix(access, core.OAuthAccessTokenPrefix), access)
-	require.True(t, strings.HasPrefix(refresh, core.OAuthRefreshTokenPrefix), refresh)
+	require.True(t, strings.HasPrefix(access, connect.OAuthAccessTokenPrefix), access)
+	require.True(t, strings.HasPrefix(refresh, connect.OAuthRefreshTokenPrefix), refresh)
 	require.InDelta(t, 900, tok["expires_in"], 5)
 
-	p, err := s.env.App.Authenticate(t.Context(), access)
+	p, err := s.env.App.Connect.Authenticate(t.Context(), access)
 	require.NoError(t, err)
 	require.Equal(t, core.ViaConnection, p.Via)
 	require.Equal(t, s.env.WorkspaceID, p.WorkspaceID)
@@ -245,7 +248,7 @@ func TestOAuthEndToEnd(t *testing.T) {
 	require.Equal(t, http.StatusOK, status, tok2)
 	access2, refresh2 := tok2["access_token"].(string), tok2["refresh_token"].(string)
 	require.NotEqual(t, refresh, refresh2)
-	_, err = s.env.App.Authenticate(t.Context(), access)
+	_, err = s.env.App.Connect.Authenticate(t.Context(), access)
 	require.Error(t, err, "the access token of the rotated refresh token no longer works")
 	status, _ = s.mcpStatus(t, "/mcp", access2)
 	require.Equal(t, http.StatusOK, status)
@@ -318,12 +321,12 @@ func TestOAuthAttacks(t *testing.T) {
 		code := s.consent(t, s.authorizeQuery(nil), "gifts:write").Query().Get("code")
 		status, tok, _ := s.exchange(t, code)
 		require.Equal(t, http.StatusOK, status, tok)
-		_, err := s.env.App.Authenticate(t.Context(), tok["access_token"].(string))
+		_, err := s.env.App.Connect.Authenticate(t.Context(), tok["access_token"].(string))
 		require.NoError(t, err)
 		status, again, _ := s.exchange(t, code)
 		require.Equal(t, http.StatusBadRequest, status, again)
 		require.Equal(t, "invalid_grant", again["error"])
-		_, err = s.env.App.Authenticate(t.Context(), tok["access_token"].(string))
+		_, err = s.env.App.Connect.Authenticate(t.Context(), tok["access_token"].(string))
 		require.Error(t, err)
 		status, _, _ = s.tokenRequest(t, url.Values{"grant_type": {"refresh_token"}, "refresh_token": {tok["refresh_token"].(string)}, "client_id": {s.client}})
 		require.Equal(t, http.StatusBadRequest, status)
@@ -384,7 +387,7 @@ func TestOAuthAttacks(t *testing.T) {
 		status, out, _ := s.tokenRequest(t, url.Values{"grant_type": {"refresh_token"}, "refresh_token": {tok["refresh_token"].(string)},
 			"client_id": {s.client}, "scope": {"gifts:read gifts:write"}})
 		require.Equal(t, http.StatusBadRequest, status, out)
-		p, err := s.env.App.Authenticate(t.Context(), tok["access_token"].(string))
+		p, err := s.env.App.Connect.Authenticate(t.Context(), tok["access_token"].(string))
 		if err == nil {
 			require.Equal(t, []core.Scope{core.ScopeRead}, p.Scopes)
 		}
@@ -425,7 +428,7 @@ func TestOAuthAttacks(t *testing.T) {
 		res, body := s.do(t, http.MethodPost, "/oauth/revoke", "application/x-www-form-urlencoded",
 			url.Values{"token": {tok["refresh_token"].(string)}, "client_id": {s.client}}.Encode(), false)
 		require.Equal(t, http.StatusOK, res.StatusCode, string(body))
-		_, err := s.env.App.Authenticate(t.Context(), tok["access_token"].(string))
+		_, err := s.env.App.Connect.Authenticate(t.Context(), tok["access_token"].(string))
 		require.Error(t, err)
 	})
 }
@@ -442,13 +445,13 @@ func TestOAuthMemberRemovalEndsGrants(t *testing.T) {
 	code := s.consent(t, s.authorizeQuery(nil), "gifts:write").Query().Get("code")
 	status, tok, _ := s.exchange(t, code)
 	require.Equal(t, http.StatusOK, status, tok)
-	p, err := s.env.App.Authenticate(t.Context(), tok["access_token"].(string))
+	p, err := s.env.App.Connect.Authenticate(t.Context(), tok["access_token"].(string))
 	require.NoError(t, err)
 	require.Equal(t, core.RoleMember, p.Role)
 	require.Equal(t, member.UserID, p.UserID)
 
-	require.NoError(t, s.env.App.RemoveMember(t.Context(), s.env.WorkspaceID, member.UserID))
-	_, err = s.env.App.Authenticate(t.Context(), tok["access_token"].(string))
+	require.NoError(t, s.env.App.Identity.RemoveMember(t.Context(), s.env.WorkspaceID, member.UserID))
+	_, err = s.env.App.Connect.Authenticate(t.Context(), tok["access_token"].(string))
 	require.Equal(t, core.CodeAuthRequired, core.ErrorCode(err))
 	status, out, _ := s.tokenRequest(t, url.Values{"grant_type": {"refresh_token"}, "refresh_token": {tok["refresh_token"].(string)}, "client_id": {s.client}})
 	require.Equal(t, http.StatusBadRequest, status, out)
@@ -468,15 +471,15 @@ func TestOAuthGrantLifetime(t *testing.T) {
 	status, tok, _ := s.exchange(t, s.consent(t, s.authorizeQuery(nil)).Query().Get("code"))
 	require.Equal(t, http.StatusOK, status, tok)
 	s.env.Clock.Advance(14 * time.Minute)
-	_, err := s.env.App.Authenticate(t.Context(), tok["access_token"].(string))
+	_, err := s.env.App.Connect.Authenticate(t.Context(), tok["access_token"].(string))
 	require.NoError(t, err)
 	s.env.Clock.Advance(2 * time.Minute)
-	_, err = s.env.App.Authenticate(t.Context(), tok["access_token"].(string))
+	_, err = s.env.App.Connect.Authenticate(t.Context(), tok["access_token"].(string))
 	require.Error(t, err)
 
 	// Idle for 31 days: ended.
 	s.env.Clock.Advance(31 * 24 * time.Hour)
-	_, err = s.env.App.Authenticate(t.Context(), tok["access_token"].(string))
+	_, err = s.env.App.Connect.Authenticate(t.Context(), tok["access_token"].(string))
 	require.Error(t, err)
 	status, out := refresh(tok["refresh_token"].(string))
 	require.Equal(t, http.StatusBadRequest, status, out)
@@ -491,7 +494,7 @@ func TestOAuthGrantLifetime(t *testing.T) {
 		status, out = refresh(rt)
 		require.Equal(t, http.StatusOK, status, "day %d: %v", day, out)
 		rt = out["refresh_token"].(string)
-		_, err = s.env.App.Authenticate(t.Context(), out["access_token"].(string))
+		_, err = s.env.App.Connect.Authenticate(t.Context(), out["access_token"].(string))
 		require.NoError(t, err, "day %d", day)
 	}
 	// Day 348 now; the next 29 days cross day 365.
@@ -507,7 +510,7 @@ func TestOAuthDisconnect(t *testing.T) {
 	s := newOAuthSite(t)
 	status, tok, _ := s.exchange(t, s.consent(t, s.authorizeQuery(nil)).Query().Get("code"))
 	require.Equal(t, http.StatusOK, status, tok)
-	p, err := s.env.App.Authenticate(t.Context(), tok["access_token"].(string))
+	p, err := s.env.App.Connect.Authenticate(t.Context(), tok["access_token"].(string))
 	require.NoError(t, err)
 	grantID := p.CredentialID
 
@@ -530,13 +533,13 @@ func TestOAuthDisconnect(t *testing.T) {
 	s.cookie, _ = s.env.SignIn(t, other.Email)
 	res, _ = s.do(t, http.MethodPost, "/oauth/disconnect", "application/x-www-form-urlencoded", "grant_id="+grantID, true)
 	require.Equal(t, http.StatusNotFound, res.StatusCode)
-	_, err = s.env.App.Authenticate(t.Context(), tok["access_token"].(string))
+	_, err = s.env.App.Connect.Authenticate(t.Context(), tok["access_token"].(string))
 	require.NoError(t, err)
 
 	s.cookie = owner
 	res, _ = s.do(t, http.MethodPost, "/oauth/disconnect", "application/x-www-form-urlencoded", "grant_id="+grantID, true)
 	require.Equal(t, http.StatusSeeOther, res.StatusCode)
-	_, err = s.env.App.Authenticate(t.Context(), tok["access_token"].(string))
+	_, err = s.env.App.Connect.Authenticate(t.Context(), tok["access_token"].(string))
 	require.Equal(t, core.CodeAuthRequired, core.ErrorCode(err))
 	status, out, _ := s.tokenRequest(t, url.Values{"grant_type": {"refresh_token"}, "refresh_token": {tok["refresh_token"].(string)}, "client_id": {s.client}})
 	require.Equal(t, http.StatusBadRequest, status, out)
@@ -607,7 +610,7 @@ func TestOAuthConsentPicksWorkspace(t *testing.T) {
 	t.Parallel()
 	s := newOAuthSite(t)
 	second := apptest.NewWorkspace(t, s.env.App, apptest.WorkspaceOptions{Name: "Second Co"})
-	_, err := s.env.App.AddMember(t.Context(), core.AddMemberParams{
+	_, err := s.env.App.Identity.AddMember(t.Context(), identity.AddMemberParams{
 		WorkspaceID: second.WorkspaceID, Email: s.env.OwnerEmail, Password: apptest.Password, Role: core.RoleMember,
 	})
 	require.NoError(t, err)
@@ -633,7 +636,7 @@ func TestOAuthConsentPicksWorkspace(t *testing.T) {
 	require.NoError(t, err)
 	status, tok, _ := s.exchange(t, loc.Query().Get("code"))
 	require.Equal(t, http.StatusOK, status, tok)
-	p, err := s.env.App.Authenticate(t.Context(), tok["access_token"].(string))
+	p, err := s.env.App.Connect.Authenticate(t.Context(), tok["access_token"].(string))
 	require.NoError(t, err)
 	require.Equal(t, second.WorkspaceID, p.WorkspaceID)
 	require.Equal(t, core.RoleMember, p.Role)

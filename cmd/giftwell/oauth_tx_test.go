@@ -9,9 +9,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/stretchr/testify/require"
+	"github.com/giftwell/giftwell/core/connect"
 
-	"github.com/giftwell/giftwell/core"
+	"github.com/stretchr/testify/require"
 )
 
 // TestOAuthConcurrentRefresh: 8 refreshes with one refresh token at once
@@ -72,7 +72,7 @@ func TestOAuthConcurrentRefresh(t *testing.T) {
 	require.Len(t, won, 1, "exactly one refresh wins")
 	winner := won[0]
 
-	_, accessErr := s.env.App.Authenticate(t.Context(), winner["access_token"].(string))
+	_, accessErr := s.env.App.Connect.Authenticate(t.Context(), winner["access_token"].(string))
 	live := accessErr == nil
 	t.Logf("after the race the grant is live: %v", live)
 	status, next, _ := s.tokenRequest(t, url.Values{"grant_type": {"refresh_token"}, "refresh_token": {winner["refresh_token"].(string)}, "client_id": {s.client}})
@@ -83,7 +83,7 @@ func TestOAuthConcurrentRefresh(t *testing.T) {
 	}
 	status, replay, _ := s.tokenRequest(t, url.Values{"grant_type": {"refresh_token"}, "refresh_token": {refresh}, "client_id": {s.client}})
 	require.Equal(t, http.StatusBadRequest, status, replay)
-	_, err := s.env.App.Authenticate(t.Context(), tok["access_token"].(string))
+	_, err := s.env.App.Connect.Authenticate(t.Context(), tok["access_token"].(string))
 	require.Error(t, err, "the first access token ended with the rotation")
 }
 
@@ -93,13 +93,13 @@ func TestOAuthCodeExpiresOnTheAppClock(t *testing.T) {
 	t.Parallel()
 	s := newOAuthSite(t)
 	code := s.consent(t, s.authorizeQuery(nil)).Query().Get("code")
-	s.env.Clock.Advance(core.OAuthCodeLifetime + time.Second)
+	s.env.Clock.Advance(connect.OAuthCodeLifetime + time.Second)
 	status, out, _ := s.exchange(t, code)
 	require.Equal(t, http.StatusBadRequest, status, out)
 	require.Equal(t, "invalid_grant", out["error"])
 
 	code = s.consent(t, s.authorizeQuery(nil)).Query().Get("code")
-	s.env.Clock.Advance(core.OAuthCodeLifetime - time.Minute)
+	s.env.Clock.Advance(connect.OAuthCodeLifetime - time.Minute)
 	status, out, _ = s.exchange(t, code)
 	require.Equal(t, http.StatusOK, status, out)
 }

@@ -6,10 +6,11 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/giftwell/giftwell"
+
 	"github.com/go-chi/chi/v5"
 	"github.com/go-chi/chi/v5/middleware"
 
-	"github.com/giftwell/giftwell/core"
 	"github.com/giftwell/giftwell/internal/clientip"
 	"github.com/giftwell/giftwell/internal/metrics"
 	"github.com/giftwell/giftwell/internal/reqlog"
@@ -56,7 +57,7 @@ func withMetrics(m *metrics.Metrics) routeOption {
 // site's own routes (health checks, metrics and the web app at the root).
 // The faces sit on a plain ServeMux so that each answers every method
 // itself, with the spec's envelope.
-func routes(app *core.App, log *slog.Logger, opts ...routeOption) http.Handler {
+func routes(app *giftwell.App, log *slog.Logger, opts ...routeOption) http.Handler {
 	var cfg routeConfig
 	for _, o := range opts {
 		o(&cfg)
@@ -94,7 +95,7 @@ func routes(app *core.App, log *slog.Logger, opts ...routeOption) http.Handler {
 
 // site serves the routes that are neither API nor MCP: the health checks,
 // and every other path is the web app's.
-func site(app *core.App, log *slog.Logger, cfg routeConfig) http.Handler {
+func site(app *giftwell.App, log *slog.Logger, cfg routeConfig) http.Handler {
 	r := chi.NewRouter()
 	r.Handle("/*", labeled("web", "web", web.NewHandler(web.Config{App: app, Log: log, TrustForwardedFor: cfg.trustForwardedFor})))
 

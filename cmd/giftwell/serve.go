@@ -12,6 +12,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/giftwell/giftwell"
+	"github.com/giftwell/giftwell/core/catalog"
+	"github.com/giftwell/giftwell/core/identity"
+
 	"github.com/giftwell/giftwell/core"
 	"github.com/giftwell/giftwell/internal/metrics"
 	"github.com/giftwell/giftwell/internal/payments"
@@ -63,7 +67,7 @@ func serve(ctx context.Context, args []string, stdout io.Writer) error {
 		d.Close()
 		log.Info("stopped", "private_cluster_stopped", d.Cluster != nil)
 	}()
-	if err := core.SeedCatalog(ctx, d.Pool); err != nil {
+	if err := catalog.SeedCatalog(ctx, d.Pool); err != nil {
 		return err
 	}
 
@@ -78,8 +82,8 @@ func serve(ctx context.Context, args []string, stdout io.Writer) error {
 	if _, err := url.ParseRequestURI(cfg.siteURL); err != nil {
 		return fmt.Errorf("--site-url %q: %w", cfg.siteURL, err)
 	}
-	app := core.NewApp(d.Pool, core.Config{SiteURL: cfg.siteURL}, nil, log)
-	app.Payments = payments.SandboxProcessor{SiteURL: app.Config.SiteURL}
+	app := giftwell.New(d.Pool, core.Config{SiteURL: cfg.siteURL}, nil, log)
+	app.Ledger.Payments = payments.SandboxProcessor{SiteURL: app.Config.SiteURL}
 	m := metrics.New()
 	m.WatchPool(d.Pool)
 	jobs, err := newJobs(d.Pool, log, app, sender, m.JobMiddleware())
@@ -147,9 +151,9 @@ func siteURLFor(addr string) string {
 
 // emailSender is SMTP when smtpURL is set, else a sender that logs each email
 // (invitation links included: the log is the operator's own).
-func emailSender(smtpURL string, log *slog.Logger) (core.EmailSender, error) {
+func emailSender(smtpURL string, log *slog.Logger) (identity.EmailSender, error) {
 	if smtpURL == "" {
-		return core.LogSender{Log: log}, nil
+		return identity.LogSender{Log: log}, nil
 	}
 	s, err := smtp.NewSender(smtpURL)
 	if err != nil {

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/giftwell/giftwell"
+
 	"github.com/giftwell/giftwell/core"
 )
 
@@ -26,8 +28,8 @@ func staffEnableLive(ctx context.Context, args []string, stdout io.Writer) error
 		return err
 	}
 	defer d.Close()
-	app := core.NewApp(d.Pool, core.Config{}, nil, nil)
-	out, err := app.EnableLive(ctx, *workspace)
+	app := giftwell.New(d.Pool, core.Config{}, nil, nil)
+	out, err := app.Identity.EnableLive(ctx, *workspace)
 	if err != nil {
 		return err
 	}

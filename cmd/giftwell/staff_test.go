@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/giftwell/giftwell"
+
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/stretchr/testify/require"
 
@@ -26,8 +28,8 @@ func TestCLIStaffEnableLive(t *testing.T) {
 	pool, err := pgxpool.New(ctx, dsn)
 	require.NoError(t, err)
 	t.Cleanup(pool.Close)
-	app := core.NewApp(pool, core.Config{SiteURL: "http://127.0.0.1:0"}, nil, nil)
-	p, err := app.Authenticate(ctx, ws["apiKey"])
+	app := giftwell.New(pool, core.Config{SiteURL: "http://127.0.0.1:0"}, nil, nil)
+	p, err := app.Connect.Authenticate(ctx, ws["apiKey"])
 	require.NoError(t, err)
 	require.Equal(t, core.ModeTest, p.Mode)
 
@@ -36,10 +38,10 @@ func TestCLIStaffEnableLive(t *testing.T) {
 	require.JSONEq(t, `{"workspaceId":"`+ws["workspaceId"]+`","name":"Acme","mode":"live","changed":true}`, stdout)
 
 	// The key's next request is live, with the live balance (zero).
-	p, err = app.Authenticate(ctx, ws["apiKey"])
+	p, err = app.Connect.Authenticate(ctx, ws["apiKey"])
 	require.NoError(t, err)
 	require.Equal(t, core.ModeLive, p.Mode)
-	b, err := app.Balance(ctx, p)
+	b, err := app.Campaigns.Balance(ctx, p)
 	require.NoError(t, err)
 	require.Equal(t, core.ModeLive, b.Mode)
 	require.Zero(t, b.Cents)

@@ -5,10 +5,12 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/giftwell/giftwell"
+	"github.com/giftwell/giftwell/core/campaign"
+	"github.com/giftwell/giftwell/core/identity"
+
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/rivertype"
-
-	"github.com/giftwell/giftwell/core"
 )
 
 // Background work is River jobs. core inserts emails and scheduled
@@ -27,14 +29,14 @@ func (PruneSignInRecordsArgs) Kind() string { return "prune_sign_in_records" }
 // PruneSignInRecordsWorker removes sign-in attempts no throttle reads any more.
 type PruneSignInRecordsWorker struct {
 	river.WorkerDefaults[PruneSignInRecordsArgs]
-	app *core.App
+	app *giftwell.App
 }
 
 var _ river.Worker[PruneSignInRecordsArgs] = (*PruneSignInRecordsWorker)(nil)
 
 // Work prunes once.
 func (w *PruneSignInRecordsWorker) Work(ctx context.Context, _ *river.Job[PruneSignInRecordsArgs]) error {
-	if _, err := w.app.PruneSignInRecords(ctx); err != nil {
+	if _, err := w.app.Identity.PruneSignInRecords(ctx); err != nil {
 		return fmt.Errorf("prune sign-in records: %w", err)
 	}
 	return nil
@@ -42,9 +44,9 @@ func (w *PruneSignInRecordsWorker) Work(ctx context.Context, _ *river.Job[PruneS
 
 // addWorkers registers every worker on workers and returns the periodic
 // jobs: the email and approval workers of core, and housekeeping.
-func addWorkers(workers *river.Workers, app *core.App, sender core.EmailSender) []*river.PeriodicJob {
-	river.AddWorker(workers, &core.DeliverEmailWorker{App: app, Sender: sender})
-	river.AddWorker(workers, &core.ScheduledApprovalWorker{App: app})
+func addWorkers(workers *river.Workers, app *giftwell.App, sender identity.EmailSender) []*river.PeriodicJob {
+	river.AddWorker(workers, &identity.DeliverEmailWorker{Identity: app.Identity, Sender: sender})
+	river.AddWorker(workers, &campaign.ScheduledApprovalWorker{Campaigns: app.Campaigns})
 	river.AddWorker(workers, &PruneSignInRecordsWorker{app: app})
 	unique := func(args river.JobArgs) func() (river.JobArgs, *river.InsertOpts) {
 		return func() (river.JobArgs, *river.InsertOpts) {

@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/giftwell/giftwell/core/identity"
+
 	"github.com/riverqueue/river"
 	"github.com/stretchr/testify/require"
 
@@ -17,10 +19,10 @@ import (
 // outbox records what the email worker sends.
 type outbox struct {
 	mu   sync.Mutex
-	sent []core.Email
+	sent []identity.Email
 }
 
-func (o *outbox) Send(_ context.Context, e core.Email) error {
+func (o *outbox) Send(_ context.Context, e identity.Email) error {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	o.sent = append(o.sent, e)
@@ -37,7 +39,7 @@ func (o *outbox) to() []string {
 	return to
 }
 
-var _ core.EmailSender = (*outbox)(nil)
+var _ identity.EmailSender = (*outbox)(nil)
 
 // The River client serve starts delivers a queued invitation email through
 // the configured sender: its job was inserted with the invitation.
@@ -46,9 +48,9 @@ func TestJobsDeliverQueuedEmail(t *testing.T) {
 	env := apptest.New(t)
 	ctx := context.Background()
 	token, _ := env.SignIn(t, env.OwnerEmail)
-	p, err := env.App.AuthenticateSession(ctx, token)
+	p, err := env.App.Identity.AuthenticateSession(ctx, token)
 	require.NoError(t, err)
-	created, err := env.App.InviteTeamMember(ctx, p, core.InviteParams{Email: "new.hire@example.com", Role: core.RoleMember})
+	created, err := env.App.Identity.InviteTeamMember(ctx, p, identity.InviteParams{Email: "new.hire@example.com", Role: core.RoleMember})
 	require.NoError(t, err)
 	require.True(t, created.EmailQueued)
 

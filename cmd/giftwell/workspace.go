@@ -6,6 +6,9 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/giftwell/giftwell"
+	"github.com/giftwell/giftwell/core/identity"
+
 	"github.com/giftwell/giftwell/core"
 )
 
@@ -26,8 +29,8 @@ func workspaceCreate(ctx context.Context, args []string, stdout io.Writer) error
 		return err
 	}
 	defer d.Close()
-	app := core.NewApp(d.Pool, core.Config{}, nil, nil)
-	ws, err := app.CreateWorkspace(ctx, core.CreateWorkspaceParams{
+	app := giftwell.New(d.Pool, core.Config{}, nil, nil)
+	ws, err := app.Identity.CreateWorkspace(ctx, identity.CreateWorkspaceParams{
 		Name: *name, OwnerEmail: *email, OwnerPassword: *password, Demo: *demo, WithKey: *withKey,
 	})
 	if err != nil {
@@ -61,8 +64,8 @@ func workspaceAddMember(ctx context.Context, args []string, stdout io.Writer) er
 		return err
 	}
 	defer d.Close()
-	app := core.NewApp(d.Pool, core.Config{}, nil, nil)
-	m, err := app.AddMember(ctx, core.AddMemberParams{
+	app := giftwell.New(d.Pool, core.Config{}, nil, nil)
+	m, err := app.Identity.AddMember(ctx, identity.AddMemberParams{
 		WorkspaceID: *workspace, Email: *email, Password: *password, Role: core.Role(*role), WithKey: *withKey,
 	})
 	if err != nil {

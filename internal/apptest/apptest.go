@@ -16,6 +16,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/giftwell/giftwell"
+	"github.com/giftwell/giftwell/core/identity"
+
 	"github.com/giftwell/giftwell/core"
 	"github.com/giftwell/giftwell/internal/payments"
 	"github.com/giftwell/giftwell/internal/testdb"
@@ -29,7 +32,7 @@ const Password = "correct horse battery staple"
 
 // Env is an App with one ready workspace.
 type Env struct {
-	App   *core.App
+	App   *giftwell.App
 	Clock *core.FakeClock
 	// WorkspaceID is the workspace's ID; OwnerID, OwnerEmail and OwnerKey
 	// are its owner's.
@@ -66,11 +69,11 @@ func New(t testing.TB, opts ...Option) *Env {
 	for _, opt := range opts {
 		opt(&o)
 	}
-	core.UseFastPasswordHashing()
+	identity.UseFastPasswordHashing()
 	clock := core.NewFakeClock(Epoch)
-	app := core.NewApp(testdb.New(t), core.Config{SiteURL: o.siteURL}, clock, nil)
+	app := giftwell.New(testdb.New(t), core.Config{SiteURL: o.siteURL}, clock, nil)
 	app.Jobs = NewJobs(t, app.DB)
-	app.Payments = payments.SandboxProcessor{SiteURL: app.Config.SiteURL}
+	app.Ledger.Payments = payments.SandboxProcessor{SiteURL: app.Config.SiteURL}
 	ws := NewWorkspace(t, app, WorkspaceOptions{Demo: o.demo})
 	return &Env{
 		App: app, Clock: clock, SiteURL: app.Config.SiteURL,
@@ -82,7 +85,7 @@ func New(t testing.TB, opts ...Option) *Env {
 // their user ID and a key acting as them.
 func (e *Env) AddMember(t testing.TB, role core.Role) (userID, key string) {
 	t.Helper()
-	m, err := e.App.AddMember(context.Background(), core.AddMemberParams{
+	m, err := e.App.Identity.AddMember(context.Background(), identity.AddMemberParams{
 		WorkspaceID: e.WorkspaceID, Email: UniqueEmail(string(role)), Password: Password, Role: role, WithKey: true,
 	})
 	if err != nil {
@@ -112,7 +115,7 @@ type Workspace struct {
 
 // NewWorkspace creates another workspace with an owner and the owner's key
 // in app's database: for tenant-boundary tests and demo workspaces.
-func NewWorkspace(t testing.TB, app *core.App, o WorkspaceOptions) Workspace {
+func NewWorkspace(t testing.TB, app *giftwell.App, o WorkspaceOptions) Workspace {
 	t.Helper()
 	if o.OwnerEmail == "" {
 		o.OwnerEmail = UniqueEmail("owner")
@@ -120,8 +123,8 @@ func NewWorkspace(t testing.TB, app *core.App, o WorkspaceOptions) Workspace {
 	if o.Name == "" {
 		o.Name = "Workspace " + core.RandomHex(3)
 	}
-	core.UseFastPasswordHashing()
-	ws, err := app.CreateWorkspace(context.Background(), core.CreateWorkspaceParams{
+	identity.UseFastPasswordHashing()
+	ws, err := app.Identity.CreateWorkspace(context.Background(), identity.CreateWorkspaceParams{
 		Name: o.Name, OwnerEmail: o.OwnerEmail, OwnerPassword: Password, Demo: o.Demo, WithKey: true,
 	})
 	if err != nil {
@@ -149,7 +152,7 @@ type Person struct {
 func (e *Env) AddPerson(t testing.TB, role core.Role) Person {
 	t.Helper()
 	email := UniqueEmail(string(role))
-	m, err := e.App.AddMember(context.Background(), core.AddMemberParams{
+	m, err := e.App.Identity.AddMember(context.Background(), identity.AddMemberParams{
 		WorkspaceID: e.WorkspaceID, Email: email, Password: Password, Role: role, WithKey: true,
 	})
 	if err != nil {
@@ -163,11 +166,11 @@ func (e *Env) AddPerson(t testing.TB, role core.Role) Person {
 func (e *Env) SignIn(t testing.TB, email string) (string, core.Principal) {
 	t.Helper()
 	ctx := context.Background()
-	s, err := e.App.SignIn(ctx, core.SignInParams{Email: email, Password: Password, ClientIP: "192.0.2.1"})
+	s, err := e.App.Identity.SignIn(ctx, identity.SignInParams{Email: email, Password: Password, ClientIP: "192.0.2.1"})
 	if err != nil {
 		t.Fatalf("apptest: sign in %s: %v", email, err)
 	}
-	p, err := e.App.AuthenticateSession(ctx, s.Token)
+	p, err := e.App.Identity.AuthenticateSession(ctx, s.Token)
 	if err != nil {
 		t.Fatalf("apptest: authenticate session of %s: %v", email, err)
 	}

@@ -6,18 +6,18 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/giftwell/giftwell/core/identity"
+
 	"github.com/jackc/pgx/v5"
 	"github.com/riverqueue/river/rivertype"
-
-	"github.com/giftwell/giftwell/core"
 )
 
 // DeliverEmails works the Env's waiting email jobs with sender, as River
 // would, and returns how many emails were sent.
-func (e *Env) DeliverEmails(t testing.TB, sender core.EmailSender) int {
+func (e *Env) DeliverEmails(t testing.TB, sender identity.EmailSender) int {
 	t.Helper()
 	n := 0
-	for _, job := range WorkJobs(t, e.App, &core.DeliverEmailWorker{App: e.App, Sender: sender}) {
+	for _, job := range WorkJobs(t, e.App, &identity.DeliverEmailWorker{Identity: e.App.Identity, Sender: sender}) {
 		if job.State == rivertype.JobStateCompleted {
 			n++
 		}

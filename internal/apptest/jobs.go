@@ -4,14 +4,14 @@ import (
 	"context"
 	"testing"
 
+	"github.com/giftwell/giftwell"
+
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/riverdriver/riverpgxv5"
 	"github.com/riverqueue/river/rivertest"
 	"github.com/riverqueue/river/rivertype"
-
-	"github.com/giftwell/giftwell/core"
 )
 
 // NewJobs returns an insert-only River client on pool (no workers, no
@@ -29,7 +29,7 @@ func NewJobs(t testing.TB, pool *pgxpool.Pool) *river.Client[pgx.Tx] {
 // Jobs lists the jobs of kind in app's database that River has not
 // finished (available, scheduled, retryable, pending or running), oldest
 // first.
-func Jobs(t testing.TB, app *core.App, kind string) []*rivertype.JobRow {
+func Jobs(t testing.TB, app *giftwell.App, kind string) []*rivertype.JobRow {
 	t.Helper()
 	return JobsIn(t, app, kind,
 		rivertype.JobStateAvailable, rivertype.JobStateScheduled, rivertype.JobStateRetryable,
@@ -38,7 +38,7 @@ func Jobs(t testing.TB, app *core.App, kind string) []*rivertype.JobRow {
 
 // JobsIn lists the jobs of kind in app's database in the given states
 // (every state when none is given), oldest first.
-func JobsIn(t testing.TB, app *core.App, kind string, states ...rivertype.JobState) []*rivertype.JobRow {
+func JobsIn(t testing.TB, app *giftwell.App, kind string, states ...rivertype.JobState) []*rivertype.JobRow {
 	t.Helper()
 	params := river.NewJobListParams().Kinds(kind).OrderBy(river.JobListOrderByID, river.SortOrderAsc).First(10_000)
 	if len(states) > 0 {
@@ -58,7 +58,7 @@ func JobsIn(t testing.TB, app *core.App, kind string, states ...rivertype.JobSta
 // records the outcome (completed, or retryable at the worker's NextRetry,
 // or discarded after MaxAttempts) as a started client would. It returns
 // the jobs as River left them.
-func WorkJobs[T river.JobArgs](t testing.TB, app *core.App, worker river.Worker[T]) []*rivertype.JobRow {
+func WorkJobs[T river.JobArgs](t testing.TB, app *giftwell.App, worker river.Worker[T]) []*rivertype.JobRow {
 	t.Helper()
 	ctx := context.Background()
 	var kind T

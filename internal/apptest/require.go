@@ -3,6 +3,8 @@ package apptest
 import (
 	"testing"
 
+	"github.com/giftwell/giftwell/core/catalog"
+
 	"github.com/stretchr/testify/require"
 
 	"github.com/giftwell/giftwell/core"
@@ -22,9 +24,9 @@ func RequireCode(t testing.TB, err error, code core.Code) *core.Error {
 func Ptr[T any](v T) *T { return &v }
 
 // EmbeddedCatalog returns the catalog built into the binary.
-func EmbeddedCatalog(t testing.TB) []core.Product {
+func EmbeddedCatalog(t testing.TB) []catalog.Product {
 	t.Helper()
-	products, err := core.EmbeddedCatalog()
+	products, err := catalog.EmbeddedCatalog()
 	require.NoError(t, err)
 	return products
 }

@@ -9,6 +9,8 @@ import (
 	"context"
 	"strings"
 
+	"github.com/giftwell/giftwell/core/ledger"
+
 	"github.com/giftwell/giftwell/core"
 )
 
@@ -21,20 +23,20 @@ type SandboxProcessor struct {
 	SiteURL string
 }
 
-var _ core.PaymentProcessor = SandboxProcessor{}
+var _ ledger.PaymentProcessor = SandboxProcessor{}
 
 // Name implements core.PaymentProcessor: core.SandboxProcessorName.
-func (SandboxProcessor) Name() string { return core.SandboxProcessorName }
+func (SandboxProcessor) Name() string { return ledger.SandboxProcessorName }
 
 // CreateTopupSession implements core.PaymentProcessor. A live top-up is
 // INVALID_REQUEST_STATE: test payments never fund live gifts. Each call
 // opens a new session; core keeps the first one recorded for a top-up.
-func (s SandboxProcessor) CreateTopupSession(_ context.Context, req core.TopupRequest) (core.ProcessorSession, error) {
+func (s SandboxProcessor) CreateTopupSession(_ context.Context, req ledger.TopupRequest) (ledger.ProcessorSession, error) {
 	if req.Mode != core.ModeTest {
-		return core.ProcessorSession{}, core.Errorf(core.CodeInvalidRequestState, "live funds cannot be added yet: only test payments are available")
+		return ledger.ProcessorSession{}, core.Errorf(core.CodeInvalidRequestState, "live funds cannot be added yet: only test payments are available")
 	}
 	id := "sbx_" + core.RandomHex(12)
-	return core.ProcessorSession{ID: id, URL: SandboxPayURL(s.SiteURL, id)}, nil
+	return ledger.ProcessorSession{ID: id, URL: SandboxPayURL(s.SiteURL, id)}, nil
 }
 
 // SandboxPayURL is the sandbox payment page of a session.

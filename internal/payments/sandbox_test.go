@@ -4,6 +4,8 @@ import (
 	"context"
 	"testing"
 
+	"github.com/giftwell/giftwell/core/ledger"
+
 	"github.com/stretchr/testify/require"
 
 	"github.com/giftwell/giftwell/core"
@@ -14,9 +16,9 @@ func TestSandboxProcessor(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	p := payments.SandboxProcessor{SiteURL: "https://gifts.example.com/"}
-	require.Equal(t, core.SandboxProcessorName, p.Name())
+	require.Equal(t, ledger.SandboxProcessorName, p.Name())
 
-	req := core.TopupRequest{TopupID: "top_1", WorkspaceID: "ws_1", Mode: core.ModeTest, Cents: 2_500, ReturnURL: "https://gifts.example.com/balance"}
+	req := ledger.TopupRequest{TopupID: "top_1", WorkspaceID: "ws_1", Mode: core.ModeTest, Cents: 2_500, ReturnURL: "https://gifts.example.com/balance"}
 	s, err := p.CreateTopupSession(ctx, req)
 	require.NoError(t, err)
 	require.Regexp(t, `^sbx_[0-9a-f]{24}$`, s.ID)

@@ -37,9 +37,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/wneessen/go-mail"
+	"github.com/giftwell/giftwell/core/identity"
 
-	"github.com/giftwell/giftwell/core"
+	"github.com/wneessen/go-mail"
 )
 
 // DefaultTimeout bounds one delivery when Sender.Timeout is zero.
@@ -74,7 +74,7 @@ type Sender struct {
 	TLSConfig *tls.Config
 }
 
-var _ core.EmailSender = (*Sender)(nil)
+var _ identity.EmailSender = (*Sender)(nil)
 
 // NewSender parses an smtp:// or smtps:// URL (see the package doc). It
 // returns an error naming what is wrong; the error never contains the
@@ -137,7 +137,7 @@ func NewSender(rawURL string) (*Sender, error) {
 // subject with a line break (header injection), and returns the server's
 // or the connection's error otherwise: for smtp:// without starttls=...,
 // also a server that does not offer STARTTLS.
-func (s *Sender) Send(ctx context.Context, e core.Email) error {
+func (s *Sender) Send(ctx context.Context, e identity.Email) error {
 	if strings.ContainsAny(e.To, "\r\n") || strings.ContainsAny(e.Subject, "\r\n") {
 		return errors.New("smtp: line break in recipient or subject")
 	}

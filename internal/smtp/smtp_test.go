@@ -18,11 +18,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/giftwell/giftwell/core/identity"
+
 	"github.com/emersion/go-sasl"
 	gosmtp "github.com/emersion/go-smtp"
 	"github.com/stretchr/testify/require"
 
-	"github.com/giftwell/giftwell/core"
 	"github.com/giftwell/giftwell/internal/smtp"
 )
 
@@ -196,7 +197,7 @@ func sender(t *testing.T, srv *server, rawURL string) *smtp.Sender {
 
 // invitation is the message every delivery test sends: a non-ASCII
 // subject and a line starting with a dot.
-var invitation = core.Email{To: "ana@example.com", Subject: "Einladung für Ana", Text: "Hello\n.hidden dot line\nBye"}
+var invitation = identity.Email{To: "ana@example.com", Subject: "Einladung für Ana", Text: "Hello\n.hidden dot line\nBye"}
 
 // requireInvitation checks that rec is the invitation from Giftwell.
 func requireInvitation(t *testing.T, rec received) {
@@ -340,7 +341,7 @@ func TestSendRefusesHeaderInjection(t *testing.T) {
 	t.Parallel()
 	srv := newServer(t, startTLS)
 	s := sender(t, srv, "smtp://"+srv.addr+"?from=no-reply@giftwell.test")
-	require.Error(t, s.Send(context.Background(), core.Email{To: "ana@example.com\r\nBcc: x@example.com", Subject: "x", Text: "x"}))
-	require.Error(t, s.Send(context.Background(), core.Email{To: "ana@example.com", Subject: "x\r\nBcc: x@example.com", Text: "x"}))
+	require.Error(t, s.Send(context.Background(), identity.Email{To: "ana@example.com\r\nBcc: x@example.com", Subject: "x", Text: "x"}))
+	require.Error(t, s.Send(context.Background(), identity.Email{To: "ana@example.com", Subject: "x\r\nBcc: x@example.com", Text: "x"}))
 	require.Empty(t, srv.wireText(), "refused before connecting")
 }

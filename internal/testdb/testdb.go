@@ -23,6 +23,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/giftwell/giftwell/core/catalog"
+
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
@@ -222,7 +224,7 @@ func dropTemplate(ctx context.Context, admin *pgxpool.Pool, template string) err
 
 // seed loads the embedded catalog into the template.
 func seed(ctx context.Context, pool *pgxpool.Pool) error {
-	return core.SeedCatalog(ctx, pool)
+	return catalog.SeedCatalog(ctx, pool)
 }
 
 // close drops the template (on a shared server) or stops the private cluster.

@@ -22,6 +22,9 @@ import (
 	"embed"
 	"html/template"
 
+	"github.com/giftwell/giftwell"
+	"github.com/giftwell/giftwell/core/identity"
+
 	"github.com/giftwell/giftwell/core"
 )
 
@@ -50,10 +53,10 @@ func Layout(funcs template.FuncMap) (*template.Template, error) {
 type Header struct {
 	// Workspace is the workspace the session acts in; the layout shows its
 	// name and its test/live marker.
-	Workspace core.WorkspaceSummary
+	Workspace identity.WorkspaceSummary
 	// Workspaces are all the person's workspaces; the switcher shows when
 	// there are several.
-	Workspaces []core.WorkspaceSummary
+	Workspaces []identity.WorkspaceSummary
 	// Email is the signed-in person's, shown next to Sign out.
 	Email string
 	// Role is the person's role in Workspace.
@@ -63,19 +66,19 @@ type Header struct {
 // LoadHeader reads the header of a page signed in as p: the person and
 // their workspaces. It returns the errors of (*core.App).Session and
 // (*core.App).ListWorkspaces (AUTH_REQUIRED for a session that has ended).
-func LoadHeader(ctx context.Context, app *core.App, p core.Principal) (*Header, error) {
-	who, err := app.Session(ctx, p)
+func LoadHeader(ctx context.Context, app *giftwell.App, p core.Principal) (*Header, error) {
+	who, err := app.Identity.Session(ctx, p)
 	if err != nil {
 		return nil, err
 	}
-	list, err := app.ListWorkspaces(ctx, p)
+	list, err := app.Identity.ListWorkspaces(ctx, p)
 	if err != nil {
 		return nil, err
 	}
 	hd := &Header{Workspaces: list, Role: p.Role}
 	if who != nil {
 		hd.Email = who.Email
-		hd.Workspace = core.WorkspaceSummary{ID: who.TeamID, Name: who.Company, Mode: who.WorkspaceMode, IsDemo: who.IsDemo, Role: who.TeamRole}
+		hd.Workspace = identity.WorkspaceSummary{ID: who.TeamID, Name: who.Company, Mode: who.WorkspaceMode, IsDemo: who.IsDemo, Role: who.TeamRole}
 	}
 	for _, ws := range list {
 		if ws.ID == p.WorkspaceID {

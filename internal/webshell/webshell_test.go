@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/giftwell/giftwell/core/identity"
+
 	"github.com/stretchr/testify/require"
 
 	"github.com/giftwell/giftwell/core"
@@ -40,7 +42,7 @@ func TestLayoutDrawsAPage(t *testing.T) {
 	require.NotContains(t, html, "site-nav", "no nav when signed out")
 
 	out.Reset()
-	hd := &Header{Workspace: core.WorkspaceSummary{ID: "ws_1", Name: "Acme", Mode: core.ModeTest}, Email: "a@example.com"}
+	hd := &Header{Workspace: identity.WorkspaceSummary{ID: "ws_1", Name: "Acme", Mode: core.ModeTest}, Email: "a@example.com"}
 	require.NoError(t, page.ExecuteTemplate(&out, "layout", testPage{Shell: hd, Notice: "Saved.", Data: "Hello"}))
 	html = out.String()
 	require.Contains(t, html, `<span class="workspace-name">Acme</span>`)

@@ -1,0 +1,377 @@
+package campaign
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/catalog"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/rivertype"
+
+	"github.com/giftwell/giftwell/sql/db"
+)
+
+// Auto-approve decides a playbook person in three places: when an agent
+// adds them (AddToPlaybook), when the same person is added again while they
+// wait, and in the background for scheduled people (RunScheduledApprovals,
+// the work of a ScheduledApprovalArgs job inserted with the write that
+// scheduled them).
+// All three call decideAuto, which reads the one set of approval checks.
+
+// pgLockNotAvailable is PostgreSQL's SQLSTATE for lock_not_available: a
+// NOWAIT lock that another transaction holds, or a lock_timeout that ran out.
+const pgLockNotAvailable = "55P03"
+
+// isLockNotAvailable reports whether err is (or wraps) lock_not_available.
+func isLockNotAvailable(err error) bool {
+	var pgErr *pgconn.PgError
+	return errors.As(err, &pgErr) && pgErr.Code == pgLockNotAvailable
+}
+
+// autoDecision is what auto-approve decided for one person.
+type autoDecision struct {
+	state  ApprovalState
+	reason ApprovalReason
+	gift   Gift
+}
+
+// approval is the decision as a PlaybookApproval.
+func (d autoDecision) approval() PlaybookApproval {
+	out := PlaybookApproval{State: d.state, Reason: d.reason}
+	if d.state == ApprovalAutoApproved {
+		out.SendID = d.gift.ID
+	}
+	return out
+}
+
+// decideAuto runs auto-approve for person who of playbook c, inside tx,
+// which has locked c. It checks, in order, the auto-approve rule
+// (autoApproveChecks), the gift (giftChecks), the person (personChecks,
+// with an unapproved repeat blocking) and the limits with the balance
+// (limitChecks); the first failing check's reason makes the person wait.
+// When every check passes it pays for the gift from the balance of mode
+// (createGift: auto_approved, send.auto_approved). With wait false the
+// balance lock is taken without waiting: when another approval holds it,
+// the person is scheduled for the playbook's approval job instead. It stores
+// nothing but the gift; settleDecision stores the state.
+func (a *Service) decideAuto(ctx context.Context, tx pgx.Tx, c campaignRecord, product *catalog.Product, who person, mode core.Mode, wait bool) (autoDecision, error) {
+	q := db.New(tx)
+	var unit int64
+	if product != nil {
+		unit = product.UnitCents()
+	}
+	prior, err := unapprovedPrior(ctx, q, c.ID, who, mode)
+	if err != nil {
+		return autoDecision{}, err
+	}
+	checks := autoApproveChecks(c.AutoApprove, c, product, unit)
+	checks = append(checks, giftChecks(c, product, mode)...)
+	checks = append(checks, personChecks(c, product, who, prior, mode, false)...)
+	if len(checks) > 0 {
+		return autoDecision{state: ApprovalWaiting, reason: checks[0].reason}, nil
+	}
+	com, err := a.loadCommitments(ctx, q, c.ID)
+	if err != nil {
+		return autoDecision{}, err
+	}
+	balance, locked, err := a.lockBalanceMaybe(ctx, tx, c.WorkspaceID, mode, wait)
+	if err != nil {
+		return autoDecision{}, err
+	}
+	if !locked {
+		return autoDecision{state: ApprovalScheduled}, nil
+	}
+	spend := playbookSpend{sentCount: com.SentCount, spentCents: com.SpentCents, monthCents: com.MonthCents, balanceCents: balance}
+	if ks := limitChecks(c, unit, spend); len(ks) > 0 {
+		return autoDecision{state: ApprovalWaiting, reason: ks[0].reason}, nil
+	}
+	g, err := a.createGift(ctx, q, giftParams{
+		c: c, who: who, unitCents: unit, mode: mode, fundedBy: FundedByBalance, autoApproved: true,
+	})
+	if err != nil {
+		return autoDecision{}, err
+	}
+	return autoDecision{state: ApprovalAutoApproved, gift: g}, nil
+}
+
+// unapprovedPrior is the earlier gift that makes who a repeat not yet
+// approved, or "".
+func unapprovedPrior(ctx context.Context, q *db.Queries, campaignID string, who person, mode core.Mode) (string, error) {
+	repeats, err := repeatsOf(ctx, q, campaignID, rosterView{people: []person{who}}, mode)
+	if err != nil {
+		return "", err
+	}
+	for _, r := range repeats {
+		if r.RecipientID == who.id && !r.Approved {
+			return r.PriorSendID, nil
+		}
+	}
+	return "", nil
+}
+
+// lockBalanceMaybe locks the balance of workspace in mode for tx and
+// returns it. With wait it waits for the lock (lockBalance); without, it
+// tries once inside a savepoint, so that a lock held elsewhere (locked
+// false) leaves tx usable. A workspace without a balance row has nothing to
+// pay with: 0, and nothing to lock.
+func (a *Service) lockBalanceMaybe(ctx context.Context, tx pgx.Tx, workspaceID string, mode core.Mode, wait bool) (cents int64, locked bool, err error) {
+	if wait {
+		cents, err := a.Ledger.LockBalance(ctx, db.New(tx), workspaceID, mode)
+		return cents, err == nil, err
+	}
+	sp, err := tx.Begin(ctx)
+	if err != nil {
+		return 0, false, core.Internal(err)
+	}
+	cents, err = db.New(sp).BalanceGetForUpdateNoWait(ctx, db.BalanceGetForUpdateNoWaitParams{WorkspaceID: workspaceID, Mode: string(mode)})
+	switch {
+	case err == nil || core.IsNoRows(err):
+		if cerr := sp.Commit(ctx); cerr != nil {
+			return 0, false, core.Internal(cerr)
+		}
+		return cents, true, nil
+	case isLockNotAvailable(err):
+		if rerr := sp.Rollback(ctx); rerr != nil {
+			return 0, false, core.Internal(rerr)
+		}
+		return 0, false, nil
+	default:
+		_ = sp.Rollback(ctx)
+		return 0, false, core.Internal(err)
+	}
+}
+
+// settleDecision stores decision d for person recipientID of c, who was in
+// state from ("" for a person just added): a scheduled or waiting state with
+// its reason (createGift already stored an approval), and a
+// playbook.person_waiting event in mode when the person starts waiting.
+func (a *Service) settleDecision(ctx context.Context, q *db.Queries, c campaignRecord, recipientID string, from ApprovalState, fromReason ApprovalReason, d autoDecision, mode core.Mode) error {
+	switch d.state {
+	case ApprovalAutoApproved:
+		return nil
+	case ApprovalWaiting:
+		if from == ApprovalWaiting && fromReason == d.reason {
+			return nil
+		}
+	}
+	if err := setApproval(ctx, q, c.ID, recipientID, d.state, d.reason, a.Clock.Now()); err != nil {
+		return err
+	}
+	if d.state == ApprovalWaiting && from != ApprovalWaiting {
+		return a.recordWaiting(ctx, q, c, recipientID, d.reason, mode)
+	}
+	return nil
+}
+
+// setApproval moves a person to state (reason only for waiting).
+func setApproval(ctx context.Context, q *db.Queries, campaignID, recipientID string, state ApprovalState, reason ApprovalReason, now time.Time) error {
+	if state != ApprovalWaiting {
+		reason = ""
+	}
+	if _, err := q.RecipientSetApproval(ctx, db.RecipientSetApprovalParams{
+		ApprovalState: string(state), ApprovalReason: string(reason), UpdatedAt: now, CampaignID: campaignID, ID: recipientID,
+	}); err != nil {
+		return core.Internal(err)
+	}
+	return nil
+}
+
+// recordWaiting records playbook.person_waiting for a person of c who
+// starts waiting with reason: IDs and the reason only, never an email,
+// address or note.
+func (a *Service) recordWaiting(ctx context.Context, q *db.Queries, c campaignRecord, recipientID string, reason ApprovalReason, mode core.Mode) error {
+	return a.RecordEvent(ctx, q, core.EventRecord{
+		WorkspaceID: c.WorkspaceID, Type: core.EventPlaybookPersonWaiting, Mode: mode, CampaignID: c.ID, RecipientID: recipientID,
+		Data: map[string]any{"campaignId": c.ID, "recipientId": recipientID, "reason": reason, "approvalUrl": a.Config.QueueURL(c.ID)},
+	})
+}
+
+// queueAdded puts people just added to active playbook c by a roster write
+// (add_recipients, a recipients-only PATCH) into the queue, in tx:
+// scheduled, with the playbook's approval job inserted, when auto-approve
+// is on; else waiting with auto_approve_off and a playbook.person_waiting
+// event each.
+func (a *Service) queueAdded(ctx context.Context, tx pgx.Tx, p core.Principal, c campaignRecord, added []person) error {
+	q := db.New(tx)
+	on := c.AutoApprove != nil && c.AutoApprove.Enabled
+	for _, who := range added {
+		d := autoDecision{state: ApprovalScheduled}
+		if !on {
+			d = autoDecision{state: ApprovalWaiting, reason: ReasonAutoApproveOff}
+		}
+		if err := a.settleDecision(ctx, q, c, who.id, "", "", d, modeOf(p)); err != nil {
+			return err
+		}
+	}
+	if on && len(added) > 0 {
+		return a.scheduleApprovals(ctx, tx, c.WorkspaceID, c.ID)
+	}
+	return nil
+}
+
+// ScheduledApprovalArgs is the River job that decides the scheduled people
+// of one playbook (RunScheduledApprovals). A write that schedules someone
+// inserts it in its own transaction; one unfinished job per playbook is
+// enough, as the job decides everyone scheduled when it runs.
+type ScheduledApprovalArgs struct {
+	WorkspaceID string `json:"workspace_id" river:"unique"`
+	CampaignID  string `json:"campaign_id" river:"unique"`
+}
+
+// Kind names the job.
+func (ScheduledApprovalArgs) Kind() string { return "approve_scheduled" }
+
+// scheduledApprovalOpts are the insert options of a ScheduledApprovalArgs
+// job: one unfinished job per playbook.
+func scheduledApprovalOpts() *river.InsertOpts {
+	return &river.InsertOpts{UniqueOpts: river.UniqueOpts{ByArgs: true, ByState: core.UnfinishedJobStates()}}
+}
+
+// scheduleApprovals inserts, in tx, the approval job of playbook
+// campaignID, unless one that has not started yet is queued (River's
+// unique insert). A job already running may have listed the scheduled
+// people before tx commits: then a second job follows it.
+func (a *Service) scheduleApprovals(ctx context.Context, tx pgx.Tx, workspaceID, campaignID string) error {
+	args := ScheduledApprovalArgs{WorkspaceID: workspaceID, CampaignID: campaignID}
+	res, err := a.InsertJob(ctx, tx, args, scheduledApprovalOpts())
+	if err != nil {
+		return err
+	}
+	// The unique insert returned the queued job locked until tx commits, so
+	// it cannot start meanwhile: only one already running can miss tx's people.
+	if res.UniqueSkippedAsDuplicate && res.Job != nil && res.Job.State == rivertype.JobStateRunning {
+		_, err = a.InsertJob(ctx, tx, args, nil)
+	}
+	return err
+}
+
+// ScheduledApprovalWorker works ScheduledApprovalArgs jobs: it decides the
+// playbook's scheduled people (RunScheduledApprovals) and records how many
+// it decided as the job's output ({"decided": n}).
+type ScheduledApprovalWorker struct {
+	river.WorkerDefaults[ScheduledApprovalArgs]
+	Campaigns *Service
+}
+
+var _ river.Worker[ScheduledApprovalArgs] = (*ScheduledApprovalWorker)(nil)
+
+// ScheduledApprovalOutput is the output a ScheduledApprovalArgs job records.
+type ScheduledApprovalOutput struct {
+	// Decided is how many scheduled people the job decided.
+	Decided int `json:"decided"`
+}
+
+// Work decides the job's playbook's scheduled people once. An error (the
+// first met; the other people are still tried) makes River retry the job.
+func (w *ScheduledApprovalWorker) Work(ctx context.Context, job *river.Job[ScheduledApprovalArgs]) error {
+	n, err := w.Campaigns.RunScheduledApprovals(ctx, job.Args.WorkspaceID, job.Args.CampaignID)
+	if oerr := river.RecordOutput(ctx, ScheduledApprovalOutput{Decided: n}); oerr != nil {
+		w.Campaigns.Log.WarnContext(ctx, "scheduled approval: record output", "err", oerr)
+	}
+	return err
+}
+
+// scheduledBatch is how many scheduled people RunScheduledApprovals reads at a time.
+const scheduledBatch = 100
+
+// RunScheduledApprovals decides every scheduled person of playbook
+// campaignID of workspaceID, oldest queue_seq first, each in its own
+// transaction: the playbook is locked (waiting for it), and auto-approve
+// runs exactly as for an add, in the workspace's current mode, waiting for
+// the balance lock. The person is auto_approved (send.auto_approved
+// recorded) or starts waiting with the first failing check's reason
+// (playbook.person_waiting). The scheduled people of a playbook that is
+// not active are left scheduled: turning it on again queues its job. It
+// returns how many people it decided and the first error met (the others
+// are still tried). ScheduledApprovalWorker calls it.
+func (a *Service) RunScheduledApprovals(ctx context.Context, workspaceID, campaignID string) (int, error) {
+	var (
+		after    int64
+		n        int
+		firstErr error
+	)
+	for {
+		rows, err := db.New(a.DB).RecipientListScheduled(ctx, db.RecipientListScheduledParams{CampaignID: campaignID, After: after, MaxRows: scheduledBatch})
+		if err != nil {
+			return n, core.Internal(err)
+		}
+		for _, r := range rows {
+			if r.QueueSeq != nil {
+				after = *r.QueueSeq
+			}
+			decided, active, err := a.approveScheduled(ctx, workspaceID, campaignID, r.ID)
+			if err != nil {
+				a.Log.Error("scheduled approval", "campaign", campaignID, "recipient", r.ID, "err", err)
+				if firstErr == nil {
+					firstErr = err
+				}
+				continue
+			}
+			if !active {
+				return n, firstErr
+			}
+			if decided {
+				n++
+			}
+		}
+		if len(rows) < scheduledBatch || ctx.Err() != nil {
+			return n, errors.Join(firstErr, ctx.Err())
+		}
+	}
+}
+
+// approveScheduled decides one scheduled person; decided is false when
+// there was nothing to decide (the person moved on, or the playbook is not
+// an active playbook: active false).
+func (a *Service) approveScheduled(ctx context.Context, workspaceID, campaignID, recipientID string) (decided, active bool, err error) {
+	err = pgx.BeginFunc(ctx, a.DB, func(tx pgx.Tx) error {
+		q := db.New(tx)
+		ws, err := q.WorkspaceGetByID(ctx, workspaceID)
+		if err != nil {
+			return core.Internal(err)
+		}
+		c, err := lockCampaign(ctx, q, workspaceID, campaignID)
+		if err != nil {
+			return err
+		}
+		if !c.Mode.Playbook() || c.Status != StatusActive {
+			return nil
+		}
+		active = true
+		row, err := q.RecipientGetForApproval(ctx, db.RecipientGetForApprovalParams{CampaignID: c.ID, ID: recipientID})
+		if core.IsNoRows(err) {
+			return nil
+		}
+		if err != nil {
+			return core.Internal(err)
+		}
+		if ApprovalState(row.ApprovalState) != ApprovalScheduled {
+			return nil
+		}
+		who, err := personFromRow(row)
+		if err != nil {
+			return core.Internal(err)
+		}
+		product, err := a.storedProduct(ctx, c.ProductID)
+		if err != nil {
+			return err
+		}
+		mode := core.Mode(ws.Mode)
+		d, err := a.decideAuto(ctx, tx, c, product, who, mode, true)
+		if err != nil {
+			return err
+		}
+		decided = true
+		return a.settleDecision(ctx, q, c, who.id, ApprovalScheduled, "", d, mode)
+	})
+	if err != nil {
+		return false, false, fmt.Errorf("recipient %s: %w", recipientID, core.AsCoreError(err))
+	}
+	return decided, active, nil
+}

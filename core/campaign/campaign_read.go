@@ -1,0 +1,86 @@
+package campaign
+
+import (
+	"context"
+
+	"github.com/giftwell/giftwell/core"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/giftwell/giftwell/sql/db"
+)
+
+// ListCampaigns returns the workspace's campaigns, newest first, without
+// their rosters (recipientCount says how many people each holds). mode
+// filters by kind when not empty. It returns VALIDATION_ERROR naming mode
+// for an unknown kind, or the codes of Authorize.
+func (a *Service) ListCampaigns(ctx context.Context, p core.Principal, mode CampaignMode) ([]Campaign, error) {
+	if err := core.Authorize(p, core.ActRead, ""); err != nil {
+		return nil, err
+	}
+	var filter *string
+	if mode != "" {
+		if !mode.Valid() {
+			return nil, core.Invalid("mode", "must be one of always_on, batch, single")
+		}
+		m := string(mode)
+		filter = &m
+	}
+	var out []Campaign
+	err := a.readTx(ctx, func(q *db.Queries) error {
+		rows, err := q.CampaignList(ctx, db.CampaignListParams{WorkspaceID: p.WorkspaceID, Mode: filter})
+		if err != nil {
+			return core.Internal(err)
+		}
+		counts, err := q.RecipientCountsByWorkspace(ctx, p.WorkspaceID)
+		if err != nil {
+			return core.Internal(err)
+		}
+		people := make(map[string]int, len(counts))
+		for _, c := range counts {
+			people[c.CampaignID] = int(c.People)
+		}
+		sent, err := q.SendCommitmentsByWorkspace(ctx, p.WorkspaceID)
+		if err != nil {
+			return core.Internal(err)
+		}
+		com := make(map[string]commitments, len(sent))
+		for _, s := range sent {
+			com[s.CampaignID] = commitments{SentCount: int(s.SentCount), SpentCents: s.SpentCents}
+		}
+		out = make([]Campaign, 0, len(rows))
+		for _, row := range rows {
+			c, err := campaignFromRow(row)
+			if err != nil {
+				return core.Internal(err)
+			}
+			out = append(out, a.campaignOut(c, nil, people[c.ID], com[c.ID]))
+		}
+		return nil
+	})
+	return out, err
+}
+
+// GetCampaign returns campaign id with its roster (each person's note
+// resolved) and policyVersion. It returns NOT_FOUND naming id for a
+// campaign that is not in p's workspace, or the codes of Authorize.
+func (a *Service) GetCampaign(ctx context.Context, p core.Principal, id string) (Campaign, error) {
+	if err := core.Authorize(p, core.ActRead, ""); err != nil {
+		return Campaign{}, err
+	}
+	var out Campaign
+	err := a.readTx(ctx, func(q *db.Queries) error {
+		var err error
+		out, err = a.getCampaign(ctx, q, p.WorkspaceID, id)
+		return err
+	})
+	return out, err
+}
+
+// readTx runs f on one consistent, read-only snapshot of the database.
+func (a *Service) readTx(ctx context.Context, f func(q *db.Queries) error) error {
+	err := pgx.BeginTxFunc(ctx, a.DB, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
+		return f(db.New(tx))
+	})
+	return core.AsCoreError(err)
+}

@@ -1,0 +1,441 @@
+package campaign
+
+import (
+	"context"
+	"fmt"
+	"reflect"
+	"strings"
+	"time"
+
+	"github.com/giftwell/giftwell/core"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/giftwell/giftwell/sql/db"
+)
+
+// UpdateCampaign changes the supplied fields of campaign id for p, in one
+// transaction with a compare-and-swap on policyVersion, and returns the
+// campaign with its new version. It follows the spec's Campaign status
+// table (see campaign_status.go):
+//
+//   - keys and connections send expectedPolicyVersion (missing:
+//     VALIDATION_ERROR naming it; stale: POLICY_CHANGED); a signed-in person
+//     may leave it out;
+//   - a key's content edit returns an active campaign to draft (not a
+//     paused one); connections edit drafts only;
+//   - status paused or completed: any key or person; active: a signed-in
+//     person only (HUMAN_APPROVAL_REQUIRED with the review URL otherwise),
+//     for a playbook or a paused campaign (a draft batch or single is
+//     INVALID_REQUEST: checkout activates it);
+//   - an active playbook accepts a recipients-only change that keeps every
+//     current person unchanged and appends, without a version; it stays on
+//     and its policyVersion stays;
+//   - recipients, when supplied, is the whole roster (see CampaignPatch);
+//     a batch or single that gains people expands maxSends and budgetCents
+//     to fit unless the same write sets them;
+//   - a completed campaign refuses everything (CAMPAIGN_COMPLETED).
+//
+// A write that changes nothing returns the campaign as it is. Other codes:
+// NOT_FOUND, VALIDATION_ERROR naming each field, TOO_MANY_ARTWORK_FILES,
+// DUPLICATE_RECIPIENT, RECIPIENT_IDENTITY_CONFLICT, RECIPIENT_MESSAGE_REQUIRED
+// (a person appended to an active playbook without a complete note),
+// GIFT_RETIRED, GIFT_UNAVAILABLE, PRICE_QUOTE_REQUIRED (a new productId),
+// LIMITS_BELOW_COMMITMENTS, INVALID_REQUEST (removing or changing a person
+// who has a gift), TEAM_MANAGER_REQUIRED or HUMAN_APPROVAL_REQUIRED (raising
+// monthlyBudgetCents while auto-approve is on), and the places of
+// CHECKOUT_LOCKED and MODE_LOCKED.
+func (a *Service) UpdateCampaign(ctx context.Context, p core.Principal, id string, in CampaignPatch) (Campaign, error) {
+	if err := core.Authorize(p, core.ActEditDrafts, a.Config.ReviewURL(id)); err != nil {
+		return Campaign{}, err
+	}
+	var out Campaign
+	err := a.editRoster(ctx, p, id, in.Recipients, func(tx pgx.Tx, q *db.Queries, c campaignRecord, roster rosterView) (err error) {
+		out, err = a.updateCampaign(ctx, tx, q, p, c, roster, in)
+		return err
+	})
+	if err != nil {
+		return Campaign{}, err
+	}
+	return out, nil
+}
+
+// editRoster runs f in one transaction on campaign id of p's workspace,
+// locked, with its roster, after the checks that need only the request's
+// recipients (TOO_MANY_ARTWORK_FILES, DUPLICATE_RECIPIENT). It returns
+// NOT_FOUND for another workspace's campaign and CAMPAIGN_COMPLETED for a
+// completed one; f's error otherwise.
+func (a *Service) editRoster(ctx context.Context, p core.Principal, id string, recipients []RecipientInput, f func(tx pgx.Tx, q *db.Queries, c campaignRecord, roster rosterView) error) error {
+	if err := tooManyAssets(recipients); err != nil {
+		return err
+	}
+	if err := duplicateInRequest(recipients); err != nil {
+		return err
+	}
+	return core.AsCoreError(pgx.BeginFunc(ctx, a.DB, func(tx pgx.Tx) error {
+		q := db.New(tx)
+		c, err := lockCampaign(ctx, q, p.WorkspaceID, id)
+		if err != nil {
+			return err
+		}
+		if c.Status == StatusCompleted {
+			return campaignCompleted(c.ID)
+		}
+		roster, err := loadRoster(ctx, q, c.ID)
+		if err != nil {
+			return err
+		}
+		return f(tx, q, c, roster)
+	}))
+}
+
+func (a *Service) updateCampaign(ctx context.Context, tx pgx.Tx, q *db.Queries, p core.Principal, c campaignRecord, roster rosterView, in CampaignPatch) (Campaign, error) {
+	var pr problems
+	next := c.campaignState.clone()
+	onlyRecipients := in.Recipients != nil && reflect.DeepEqual(in, CampaignPatch{Recipients: in.Recipients, ExpectedPolicyVersion: in.ExpectedPolicyVersion})
+
+	// The gift: a new productId must be a current catalog gift.
+	product, err := a.storedProduct(ctx, c.ProductID)
+	if err != nil {
+		return Campaign{}, err
+	}
+	if in.ProductID != nil && strings.TrimSpace(*in.ProductID) != c.ProductID {
+		np, err := a.selectableProduct(ctx, strings.TrimSpace(*in.ProductID))
+		if err != nil {
+			return Campaign{}, err
+		}
+		// A playbook's per-person limit that was the old gift's price (its
+		// default) follows the new gift's price.
+		if in.PerPersonCents == nil && c.Mode.Playbook() && product != nil && c.PerPersonCents == playbookPerPerson(*product) {
+			next.PerPersonCents = playbookPerPerson(np)
+		}
+		next.ProductID, product = np.ID, &np
+	}
+	applyPatch(&next, in)
+
+	// The roster.
+	plan, err := planRoster(roster, in.Recipients, recipientRules{product: product}, a.Clock.Now(), &pr)
+	if err != nil {
+		return Campaign{}, err
+	}
+	keepsOn := onlyRecipients && c.Mode.Playbook() && c.Status == StatusActive && plan.appendOnly()
+
+	// Who may do this, and on which version.
+	if in.Status != nil {
+		if err := a.authorizeStatus(p, c, *in.Status); err != nil {
+			return Campaign{}, err
+		}
+	}
+	contentChanged := !sameContent(next, c.campaignState) || plan.changed()
+	if contentChanged && !keepsOn {
+		if err := a.connectionDraftsOnly(p, c); err != nil {
+			return Campaign{}, err
+		}
+	}
+	if err := checkVersion(p, c, in.ExpectedPolicyVersion, keepsOn); err != nil {
+		return Campaign{}, err
+	}
+	if err := checkoutLock(ctx, q, c); err != nil {
+		return Campaign{}, err
+	}
+	if next.Mode.Playbook() && !c.Mode.Playbook() {
+		if err := modeLock(ctx, q, c); err != nil {
+			return Campaign{}, err
+		}
+	}
+
+	// The result must be valid as a whole.
+	if len(plan.added) > 0 {
+		fit := next
+		expandToFit(&fit, len(plan.final))
+		if in.MaxSends == nil {
+			next.MaxSends = fit.MaxSends
+		}
+		if in.BudgetCents == nil {
+			next.BudgetCents = fit.BudgetCents
+		}
+	}
+	checkCampaign(next, product, &pr)
+	checkBatchFits(next, len(plan.final), &pr)
+	checkRoster(next, plan.final, plan.pathOf, &pr)
+	if err := pr.err(); err != nil {
+		return Campaign{}, err
+	}
+	status, err := nextStatus(p, c, next.Mode, in.Status, contentChanged, keepsOn)
+	if err != nil {
+		return Campaign{}, err
+	}
+	next.Status = status
+	if next.Status == StatusActive && c.Status != StatusActive {
+		// Turning a campaign on orders its gift: it must still be current.
+		if product == nil {
+			return Campaign{}, core.FieldError(core.CodeGiftUnavailable, "productId", "%s is no longer in the catalog; choose a current gift before turning the campaign on", next.ProductID)
+		}
+		if err := product.Selectable(); err != nil {
+			return Campaign{}, err
+		}
+	}
+	if next.Mode.Playbook() && next.Status == StatusActive {
+		if err := notesComplete(next, plan.added, plan.pathOf, plan.final); err != nil {
+			return Campaign{}, err
+		}
+	}
+	if err := a.checkMonthlyRaise(p, c, next); err != nil {
+		return Campaign{}, err
+	}
+	if limitsChanged(c.campaignState, next) {
+		com, err := a.loadCommitments(ctx, q, c.ID)
+		if err != nil {
+			return Campaign{}, err
+		}
+		if err := checkCommitments(next, com); err != nil {
+			return Campaign{}, err
+		}
+	}
+
+	if sameContent(next, c.campaignState) && next.Status == c.Status && !plan.changed() {
+		return a.getCampaign(ctx, q, c.WorkspaceID, c.ID)
+	}
+	version := c.PolicyVersion + 1
+	if keepsOn {
+		version = c.PolicyVersion
+	}
+	now := a.Clock.Now()
+	if err := writeCampaign(ctx, q, c, next, version, now); err != nil {
+		return Campaign{}, err
+	}
+	if err := plan.write(ctx, q, c.WorkspaceID, c.ID, now); err != nil {
+		return Campaign{}, err
+	}
+	if keepsOn {
+		if err := a.queueAdded(ctx, tx, p, c, plan.added); err != nil {
+			return Campaign{}, err
+		}
+	}
+	if next.Mode.Playbook() && next.Status == StatusActive && c.Status != StatusActive {
+		// A playbook turned on again: its approval job decides the people
+		// scheduled before it was paused.
+		if err := a.scheduleApprovals(ctx, tx, c.WorkspaceID, c.ID); err != nil {
+			return Campaign{}, err
+		}
+	}
+	return a.getCampaign(ctx, q, c.WorkspaceID, c.ID)
+}
+
+// applyPatch sets the supplied fields of in on s (the productId is applied
+// by the caller, which checks it against the catalog).
+func applyPatch(s *campaignState, in CampaignPatch) {
+	str := func(dst *string, v *string) {
+		if v != nil {
+			*dst = strings.TrimSpace(*v)
+		}
+	}
+	str(&s.Name, in.Name)
+	str(&s.Description, in.Description)
+	str(&s.SenderName, in.SenderName)
+	str(&s.SenderCompany, in.SenderCompany)
+	str(&s.Message, in.Message)
+	str(&s.MeetingURL, in.MeetingURL)
+	if in.Mode != nil {
+		s.Mode = *in.Mode
+	}
+	if in.BudgetCents != nil {
+		s.BudgetCents = *in.BudgetCents
+	}
+	if in.PerPersonCents != nil {
+		s.PerPersonCents = *in.PerPersonCents
+	}
+	if in.MaxSends != nil {
+		s.MaxSends = *in.MaxSends
+	}
+	if in.MonthlyBudgetCents != nil {
+		v := *in.MonthlyBudgetCents
+		s.MonthlyBudgetCents = &v
+	}
+	if in.RecipientSource != nil {
+		s.RecipientSource = *in.RecipientSource
+	}
+	if in.Customization != nil {
+		s.Customization = in.Customization
+	}
+	if in.Attribution != nil {
+		s.Attribution = *in.Attribution
+	}
+}
+
+// sameContent reports whether two states differ in nothing but status.
+func sameContent(a, b campaignState) bool {
+	a.Status, b.Status = "", ""
+	norm := func(s *campaignState) {
+		if len(s.Customization) == 0 {
+			s.Customization = nil
+		}
+		if len(s.Attribution.Metadata) == 0 {
+			s.Attribution.Metadata = nil
+		}
+	}
+	norm(&a)
+	norm(&b)
+	return reflect.DeepEqual(a, b)
+}
+
+// limitsChanged reports whether a write changes a limit that commitments bound.
+func limitsChanged(before, after campaignState) bool {
+	return before.BudgetCents != after.BudgetCents || before.MaxSends != after.MaxSends ||
+		!reflect.DeepEqual(before.MonthlyBudgetCents, after.MonthlyBudgetCents)
+}
+
+// checkMonthlyRaise: while auto-approve is on, raising monthlyBudgetCents
+// needs a signed-in owner or admin (PATCH rule 4).
+func (a *Service) checkMonthlyRaise(p core.Principal, c campaignRecord, next campaignState) error {
+	if c.AutoApprove == nil || !c.AutoApprove.Enabled || next.MonthlyBudgetCents == nil {
+		return nil
+	}
+	if c.MonthlyBudgetCents != nil && *next.MonthlyBudgetCents <= *c.MonthlyBudgetCents {
+		return nil
+	}
+	if err := core.Authorize(p, core.ActRaiseAutoApprove, a.Config.ReviewURL(c.ID)); err != nil {
+		e := core.AsError(err)
+		e.Message = "monthlyBudgetCents: while auto-approve is on, only a signed-in owner or admin raises it"
+		e.Fields = []string{"monthlyBudgetCents"}
+		return e
+	}
+	return nil
+}
+
+// notesComplete is RECIPIENT_MESSAGE_REQUIRED for the first person added
+// to an active playbook whose note is missing, too long or has a
+// placeholder without a value: a playbook add needs a complete note.
+func notesComplete(s campaignState, added []person, pathOf func(int) string, final []person) error {
+	for _, p := range added {
+		note := resolveNote(s.Message, p.Message, p.noteValues())
+		if note.problem == "" {
+			continue
+		}
+		path := "recipients"
+		for i := range final {
+			if final[i].id == p.id {
+				path = pathOf(i)
+			}
+		}
+		return core.FieldError(core.CodeRecipientMessageRequired, at(path, "message"), "%s; an active playbook needs a complete note of at most %d characters for every person added", note.problem, core.GiftMessageCharacters)
+	}
+	return nil
+}
+
+// rosterPlan is how a write changes a roster.
+type rosterPlan struct {
+	// final is the roster after the write, in order: kept people (updated)
+	// then added ones.
+	final []person
+	// paths names each final person: their path in the request, or their ID.
+	paths   []string
+	added   []person
+	updated []person
+	removed []person
+}
+
+func (pl rosterPlan) pathOf(i int) string { return pl.paths[i] }
+
+// changed reports whether the roster changes at all.
+func (pl rosterPlan) changed() bool {
+	return len(pl.added)+len(pl.updated)+len(pl.removed) > 0
+}
+
+// appendOnly reports whether the plan keeps every current person unchanged
+// (and perhaps appends).
+func (pl rosterPlan) appendOnly() bool { return len(pl.updated) == 0 && len(pl.removed) == 0 }
+
+// planRoster plans a roster replacement: items matched to a current person
+// (recipientId, sourceSystem+externalId or email) merge into their record,
+// current people no item names are removed, other items are appended. A
+// person with a gift can be neither removed nor changed (INVALID_REQUEST).
+// Nil items keep the roster as it is.
+func planRoster(roster rosterView, items []RecipientInput, rules recipientRules, now time.Time, pr *problems) (rosterPlan, error) {
+	pl := rosterPlan{}
+	if items == nil {
+		pl.final = roster.people
+		for _, p := range roster.people {
+			pl.paths = append(pl.paths, "recipient "+p.id)
+		}
+		return pl, nil
+	}
+	ix := indexRoster(roster.people)
+	itemOf := make(map[int]int, len(items)) // roster position -> item
+	var fresh []int
+	for i, item := range items {
+		path := fmt.Sprintf("recipients[%d]", i)
+		pos, _, err := ix.match(identityOf(item), path)
+		if err != nil {
+			return rosterPlan{}, err
+		}
+		if pos < 0 {
+			fresh = append(fresh, i)
+			continue
+		}
+		if j, dup := itemOf[pos]; dup {
+			return rosterPlan{}, core.FieldError(core.CodeDuplicateRecipient, path, "is the same person as recipients[%d] (%s); send each person once", j, roster.people[pos].id)
+		}
+		itemOf[pos] = i
+	}
+	next := 0
+	for pos, cur := range roster.people {
+		next = max(next, cur.position+1)
+		i, kept := itemOf[pos]
+		if !kept {
+			if send := roster.sendOf[cur.id]; send != "" {
+				return rosterPlan{}, &core.Error{Code: core.CodeInvalidRequestState, Fields: []string{"recipients"},
+					Message: fmt.Sprintf("recipients: %s (%s) has a gift (%s) and cannot be removed; keep them in the list", cur.id, cur.displayName(), send)}
+			}
+			pl.removed = append(pl.removed, cur)
+			continue
+		}
+		path := fmt.Sprintf("recipients[%d]", i)
+		merged := cur
+		merged.personFields = applyRecipient(cur.personFields, items[i], path, rules, pr)
+		if !merged.same(cur.personFields) {
+			if send := roster.sendOf[cur.id]; send != "" {
+				return rosterPlan{}, core.FieldError(core.CodeInvalidRequestState, path, "%s has a gift (%s) and cannot change", cur.id, send)
+			}
+			pl.updated = append(pl.updated, merged)
+		}
+		pl.final = append(pl.final, merged)
+		pl.paths = append(pl.paths, path)
+	}
+	for _, i := range fresh {
+		path := fmt.Sprintf("recipients[%d]", i)
+		f := applyRecipient(newPersonFields(), items[i], path, rules, pr)
+		p := person{personFields: f, id: core.NewID(core.PrefixRecipient), position: next, createdAt: now}
+		next++
+		pl.added = append(pl.added, p)
+		pl.final = append(pl.final, p)
+		pl.paths = append(pl.paths, path)
+	}
+	return pl, nil
+}
+
+// write stores the plan: removals, updates, then additions.
+func (pl rosterPlan) write(ctx context.Context, q *db.Queries, workspaceID, campaignID string, now time.Time) error {
+	if len(pl.removed) > 0 {
+		ids := make([]string, len(pl.removed))
+		for i, p := range pl.removed {
+			ids[i] = p.id
+		}
+		if _, err := q.RecipientDeleteMany(ctx, db.RecipientDeleteManyParams{CampaignID: campaignID, Ids: ids}); err != nil {
+			return core.Internal(err)
+		}
+	}
+	for _, p := range pl.updated {
+		params, err := p.updateParams(campaignID, now)
+		if err != nil {
+			return core.Internal(err)
+		}
+		if _, err := q.RecipientUpdate(ctx, params); err != nil {
+			if _, unique := core.ViolatedUnique(err); unique {
+				return core.Errorf(core.CodeInvalidRequestState, "recipients: two people would share an email or sourceSystem+externalId; read the campaign and retry")
+			}
+			return core.Internal(err)
+		}
+	}
+	return insertPeople(ctx, q, workspaceID, campaignID, pl.added, now)
+}

@@ -1,0 +1,288 @@
+package campaign
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/catalog"
+)
+
+// selectableProduct reads the gift a campaign is created with or changed to:
+// VALIDATION_ERROR naming productId for an ID not in the catalog (never
+// silently accepted), GIFT_RETIRED, GIFT_UNAVAILABLE or PRICE_QUOTE_REQUIRED
+// for a gift a new campaign may not choose.
+func (a *Service) selectableProduct(ctx context.Context, id string) (catalog.Product, error) {
+	p, err := a.Catalog.Get(ctx, id)
+	if err != nil {
+		e := core.AsError(err)
+		if e.Code == core.CodeNotFound {
+			return catalog.Product{}, &core.Error{Code: core.CodeValidation, Message: e.Message, Fields: []string{"productId"}}
+		}
+		return catalog.Product{}, e
+	}
+	if err := p.Selectable(); err != nil {
+		return catalog.Product{}, err
+	}
+	return p, nil
+}
+
+// storedProduct reads a campaign's current gift, which may have been
+// retired since; nil when the catalog no longer has it.
+func (a *Service) storedProduct(ctx context.Context, id string) (*catalog.Product, error) {
+	p, err := a.Catalog.Get(ctx, id)
+	if err != nil {
+		if e := core.AsError(err); e.Code == core.CodeNotFound || e.Code == core.CodeValidation {
+			return nil, nil
+		}
+		return nil, err
+	}
+	return &p, nil
+}
+
+// playbookPerPerson is a playbook's default perPersonCents: the gift's price,
+// within the bound.
+func playbookPerPerson(p catalog.Product) int64 {
+	return min(max(p.UnitCents(), 1), MaxPerPersonCents)
+}
+
+// checkCampaign validates a campaign's fields as they would be stored,
+// against its gift (nil when unknown, skipping the gift's rules). Batch and
+// single campaigns hold at most MaxBatchSends gifts.
+func checkCampaign(s campaignState, product *catalog.Product, pr *problems) {
+	required := func(name, v string, limit int) {
+		switch n := utf8.RuneCountInString(v); {
+		case strings.TrimSpace(v) == "":
+			pr.add(name, "is required")
+		case n > limit:
+			pr.add(name, "must be at most %d characters", limit)
+		case core.HasControl(v):
+			pr.add(name, "must not contain control characters or line breaks")
+		}
+	}
+	required("name", s.Name, MaxCampaignNameLength)
+	required("senderName", s.SenderName, MaxSenderLength)
+	required("senderCompany", s.SenderCompany, MaxSenderLength)
+	if utf8.RuneCountInString(s.Description) > MaxDescriptionLength {
+		pr.add("description", "must be at most %d characters", MaxDescriptionLength)
+	}
+	if !s.Mode.Valid() {
+		pr.add("mode", "must be one of always_on, batch, single")
+	}
+	if !s.Status.Valid() {
+		pr.add("status", "must be one of draft, active, paused, completed")
+	}
+	if !s.RecipientSource.Valid() {
+		pr.add("recipientSource", "must be one of manual, workflow")
+	}
+	switch {
+	case s.BudgetCents < 1 || s.BudgetCents > core.MaxBudgetCents:
+		pr.add("budgetCents", "must be between 1 and %d (USD cents)", core.MaxBudgetCents)
+	case s.PerPersonCents < 1 || s.PerPersonCents > MaxPerPersonCents:
+		pr.add("perPersonCents", "must be between 1 and %d (USD cents)", MaxPerPersonCents)
+	case s.PerPersonCents > s.BudgetCents:
+		pr.add("perPersonCents", "is %d, above budgetCents %d; it must be at most the budget", s.PerPersonCents, s.BudgetCents)
+	}
+	switch {
+	case s.MaxSends < 1 || s.MaxSends > MaxPlaybookSends:
+		pr.add("maxSends", "must be between 1 and %d", MaxPlaybookSends)
+	case !s.Mode.Playbook() && s.MaxSends > MaxBatchSends:
+		pr.add("maxSends", "must be between 1 and %d for a %s campaign", MaxBatchSends, s.Mode)
+	}
+	if m := s.MonthlyBudgetCents; m != nil && (*m < MinMonthlyBudgetCents || *m > MaxMonthlyBudgetCents) {
+		pr.add("monthlyBudgetCents", "must be between %d and %d (USD cents)", MinMonthlyBudgetCents, MaxMonthlyBudgetCents)
+	}
+	if s.Message != "" {
+		if utf8.RuneCountInString(s.Message) > MaxNoteTemplateLength {
+			pr.add("message", "must be at most %d characters", MaxNoteTemplateLength)
+		} else if problem := checkTemplate(s.Message, NotePlaceholders, core.GiftMessageCharacters); problem != "" {
+			pr.add("message", "%s", problem)
+		}
+	}
+	if s.MeetingURL != "" && (utf8.RuneCountInString(s.MeetingURL) > MaxMeetingURLLength || !httpURL(s.MeetingURL)) {
+		pr.add("meetingUrl", "must be an http or https URL of at most %d characters, or empty to clear it", MaxMeetingURLLength)
+	}
+	checkCustomization(s.Customization, product, pr)
+	checkAttribution(s.Attribution, "attribution", pr)
+}
+
+// checkCustomization validates the customization fields; the service reads
+// displayText (against the gift's lettering limits), logoAssetId,
+// giftLinkWelcome and giftLinkContactEmail.
+func checkCustomization(c map[string]string, product *catalog.Product, pr *problems) {
+	if len(c) > MaxCustomizationFields {
+		pr.add("customization", "must have at most %d fields", MaxCustomizationFields)
+	}
+	for _, k := range slices.Sorted(maps.Keys(c)) {
+		field, v := "customization."+core.Clip(k, 40), c[k]
+		switch {
+		case strings.TrimSpace(k) == "" || utf8.RuneCountInString(k) > MaxCustomizationKey || core.HasControl(k):
+			pr.add("customization", "field names must be 1-%d characters", MaxCustomizationKey)
+			continue
+		case utf8.RuneCountInString(v) > MaxCustomizationValue:
+			pr.add(field, "must be at most %d characters", MaxCustomizationValue)
+			continue
+		}
+		switch k {
+		case CustomizationDisplayText:
+			switch {
+			case product == nil:
+			case product.PersonalizationText == nil:
+				pr.add(field, "the gift %s takes no lettering; remove displayText", product.ID)
+			default:
+				if err := product.PersonalizationText.Check(field, v); err != nil {
+					e := core.AsError(err)
+					pr.add(field, "%s", strings.TrimPrefix(e.Message, field+": "))
+				}
+			}
+		case CustomizationLogoAssetID:
+			if !strings.HasPrefix(v, core.PrefixAsset) || len(v) == len(core.PrefixAsset) || core.HasControl(v) {
+				pr.add(field, "must be an uploaded logo's asset ID (asset_...)")
+			}
+		case CustomizationWelcome:
+			if problem := checkTemplate(v, WelcomePlaceholders, MaxCustomizationValue); problem != "" {
+				pr.add(field, "%s", problem)
+			}
+		case CustomizationContactEmail:
+			if err := core.CheckEmail(field, core.NormalizeEmail(v)); err != nil {
+				pr.add(field, "must be a plain email address like name@example.com")
+			}
+		}
+	}
+}
+
+// checkAttribution validates the attribution's 200-character fields and its
+// at most 10 metadata values.
+func checkAttribution(a Attribution, path string, pr *problems) {
+	for _, f := range []struct{ name, v string }{
+		{"externalId", a.ExternalID}, {"source", a.Source}, {"contactId", a.ContactID},
+		{"accountId", a.AccountID}, {"opportunityId", a.OpportunityID},
+	} {
+		if utf8.RuneCountInString(f.v) > MaxAttributionField {
+			pr.add(at(path, f.name), "must be at most %d characters", MaxAttributionField)
+		}
+	}
+	if len(a.Metadata) > MaxAttributionMetadata {
+		pr.add(at(path, "metadata"), "must have at most %d values", MaxAttributionMetadata)
+	}
+	for _, k := range slices.Sorted(maps.Keys(a.Metadata)) {
+		switch {
+		case strings.TrimSpace(k) == "" || utf8.RuneCountInString(k) > MaxAttributionField:
+			pr.add(at(path, "metadata"), "keys must be 1-%d characters", MaxAttributionField)
+		case utf8.RuneCountInString(a.Metadata[k]) > MaxAttributionField:
+			pr.add(at(path, "metadata."+core.Clip(k, 40)), "must be at most %d characters", MaxAttributionField)
+		}
+	}
+}
+
+// checkRoster checks a roster as it would be stored: its size for the
+// campaign's kind, batch limits that must fit it, and every person's note
+// (at most GiftMessageCharacters once resolved). pathOf names a person in
+// messages (their path in the request, or their recipientId).
+func checkRoster(s campaignState, people []person, pathOf func(int) string, pr *problems) {
+	limit := core.RecipientsPerCampaign
+	if s.Mode.Playbook() {
+		limit = core.RecipientsPerPlaybook
+	}
+	if len(people) > limit {
+		pr.add("recipients", "the campaign would hold %d people; a %s campaign holds at most %d", len(people), s.Mode, limit)
+	}
+	for i, p := range people {
+		note := resolveNote(s.Message, p.Message, p.noteValues())
+		if !note.tooLong {
+			continue
+		}
+		if p.Message != "" {
+			pr.add(at(pathOf(i), "message"), "%s", note.problem)
+		} else {
+			pr.add("message", "for %s: %s", pathOf(i), note.problem)
+		}
+	}
+}
+
+// checkBatchFits checks that a batch or single campaign's limits fit its
+// roster: maxSends at least the people, budgetCents at least perPersonCents
+// for each of them.
+func checkBatchFits(s campaignState, people int, pr *problems) {
+	if s.Mode.Playbook() || people == 0 {
+		return
+	}
+	if s.MaxSends < people {
+		pr.add("maxSends", "is %d but the roster has %d people; raise it or remove people", s.MaxSends, people)
+	}
+	if need := s.PerPersonCents * int64(people); s.BudgetCents < need {
+		pr.add("budgetCents", "is %d but %d people at perPersonCents %d need %d", s.BudgetCents, people, s.PerPersonCents, need)
+	}
+}
+
+// expandToFit raises a batch or single campaign's maxSends and budgetCents
+// to fit people (adds expand limits; they never shrink here).
+func expandToFit(s *campaignState, people int) {
+	if s.Mode.Playbook() {
+		return
+	}
+	if s.MaxSends < people {
+		s.MaxSends = min(people, MaxBatchSends)
+	}
+	if need := s.PerPersonCents * int64(people); s.BudgetCents < need {
+		s.BudgetCents = min(need, core.MaxBudgetCents)
+	}
+}
+
+// checkCommitments is LIMITS_BELOW_COMMITMENTS when s's limits are below
+// what the campaign has already committed.
+func checkCommitments(s campaignState, com commitments) error {
+	switch {
+	case s.BudgetCents < com.SpentCents:
+		return core.FieldError(core.CodeLimitsBelowCommitments, "budgetCents", "would be %d, below the %d cents already committed to gifts", s.BudgetCents, com.SpentCents)
+	case s.MaxSends < com.SentCount:
+		return core.FieldError(core.CodeLimitsBelowCommitments, "maxSends", "would be %d, below the %d gifts already sent", s.MaxSends, com.SentCount)
+	case s.MonthlyBudgetCents != nil && *s.MonthlyBudgetCents < com.MonthCents:
+		return core.FieldError(core.CodeLimitsBelowCommitments, "monthlyBudgetCents", "would be %d, below the %d cents already committed this month", *s.MonthlyBudgetCents, com.MonthCents)
+	}
+	return nil
+}
+
+// CheckCampaignInput validates a create_campaign input against its gift
+// without storing anything: the defaults, every field's bounds, the gift's
+// lettering and recipient details, and the roster's identities and notes.
+// It returns nil or the error CreateCampaign would return for the fields
+// (VALIDATION_ERROR naming each, TOO_MANY_ARTWORK_FILES,
+// DUPLICATE_RECIPIENT).
+func CheckCampaignInput(in CampaignInput, product catalog.Product) error {
+	_, _, _, err := newCampaign(in, product, time.Time{})
+	return err
+}
+
+// newCampaign validates a create input against its gift and builds the
+// draft and its roster, with each person's path in the request.
+func newCampaign(in CampaignInput, product catalog.Product, now time.Time) (campaignState, []person, []string, error) {
+	if err := tooManyAssets(in.Recipients); err != nil {
+		return campaignState{}, nil, nil, err
+	}
+	if err := duplicateInRequest(in.Recipients); err != nil {
+		return campaignState{}, nil, nil, err
+	}
+	s, pr := newCampaignState(in, product)
+	s.Status = StatusDraft
+	people := make([]person, 0, len(in.Recipients))
+	paths := make([]string, 0, len(in.Recipients))
+	for i, item := range in.Recipients {
+		path := fmt.Sprintf("recipients[%d]", i)
+		if strings.TrimSpace(item.RecipientID) != "" {
+			pr.add(at(path, "recipientId"), "is for people already on a campaign; leave it out when creating one")
+		}
+		f := applyRecipient(newPersonFields(), item, path, recipientRules{product: &product}, &pr)
+		people = append(people, person{personFields: f, id: core.NewID(core.PrefixRecipient), position: i, createdAt: now})
+		paths = append(paths, path)
+	}
+	checkCampaign(s, &product, &pr)
+	checkBatchFits(s, len(people), &pr)
+	checkRoster(s, people, func(i int) string { return paths[i] }, &pr)
+	return s, people, paths, pr.err()
+}

@@ -1,0 +1,222 @@
+package campaign
+
+import (
+	"context"
+	"encoding/json"
+	"maps"
+	"time"
+
+	"github.com/giftwell/giftwell/core"
+
+	"github.com/giftwell/giftwell/sql/db"
+)
+
+// SendApproved is a gift's status when approval created it: paid (from the
+// balance, for playbooks) and being prepared. The gift-link and fulfilment
+// issues add the statuses that follow.
+const SendApproved SendStatus = "approved"
+
+// GiftRecipient is the person a gift is for, as they were when the gift was
+// created: later roster edits never change a gift. The address is the one
+// the sender supplied (addressMode known), or empty when the recipient
+// confirms their own.
+type GiftRecipient struct {
+	Name         string      `json:"name,omitempty" jsonschema:"the person's name"`
+	Email        string      `json:"email,omitempty" jsonschema:"their email"`
+	Company      string      `json:"company,omitempty" jsonschema:"their company"`
+	Title        string      `json:"title,omitempty" jsonschema:"their title"`
+	SourceSystem string      `json:"sourceSystem,omitempty" jsonschema:"the system the person came from"`
+	ExternalID   string      `json:"externalId,omitempty" jsonschema:"their ID in sourceSystem"`
+	ProfileURL   string      `json:"profileUrl,omitempty" jsonschema:"their LinkedIn profile"`
+	AddressMode  AddressMode `json:"addressMode" jsonschema:"known: the sender supplied the address; confirm: the recipient confirms it through the gift link" schema:"enum=confirm|known"`
+	Address      string      `json:"address,omitempty" jsonschema:"the sender-supplied street address"`
+	City         string      `json:"city,omitempty" jsonschema:"city"`
+	State        string      `json:"state,omitempty" jsonschema:"two-letter state code"`
+	Zip          string      `json:"zip,omitempty" jsonschema:"ZIP code"`
+	Country      string      `json:"country,omitempty" jsonschema:"always US"`
+}
+
+// Gift is a gift (a send): what approval created and charged. sendId,
+// giftId and gift_id name the same ID.
+type Gift struct {
+	ID           string        `json:"id" jsonschema:"the gift ID (send_...); sendId, giftId and gift_id are the same ID"`
+	CampaignID   string        `json:"campaignId" jsonschema:"the campaign"`
+	RecipientID  string        `json:"recipientId" jsonschema:"the roster person"`
+	Recipient    GiftRecipient `json:"recipient" jsonschema:"the person as they were when the gift was created"`
+	ProductID    string        `json:"productId" jsonschema:"the catalog gift"`
+	Status       SendStatus    `json:"status" jsonschema:"the gift's status; approved when created"`
+	Mode         core.Mode     `json:"mode" jsonschema:"test or live, as created; never changes" schema:"enum=test|live"`
+	TotalCents   int64         `json:"totalCents" jsonschema:"what the gift cost in USD cents (priceCents + shippingCents), all-in"`
+	FundedBy     FundedBy      `json:"fundedBy" jsonschema:"balance (a playbook gift paid from the prepaid balance) or checkout" schema:"enum=balance|checkout"`
+	Attribution  Attribution   `json:"attribution" jsonschema:"the gift's attribution: its own values over the campaign's; the person's externalId by default"`
+	AutoApproved bool          `json:"autoApproved" jsonschema:"true when auto-approve approved it"`
+	ApprovedBy   string        `json:"approvedBy,omitempty" jsonschema:"the user ID of the person who approved it; empty for auto-approve"`
+	Outcome      string        `json:"outcome" jsonschema:"none, replied, meeting_booked or meeting_held, as the customer reported" schema:"enum=none|replied|meeting_booked|meeting_held"`
+	CreatedAt    time.Time     `json:"createdAt" jsonschema:"when the gift was created"`
+}
+
+// giftParams describe a gift to create for a person of a campaign.
+type giftParams struct {
+	c   campaignRecord
+	who person
+	// unitCents is what the gift costs (the product's price + shipping).
+	unitCents int64
+	mode      core.Mode
+	fundedBy  FundedBy
+	status    SendStatus
+	// approvedBy is the approving user, "" for auto-approve.
+	approvedBy   string
+	autoApproved bool
+	// attribution holds the gift's own values, or nil.
+	attribution *Attribution
+	outcome     string
+	// recordOnly records a gift that was paid elsewhere (InsertSend's
+	// history): no debit and no events.
+	recordOnly bool
+}
+
+// createGift creates the gift of gp inside the caller's transaction, which
+// has locked the campaign: a balance-funded gift is debited first (402
+// INSUFFICIENT_BALANCE when the balance cannot cover it), then the send row
+// (one gift per person, whatever races: the unique index
+// sends_recipient_once), the person's approval state, and the send.created
+// event, plus send.auto_approved for auto-approve. Either all of it lands or
+// none.
+func (a *Service) createGift(ctx context.Context, q *db.Queries, gp giftParams) (Gift, error) {
+	c, who := gp.c, gp.who
+	g := Gift{
+		ID: core.NewID(core.PrefixSend), CampaignID: c.ID, RecipientID: who.id, ProductID: c.ProductID,
+		Status: gp.status, Mode: gp.mode, TotalCents: gp.unitCents, FundedBy: gp.fundedBy,
+		Attribution: giftAttribution(c.Attribution, who, gp.attribution), AutoApproved: gp.autoApproved,
+		ApprovedBy: gp.approvedBy, Outcome: gp.outcome, CreatedAt: a.Clock.Now(),
+		Recipient: GiftRecipient{
+			Name: who.Name, Email: who.Email, Company: who.Company, Title: who.Title, SourceSystem: who.SourceSystem,
+			ExternalID: who.ExternalID, ProfileURL: who.ProfileURL, AddressMode: who.AddressMode,
+			Address: who.Address, City: who.City, State: who.State, Zip: who.Zip, Country: who.Country,
+		},
+	}
+	if g.Status == "" {
+		g.Status = SendApproved
+	}
+	if g.Mode == "" {
+		g.Mode = core.ModeTest
+	}
+	if g.Outcome == "" {
+		g.Outcome = "none"
+	}
+	if g.FundedBy == FundedByBalance && !gp.recordOnly {
+		if _, err := a.Ledger.Debit(ctx, q, c.WorkspaceID, g.Mode, g.TotalCents, g.ID, c.ID); err != nil {
+			return Gift{}, err
+		}
+	}
+	attr, err := json.Marshal(g.Attribution)
+	if err != nil {
+		return Gift{}, core.Internal(err)
+	}
+	snap, err := json.Marshal(g.Recipient)
+	if err != nil {
+		return Gift{}, core.Internal(err)
+	}
+	cust := c.Customization
+	if cust == nil {
+		cust = map[string]string{}
+	}
+	custJSON, err := json.Marshal(cust)
+	if err != nil {
+		return Gift{}, core.Internal(err)
+	}
+	note := resolveNote(c.Message, who.Message, who.noteValues())
+	if err := q.SendInsert(ctx, db.SendInsertParams{
+		ID: g.ID, WorkspaceID: c.WorkspaceID, CampaignID: c.ID, RecipientID: who.id, ProductID: c.ProductID,
+		Status: string(g.Status), Mode: string(g.Mode), TotalCents: g.TotalCents, FundedBy: string(g.FundedBy),
+		Attribution: attr, Outcome: g.Outcome, RecipientEmail: who.Email, RecipientSourceSystem: who.SourceSystem,
+		RecipientExternalID: who.ExternalID, RecipientProfileUrl: who.ProfileURL, RecipientName: who.Name,
+		AutoApproved: g.AutoApproved, ApprovedBy: g.ApprovedBy, Recipient: snap, Message: note.resolved,
+		Customization: custJSON, CreatedAt: g.CreatedAt,
+	}); err != nil {
+		if name, ok := core.ViolatedUnique(err); ok && name == "sends_recipient_once" {
+			return Gift{}, core.FieldError(core.CodeInvalidRequestState, "recipientId", "%s already has a gift", who.id)
+		}
+		return Gift{}, core.Internal(err)
+	}
+	state := ApprovalApproved
+	if g.AutoApproved {
+		state = ApprovalAutoApproved
+	}
+	if _, err := q.RecipientSetApproval(ctx, db.RecipientSetApprovalParams{
+		ApprovalState: string(state), UpdatedAt: g.CreatedAt, CampaignID: c.ID, ID: who.id,
+	}); err != nil {
+		return Gift{}, core.Internal(err)
+	}
+	if gp.recordOnly {
+		return g, nil
+	}
+	data := map[string]any{
+		"campaignId": c.ID, "sendId": g.ID, "recipientId": who.id, "productId": g.ProductID, "status": g.Status,
+		"totalCents": g.TotalCents, "fundedBy": g.FundedBy, "attribution": g.Attribution, "autoApproved": g.AutoApproved,
+	}
+	ev := core.EventRecord{WorkspaceID: c.WorkspaceID, Type: core.EventSendCreated, Mode: g.Mode, CampaignID: c.ID, SendID: g.ID, RecipientID: who.id, Data: data}
+	if err := a.RecordEvent(ctx, q, ev); err != nil {
+		return Gift{}, err
+	}
+	if g.AutoApproved {
+		ev.Type = core.EventSendAutoApproved
+		if c.AutoApprove != nil {
+			ev.Data = maps.Clone(data)
+			ev.Data["perGiftMaxCents"] = c.AutoApprove.PerGiftMaxCents
+		}
+		if err := a.RecordEvent(ctx, q, ev); err != nil {
+			return Gift{}, err
+		}
+	}
+	return g, nil
+}
+
+// giftAttribution is a gift's attribution: the campaign's values, the
+// person's externalId over the campaign's, and the gift's own values (own)
+// over both.
+func giftAttribution(campaign Attribution, who person, own *Attribution) Attribution {
+	attr := campaign
+	attr.Metadata = maps.Clone(attr.Metadata)
+	if who.ExternalID != "" {
+		attr.ExternalID = who.ExternalID
+	}
+	if own == nil {
+		return attr
+	}
+	for _, f := range []struct {
+		dst *string
+		v   string
+	}{
+		{&attr.ExternalID, own.ExternalID}, {&attr.Source, own.Source}, {&attr.ContactID, own.ContactID},
+		{&attr.AccountID, own.AccountID}, {&attr.OpportunityID, own.OpportunityID},
+	} {
+		if f.v != "" {
+			*f.dst = f.v
+		}
+	}
+	if len(own.Metadata) > 0 && attr.Metadata == nil {
+		attr.Metadata = map[string]string{}
+	}
+	maps.Copy(attr.Metadata, own.Metadata)
+	return attr
+}
+
+// giftFromRow maps a stored send.
+func giftFromRow(r db.Send) (Gift, error) {
+	g := Gift{
+		ID: r.ID, CampaignID: r.CampaignID, RecipientID: r.RecipientID, ProductID: r.ProductID,
+		Status: SendStatus(r.Status), Mode: core.Mode(r.Mode), TotalCents: r.TotalCents, FundedBy: FundedBy(r.FundedBy),
+		AutoApproved: r.AutoApproved, ApprovedBy: r.ApprovedBy, Outcome: r.Outcome, CreatedAt: r.CreatedAt,
+	}
+	if err := json.Unmarshal(r.Attribution, &g.Attribution); err != nil {
+		return Gift{}, core.Internal(err)
+	}
+	if err := json.Unmarshal(r.Recipient, &g.Recipient); err != nil {
+		return Gift{}, core.Internal(err)
+	}
+	if g.Recipient.AddressMode == "" {
+		g.Recipient.AddressMode = AddressConfirm
+	}
+	return g, nil
+}

@@ -1,0 +1,296 @@
+package campaign
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"time"
+
+	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/catalog"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/giftwell/giftwell/sql/db"
+)
+
+// Adding a person to a playbook is queue traffic: many agents add people to
+// the same playbook at once. Each add locks the playbook with a short lock
+// wait and tries a few times; an add that loses every race is PLAYBOOK_BUSY
+// with nothing saved. Auto-approve takes the balance lock without waiting:
+// an add that meets another approval is scheduled, and the playbook's
+// approval job (inserted in the add's transaction) decides it.
+
+const (
+	// addLockWait is how long one attempt waits for the playbook's lock.
+	addLockWait = "250ms"
+	// addAttempts is how many times an add tries to get the lock.
+	addAttempts = 3
+)
+
+// errPlaybookLocked is one attempt's failure to lock the playbook in time.
+var errPlaybookLocked = errors.New("playbook locked by other adds")
+
+// playbookPath is where add_to_playbook's problems are named (recipient.email).
+const playbookPath = "recipient"
+
+// AddToPlaybook adds one person to active playbook campaignID for p and
+// runs auto-approve: the answer's approval is auto_approved (paid from the
+// balance in p's mode, with sendId), waiting with a reason (nothing
+// charged; a playbook.person_waiting event), or scheduled (the add met
+// another approval; the playbook's approval job, inserted with the add,
+// decides within moments).
+//
+// The call is idempotent: a person already on the playbook (matched by
+// sourceSystem+externalId, then recipientId, email or profileUrl) is
+// answered with alreadyQueued and their current state. A matched person who
+// still waits takes the non-empty fields sent (details merge key by key),
+// and auto-approve runs again when it is on; anyone else is left as they
+// are.
+//
+// It returns NOT_FOUND (the playbook, or a recipientId not on it),
+// NOT_ALWAYS_ON (a batch or single), CAMPAIGN_COMPLETED, PLAYBOOK_OFF
+// (draft or paused; url: the review page), RECIPIENT_SKIPPED (url: the
+// queue page), VALIDATION_ERROR naming recipient.<field> (or recipient for
+// a playbook already holding 2000 people), TOO_MANY_ARTWORK_FILES,
+// RECIPIENT_IDENTITY_CONFLICT, RECIPIENT_MESSAGE_REQUIRED, PLAYBOOK_BUSY
+// (retryAfterMs 250-999; nothing saved), and the codes of Authorize.
+func (a *Service) AddToPlaybook(ctx context.Context, p core.Principal, campaignID string, in PlaybookPersonAdd) (AddPersonResult, error) {
+	if err := core.Authorize(p, core.ActAddPeople, a.Config.ReviewURL(campaignID)); err != nil {
+		return AddPersonResult{}, err
+	}
+	if n := len(in.Recipient.AssetIDs); n > MaxAssetIDs {
+		return AddPersonResult{}, core.FieldError(core.CodeTooManyArtworkFiles, at(playbookPath, "assetIds"),
+			"has %d artwork files; a person takes at most %d", n, MaxAssetIDs)
+	}
+	for attempt := range addAttempts {
+		if attempt > 0 {
+			// Jitter, so that writers that collided do not collide again.
+			select {
+			case <-ctx.Done():
+				return AddPersonResult{}, core.Internal(ctx.Err())
+			case <-time.After(time.Duration(10+rand.IntN(40)) * time.Millisecond):
+			}
+		}
+		var out AddPersonResult
+		err := pgx.BeginFunc(ctx, a.DB, func(tx pgx.Tx) (err error) {
+			out, err = a.addToPlaybook(ctx, tx, p, campaignID, in.Recipient)
+			return err
+		})
+		if errors.Is(err, errPlaybookLocked) {
+			continue
+		}
+		if err != nil {
+			return AddPersonResult{}, core.AsCoreError(err)
+		}
+		return out, nil
+	}
+	return AddPersonResult{}, &core.Error{
+		Code:         core.CodePlaybookBusy,
+		Message:      fmt.Sprintf("others were being added to playbook %s at the same moment and nothing was saved; wait retryAfterMs, then send the same add again", core.Clip(campaignID, 60)),
+		RetryAfterMs: 250 + rand.Int64N(750),
+	}
+}
+
+// addToPlaybook is one attempt of AddToPlaybook inside tx.
+func (a *Service) addToPlaybook(ctx context.Context, tx pgx.Tx, p core.Principal, campaignID string, in RecipientInput) (AddPersonResult, error) {
+	q := db.New(tx)
+	if err := q.TxSetLockTimeout(ctx, addLockWait); err != nil {
+		return AddPersonResult{}, core.Internal(err)
+	}
+	c, err := lockCampaign(ctx, q, p.WorkspaceID, campaignID)
+	if isLockNotAvailable(err) {
+		return AddPersonResult{}, errPlaybookLocked
+	}
+	if err != nil {
+		return AddPersonResult{}, err
+	}
+	// The playbook is ours: later statements wait as usual.
+	if err := q.TxSetLockTimeout(ctx, "0"); err != nil {
+		return AddPersonResult{}, core.Internal(err)
+	}
+	if err := playbookOn(a, c); err != nil {
+		return AddPersonResult{}, err
+	}
+	if err := checkoutLock(ctx, q, c); err != nil {
+		return AddPersonResult{}, err
+	}
+	product, err := a.storedProduct(ctx, c.ProductID)
+	if err != nil {
+		return AddPersonResult{}, err
+	}
+	roster, err := loadRoster(ctx, q, c.ID)
+	if err != nil {
+		return AddPersonResult{}, err
+	}
+	pos, err := matchPlaybookPerson(roster.people, in)
+	if err != nil {
+		return AddPersonResult{}, err
+	}
+	mode := modeOf(p)
+	rules := recipientRules{product: product}
+	res := AddPersonResult{Queued: true, ApprovalURL: a.Config.QueueURL(c.ID)}
+	var pr problems
+	if pos >= 0 {
+		return a.addAgain(ctx, tx, c, product, roster, roster.people[pos], in, mode, res)
+	}
+
+	// A new person.
+	f := applyRecipient(newPersonFields(), in, playbookPath, rules, &pr)
+	if len(roster.people) >= core.RecipientsPerPlaybook {
+		pr.add(playbookPath, "the playbook already holds %d people, the most a playbook holds; complete it and start a new playbook", len(roster.people))
+	}
+	next := 0
+	for _, cur := range roster.people {
+		next = max(next, cur.position+1)
+	}
+	now := a.Clock.Now()
+	np := person{personFields: f, id: core.NewID(core.PrefixRecipient), position: next, createdAt: now}
+	only := []person{np}
+	pathOf := func(int) string { return playbookPath }
+	checkRoster(c.campaignState, only, pathOf, &pr)
+	if err := pr.err(); err != nil {
+		return AddPersonResult{}, err
+	}
+	if err := notesComplete(c.campaignState, only, pathOf, only); err != nil {
+		return AddPersonResult{}, err
+	}
+	if err := insertPeople(ctx, q, c.WorkspaceID, c.ID, only, now); err != nil {
+		return AddPersonResult{}, err
+	}
+	d, err := a.decideAuto(ctx, tx, c, product, np, mode, false)
+	if err != nil {
+		return AddPersonResult{}, err
+	}
+	if err := a.settleDecision(ctx, q, c, np.id, "", "", d, mode); err != nil {
+		return AddPersonResult{}, err
+	}
+	if err := a.scheduleIfScheduled(ctx, tx, c, d); err != nil {
+		return AddPersonResult{}, err
+	}
+	res.RecipientID, res.Approval = np.id, d.approval()
+	return res, nil
+}
+
+// addAgain answers an add of cur, who is already on playbook c: their
+// current state, after merging the fields sent and running auto-approve
+// again while they wait.
+func (a *Service) addAgain(ctx context.Context, tx pgx.Tx, c campaignRecord, product *catalog.Product, roster rosterView, cur person, in RecipientInput, mode core.Mode, res AddPersonResult) (AddPersonResult, error) {
+	q := db.New(tx)
+	res.RecipientID, res.AlreadyQueued = cur.id, true
+	// The input is checked as an update of the person, even when it changes nothing.
+	var pr problems
+	merged := cur
+	merged.personFields = applyRecipient(cur.personFields, in, playbookPath, recipientRules{product: product}, &pr)
+	if err := pr.err(); err != nil {
+		return AddPersonResult{}, err
+	}
+	row, err := q.RecipientGetForApproval(ctx, db.RecipientGetForApprovalParams{CampaignID: c.ID, ID: cur.id})
+	if err != nil {
+		return AddPersonResult{}, core.Internal(err)
+	}
+	state, reason := ApprovalState(row.ApprovalState), ApprovalReason(row.ApprovalReason)
+	switch state {
+	case ApprovalSkipped:
+		return AddPersonResult{}, &core.Error{Code: core.CodeRecipientSkipped, URL: a.Config.QueueURL(c.ID),
+			Message: fmt.Sprintf("%s (%s) was skipped by an owner or admin; do not add them again", cur.id, cur.displayName())}
+	case ApprovalApproved, ApprovalAutoApproved:
+		res.Approval = PlaybookApproval{State: state, SendID: roster.sendOf[cur.id]}
+		return res, nil
+	case ApprovalScheduled:
+		res.Approval = PlaybookApproval{State: state}
+		return res, nil
+	}
+
+	// Waiting: take what was sent, then run auto-approve again when on.
+	if !merged.same(cur.personFields) {
+		if err := notesComplete(c.campaignState, []person{merged}, func(int) string { return playbookPath }, []person{merged}); err != nil {
+			return AddPersonResult{}, err
+		}
+		params, err := merged.updateParams(c.ID, a.Clock.Now())
+		if err != nil {
+			return AddPersonResult{}, core.Internal(err)
+		}
+		if _, err := q.RecipientUpdate(ctx, params); err != nil {
+			if _, unique := core.ViolatedUnique(err); unique {
+				return AddPersonResult{}, core.Errorf(core.CodeInvalidRequestState, "recipient: another person on the playbook has this email or sourceSystem+externalId")
+			}
+			return AddPersonResult{}, core.Internal(err)
+		}
+	}
+	if c.AutoApprove == nil || !c.AutoApprove.Enabled {
+		if reason == "" {
+			// People on the roster before the playbook was turned on.
+			reason = ReasonAutoApproveOff
+		}
+		res.Approval = PlaybookApproval{State: ApprovalWaiting, Reason: reason}
+		return res, nil
+	}
+	d, err := a.decideAuto(ctx, tx, c, product, merged, mode, false)
+	if err != nil {
+		return AddPersonResult{}, err
+	}
+	if err := a.settleDecision(ctx, q, c, cur.id, ApprovalWaiting, reason, d, mode); err != nil {
+		return AddPersonResult{}, err
+	}
+	if err := a.scheduleIfScheduled(ctx, tx, c, d); err != nil {
+		return AddPersonResult{}, err
+	}
+	res.Approval = d.approval()
+	return res, nil
+}
+
+// scheduleIfScheduled inserts playbook c's approval job in tx when d
+// scheduled the person.
+func (a *Service) scheduleIfScheduled(ctx context.Context, tx pgx.Tx, c campaignRecord, d autoDecision) error {
+	if d.state != ApprovalScheduled {
+		return nil
+	}
+	return a.scheduleApprovals(ctx, tx, c.WorkspaceID, c.ID)
+}
+
+// playbookOn is the error for adding to c when c is not an active playbook:
+// NOT_ALWAYS_ON, CAMPAIGN_COMPLETED or PLAYBOOK_OFF (url: the review page).
+func playbookOn(a *Service, c campaignRecord) error {
+	switch {
+	case !c.Mode.Playbook():
+		return core.Errorf(core.CodeNotAlwaysOn, "campaign %s is a %s campaign, not a playbook; add people with add_recipients", c.ID, c.Mode)
+	case c.Status == StatusCompleted:
+		return campaignCompleted(c.ID)
+	case c.Status != StatusActive:
+		return &core.Error{Code: core.CodePlaybookOff, URL: a.Config.ReviewURL(c.ID),
+			Message: fmt.Sprintf("playbook %s is %s; a signed-in teammate turns it on at the url, then send the same add again", c.ID, c.Status)}
+	}
+	return nil
+}
+
+// matchPlaybookPerson finds the roster person in names: the same
+// sourceSystem+externalId, recipientId, email or profileUrl (-1 for a new
+// person). It returns NOT_FOUND for a recipientId not on the roster and
+// RECIPIENT_IDENTITY_CONFLICT when the identifiers belong to different
+// people.
+func matchPlaybookPerson(people []person, in RecipientInput) (int, error) {
+	pos, by, err := indexRoster(people).match(identityOf(in), playbookPath)
+	if err != nil {
+		return -1, err
+	}
+	if in.ProfileURL == "" {
+		return pos, nil
+	}
+	profile, problem := NormalizeLinkedInProfile(in.ProfileURL)
+	if problem != "" {
+		return pos, nil // applyRecipient names the field
+	}
+	for i, pp := range people {
+		if pp.ProfileURL != profile {
+			continue
+		}
+		if pos >= 0 && pos != i {
+			return -1, core.FieldError(core.CodeRecipientIdentityConflict, playbookPath,
+				"its %s belongs to %s but its profileUrl belongs to %s; send one person's identifiers only", by, people[pos].id, pp.id)
+		}
+		return i, nil
+	}
+	return pos, nil
+}

@@ -1,0 +1,115 @@
+package campaign
+
+import "time"
+
+// AddressMode says who supplies a person's shipping address.
+type AddressMode string
+
+// The address modes.
+const (
+	// AddressConfirm (the default): the recipient confirms their address
+	// through the gift link.
+	AddressConfirm AddressMode = "confirm"
+	// AddressKnown: the sender supplies the US address now.
+	AddressKnown AddressMode = "known"
+)
+
+// PhotoSource is the discriminator of a RecipientPhoto.
+type PhotoSource string
+
+// The photo sources.
+const (
+	PhotoUpload   PhotoSource = "upload"
+	PhotoLinkedIn PhotoSource = "linkedin"
+)
+
+// RecipientPhoto is a portrait for gifts with requiresPortrait, discriminated
+// by Source: {source: upload, assetId} or {source: linkedin, profileUrl}.
+type RecipientPhoto struct {
+	Source     PhotoSource `json:"source" jsonschema:"upload (an uploaded asset) or linkedin (the person's LinkedIn profile photo)" schema:"enum=upload|linkedin"`
+	AssetID    string      `json:"assetId,omitempty" jsonschema:"with source upload: the uploaded photo's asset ID (asset_...)" schema:"maxLength=100"`
+	ProfileURL string      `json:"profileUrl,omitempty" jsonschema:"with source linkedin: the person's LinkedIn profile URL" schema:"maxLength=500"`
+}
+
+// Recipient bounds (the spec gives customTag and assetIds; the others are
+// Giftwell's, see docs/decisions.md).
+const (
+	MaxRecipientText      = 200
+	MaxSourceSystemLength = 100
+	MaxProfileURLLength   = 500
+	MaxContextLength      = 2000
+	MaxCustomTagLength    = 200
+	MaxAssetIDs           = 5
+	MaxAssetIDLength      = 100
+	MaxImportIDLength     = 100
+	MaxDetailsKeys        = 20
+	MaxDetailValue        = 2000
+)
+
+// RecipientInput is one person as create_campaign, update_campaign and
+// add_recipients take them. Each person needs at least one identity: a
+// name, a personal profileUrl, or sourceSystem plus externalId. Empty
+// strings are absent.
+type RecipientInput struct {
+	RecipientID             string            `json:"recipientId,omitempty" jsonschema:"the roster ID (recipient_...) of a person already on this campaign, to update or keep them" schema:"maxLength=100"`
+	Name                    string            `json:"name,omitempty" jsonschema:"the person's full name; {{firstName}} is its first word" schema:"maxLength=200"`
+	Email                   string            `json:"email,omitempty" jsonschema:"optional; never printed; matches the person on later adds" schema:"maxLength=254"`
+	Company                 string            `json:"company,omitempty" jsonschema:"optional; fills {{company}}" schema:"maxLength=200"`
+	Title                   string            `json:"title,omitempty" jsonschema:"the person's job title" schema:"maxLength=200"`
+	SourceSystem            string            `json:"sourceSystem,omitempty" jsonschema:"the system the person comes from (e.g. hubspot); with externalId the stable identity for safe resends" schema:"maxLength=100"`
+	ExternalID              string            `json:"externalId,omitempty" jsonschema:"the person's ID in sourceSystem; becomes the gift's attribution.externalId by default" schema:"maxLength=200"`
+	ProfileURL              string            `json:"profileUrl,omitempty" jsonschema:"a personal LinkedIn profile (linkedin.com/in/<slug> on the bare, www or a two-letter country host), saved as https://www.linkedin.com/in/<slug>; Sales Navigator, company and /pub/ URLs are refused" schema:"maxLength=500"`
+	Context                 string            `json:"context,omitempty" jsonschema:"research notes for the sender; never printed" schema:"maxLength=2000"`
+	Message                 string            `json:"message,omitempty" jsonschema:"this person's own note; overrides the campaign's message; at most 500 characters after personalization" schema:"maxLength=1000"`
+	CustomTag               string            `json:"customTag,omitempty" jsonschema:"fills {{custom}}" schema:"maxLength=200"`
+	AssetIDs                []string          `json:"assetIds,omitempty" jsonschema:"up to 5 uploaded artwork asset IDs (asset_...) for this person" schema:"type=array,items.maxLength=100"`
+	Photo                   *RecipientPhoto   `json:"photo,omitempty" jsonschema:"a portrait for gifts with requiresPortrait, used only with the user's authorization" schema:"type=object"`
+	AdultRecipientConfirmed *bool             `json:"adultRecipientConfirmed,omitempty" jsonschema:"true only when the user confirmed the person is 21 or older (alcohol gifts); never inferred" schema:"type=boolean"`
+	Details                 map[string]string `json:"details,omitempty" jsonschema:"answers keyed by the gift's recipientDetails keys; an empty answer clears one" schema:"maxProperties=20,items.maxLength=2000"`
+	ImportID                string            `json:"importId,omitempty" jsonschema:"the source import this person came from; with importRowId, both or neither" schema:"maxLength=100"`
+	ImportRowID             string            `json:"importRowId,omitempty" jsonschema:"the row of importId; both or neither" schema:"maxLength=100"`
+	AddressMode             AddressMode       `json:"addressMode,omitempty" jsonschema:"confirm (default: the recipient confirms through the gift link) or known (the sender supplies the US address: name, address, city, state and zip)" schema:"enum=confirm|known"`
+	Address                 string            `json:"address,omitempty" jsonschema:"street address, with addressMode known" schema:"maxLength=200"`
+	City                    string            `json:"city,omitempty" jsonschema:"city, with addressMode known" schema:"maxLength=200"`
+	State                   string            `json:"state,omitempty" jsonschema:"a two-letter US state code or its full name, stored as the code" schema:"maxLength=100"`
+	Zip                     string            `json:"zip,omitempty" jsonschema:"5 or 9 digits (12345 or 12345-6789)" schema:"maxLength=20"`
+	Country                 string            `json:"country,omitempty" jsonschema:"US only; default US" schema:"maxLength=20"`
+}
+
+// Recipient is one person of a campaign's roster, as reads return it. Empty
+// fields are left out.
+type Recipient struct {
+	RecipientID             string            `json:"recipientId" jsonschema:"the person's roster ID; stable"`
+	Name                    string            `json:"name,omitempty" jsonschema:"full name"`
+	Email                   string            `json:"email,omitempty" jsonschema:"email, lowercased"`
+	Company                 string            `json:"company,omitempty" jsonschema:"company"`
+	Title                   string            `json:"title,omitempty" jsonschema:"job title"`
+	SourceSystem            string            `json:"sourceSystem,omitempty" jsonschema:"source system"`
+	ExternalID              string            `json:"externalId,omitempty" jsonschema:"ID in the source system"`
+	ProfileURL              string            `json:"profileUrl,omitempty" jsonschema:"normalised LinkedIn profile"`
+	Context                 string            `json:"context,omitempty" jsonschema:"research notes; never printed"`
+	Message                 string            `json:"message,omitempty" jsonschema:"the person's own note template, overriding the campaign's"`
+	CustomTag               string            `json:"customTag,omitempty" jsonschema:"fills {{custom}}"`
+	AssetIDs                []string          `json:"assetIds,omitempty" jsonschema:"artwork asset IDs"`
+	Photo                   *RecipientPhoto   `json:"photo,omitempty" jsonschema:"portrait source"`
+	AdultRecipientConfirmed bool              `json:"adultRecipientConfirmed" jsonschema:"the user confirmed the person is 21 or older"`
+	Details                 map[string]string `json:"details,omitempty" jsonschema:"answers to the gift's recipientDetails"`
+	ImportID                string            `json:"importId,omitempty" jsonschema:"source import"`
+	ImportRowID             string            `json:"importRowId,omitempty" jsonschema:"row of the source import"`
+	AddressMode             AddressMode       `json:"addressMode" jsonschema:"confirm or known" schema:"enum=confirm|known"`
+	Address                 string            `json:"address,omitempty" jsonschema:"street address (addressMode known)"`
+	City                    string            `json:"city,omitempty" jsonschema:"city"`
+	State                   string            `json:"state,omitempty" jsonschema:"two-letter state code"`
+	Zip                     string            `json:"zip,omitempty" jsonschema:"ZIP code"`
+	Country                 string            `json:"country" jsonschema:"always US"`
+	// ResolvedMessage is the note as it will be printed: the person's
+	// message or the campaign's, placeholders filled. Empty while it cannot
+	// be resolved (NoteProblem says why).
+	ResolvedMessage string `json:"resolvedMessage" jsonschema:"the note as it will be printed, or empty while it cannot be resolved"`
+	NoteProblem     string `json:"noteProblem,omitempty" jsonschema:"why the note cannot be resolved yet; approval waits until it can"`
+	// SendID is the person's gift, once one exists; a person with a gift
+	// cannot be removed or changed.
+	SendID         string    `json:"sendId,omitempty" jsonschema:"the person's gift (send_...), once created"`
+	RepeatApproved bool      `json:"repeatApproved,omitempty" jsonschema:"a signed-in owner or admin approved gifting this person again"`
+	CreatedAt      time.Time `json:"createdAt" jsonschema:"when the person was added"`
+}

@@ -1,0 +1,146 @@
+package campaign
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+
+	"github.com/giftwell/giftwell/core"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/giftwell/giftwell/sql/db"
+)
+
+// SendStatus is a gift's status. The playbook issue defines the full set
+// and its moves; these are the ones this issue's rules read.
+type SendStatus string
+
+// Gift statuses read by campaigns.
+const (
+	// SendCancelled: cancelled before production; it commits nothing and
+	// never reached the person (not a repeat).
+	SendCancelled SendStatus = "cancelled"
+	// SendDeclined: declined by its recipient; it commits nothing.
+	SendDeclined SendStatus = "declined"
+)
+
+// FundedBy says how a gift was paid.
+type FundedBy string
+
+// The ways a gift is paid.
+const (
+	FundedByBalance  FundedBy = "balance"
+	FundedByCheckout FundedBy = "checkout"
+)
+
+// SendParams describe a gift for a person on a campaign's roster.
+type SendParams struct {
+	CampaignID  string
+	RecipientID string
+	// Status is the gift's status; empty means "approved".
+	Status     SendStatus
+	TotalCents int64
+	FundedBy   FundedBy
+	// Mode is the workspace mode the gift is created in; empty means the
+	// principal's.
+	Mode core.Mode
+	// Attribution holds the gift's own values, which override the
+	// campaign's and the recipient's externalId.
+	Attribution *Attribution
+	// Outcome is none unless given.
+	Outcome string
+}
+
+// InsertSend records a gift for a person on a campaign's roster, copying
+// the person's identity so that repeats are found even after the roster
+// changes, and the attribution: the campaign's, then the recipient's
+// externalId, then the gift's own values. It returns the send's ID.
+//
+// It records history only: it moves no money and records no events
+// (approval creates paid gifts through createGift; launch will for
+// checkouts). Tests use it to record that a person was gifted before. It
+// returns NOT_FOUND for a campaign or recipient outside p's workspace.
+func (a *Service) InsertSend(ctx context.Context, p core.Principal, sp SendParams) (string, error) {
+	var id string
+	err := pgx.BeginFunc(ctx, a.DB, func(tx pgx.Tx) error {
+		var err error
+		id, err = a.insertSend(ctx, db.New(tx), p, sp)
+		return err
+	})
+	return id, core.AsCoreError(err)
+}
+
+func (a *Service) insertSend(ctx context.Context, q *db.Queries, p core.Principal, sp SendParams) (string, error) {
+	c, err := lockCampaign(ctx, q, p.WorkspaceID, sp.CampaignID)
+	if err != nil {
+		return "", err
+	}
+	roster, err := loadRoster(ctx, q, c.ID)
+	if err != nil {
+		return "", err
+	}
+	var who *person
+	for i := range roster.people {
+		if roster.people[i].id == sp.RecipientID {
+			who = &roster.people[i]
+		}
+	}
+	if who == nil {
+		return "", core.FieldError(core.CodeNotFound, "recipientId", "%s is not on campaign %s", sp.RecipientID, c.ID)
+	}
+	status, mode, outcome, funded := sp.Status, sp.Mode, sp.Outcome, sp.FundedBy
+	if status == "" {
+		status = SendApproved
+	}
+	if mode == "" {
+		mode = p.Mode
+	}
+	if outcome == "" {
+		outcome = "none"
+	}
+	if funded == "" {
+		funded = FundedByBalance
+		if !c.Mode.Playbook() {
+			funded = FundedByCheckout
+		}
+	}
+	g := giftParams{c: c, who: *who, unitCents: sp.TotalCents, mode: mode, fundedBy: funded, status: status,
+		attribution: sp.Attribution, outcome: outcome, approvedBy: p.UserID, recordOnly: true}
+	gift, err := a.createGift(ctx, q, g)
+	if err != nil {
+		return "", err
+	}
+	return gift.ID, nil
+}
+
+// sendRow is a gift as campaign reads use it.
+type sendRow struct {
+	ID          string
+	RecipientID string
+	ProductID   string
+	Status      SendStatus
+	Mode        core.Mode
+	TotalCents  int64
+	Outcome     string
+	Attribution Attribution
+	CreatedAt   time.Time
+}
+
+// listSends reads a campaign's gifts, oldest first.
+func listSends(ctx context.Context, q *db.Queries, campaignID string) ([]sendRow, error) {
+	rows, err := q.SendListByCampaign(ctx, campaignID)
+	if err != nil {
+		return nil, core.Internal(err)
+	}
+	out := make([]sendRow, 0, len(rows))
+	for _, r := range rows {
+		s := sendRow{ID: r.ID, RecipientID: r.RecipientID, ProductID: r.ProductID, Status: SendStatus(r.Status), Mode: core.Mode(r.Mode),
+			TotalCents: r.TotalCents, Outcome: r.Outcome, CreatedAt: r.CreatedAt}
+		if err := json.Unmarshal(r.Attribution, &s.Attribution); err != nil {
+			return nil, core.Internal(err)
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}

@@ -1,0 +1,19 @@
+package catalog
+
+import (
+	"context"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+)
+
+// WaitBackground waits for the store's background refreshes to finish.
+func (s *CatalogStore) WaitBackground() { s.background.Wait() }
+
+// RefreshesRunning is how many background refreshes are under way.
+func (s *CatalogStore) RefreshesRunning() int { return int(s.running.Load()) }
+
+// SeedCatalogWith seeds products as if they were the embedded catalog with
+// the given digest: for tests of a release that changes the embedded catalog.
+func SeedCatalogWith(ctx context.Context, pool *pgxpool.Pool, products []Product, digest string) error {
+	return seedCatalog(ctx, pool, products, digest)
+}

@@ -1,0 +1,52 @@
+// Package giftwell wires Giftwell's subject services into one App over one
+// Kernel: the value the faces (REST, MCP, the web app, OAuth) and the CLI
+// hold. It holds no rule of its own.
+package giftwell
+
+import (
+	"log/slog"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/campaign"
+	"github.com/giftwell/giftwell/core/catalog"
+	"github.com/giftwell/giftwell/core/connect"
+	"github.com/giftwell/giftwell/core/guide"
+	"github.com/giftwell/giftwell/core/identity"
+	"github.com/giftwell/giftwell/core/ledger"
+)
+
+// App is every subject service of Giftwell over one Kernel.
+type App struct {
+	*core.Kernel
+	// Catalog serves the gift catalog from memory.
+	Catalog *catalog.CatalogStore
+	// Identity keeps people, sessions, keys, invitations, the team and settings.
+	Identity *identity.Service
+	// Connect resolves credentials and keeps OAuth clients and grants.
+	Connect *connect.Service
+	// Ledger keeps balances, the ledger and top-ups.
+	Ledger *ledger.Service
+	// Campaigns keeps campaigns, rosters, the queue and gifts.
+	Campaigns *campaign.Service
+	// Guide serves the workflow guide.
+	Guide *guide.Service
+}
+
+// New builds the App over a migrated database and loads the catalog into
+// memory. A nil clock is the system clock; a nil logger discards.
+func New(db *pgxpool.Pool, cfg core.Config, clock core.Clock, log *slog.Logger) *App {
+	k := core.NewKernel(db, cfg, clock, log)
+	cat := catalog.NewCatalogStore(db).WithClock(k.Clock)
+	led := &ledger.Service{Kernel: k}
+	return &App{
+		Kernel:    k,
+		Catalog:   cat,
+		Identity:  &identity.Service{Kernel: k},
+		Connect:   &connect.Service{Kernel: k},
+		Ledger:    led,
+		Campaigns: &campaign.Service{Kernel: k, Catalog: cat, Ledger: led},
+		Guide:     &guide.Service{Kernel: k},
+	}
+}
