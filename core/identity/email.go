@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"strings"
 	"time"
 
 	"github.com/giftwell/giftwell/core"
@@ -170,7 +171,8 @@ func (a *Service) deliverEmail(ctx context.Context, sender EmailSender, job *riv
 		slog.Int("attempt", job.Attempt), slog.Bool("given_up", giveUp), slog.Any("err", sendErr))
 	msg := sendErr.Error()
 	if len(msg) > 1000 {
-		msg = msg[:1000]
+		// A cut inside a character would be bytes PostgreSQL refuses as text.
+		msg = strings.ToValidUTF8(msg[:1000], "")
 	}
 	if err := q.EmailOutboxMarkFailed(ctx, db.EmailOutboxMarkFailedParams{
 		LastError: msg, NextAttemptAt: emailNextAttempt(job), GiveUp: giveUp, ID: id,

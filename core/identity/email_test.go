@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -146,4 +147,27 @@ func TestEmailJobSendsOutsideATransaction(t *testing.T) {
 	row, err := db.New(env.App.DB).EmailOutboxGet(ctx, run.Args.EmailID)
 	require.NoError(t, err)
 	require.Equal(t, "sent", row.State)
+}
+
+// A mail server's long error is kept cut to 1,000 bytes without splitting
+// a character: PostgreSQL refuses a broken UTF-8 sequence as text, which
+// would turn the failed send into a database error.
+func TestEmailJobKeepsALongErrorAsText(t *testing.T) {
+	t.Parallel()
+	env := apptest.New(t)
+	ctx := context.Background()
+	_, owner := env.SignIn(t, env.OwnerEmail)
+	_, err := env.App.Identity.InviteTeamMember(ctx, owner, identity.InviteParams{Email: apptest.UniqueEmail("a"), Role: core.RoleMember})
+	require.NoError(t, err)
+
+	long := strings.Repeat("x", 999) + strings.Repeat("é", 10) // byte 1,000 is inside an é
+	worker := &identity.DeliverEmailWorker{Identity: env.App.Identity, Sender: &outbox{fail: errors.New(long)}}
+	worked := apptest.WorkJobs(t, env.App, worker)
+	require.Len(t, worked, 1)
+	require.Equal(t, rivertype.JobStateRetryable, worked[0].State)
+	require.Contains(t, worked[0].Errors[0].Error, "xxx", "the send failed, not the database")
+	rows, err := db.New(env.App.DB).EmailOutboxListByWorkspace(ctx, &env.WorkspaceID)
+	require.NoError(t, err)
+	require.Len(t, rows, 1)
+	require.Equal(t, strings.Repeat("x", 999), rows[0].LastError)
 }
