@@ -45,6 +45,23 @@ func (a *Kernel) InsertJob(ctx context.Context, tx pgx.Tx, args river.JobArgs, o
 	return res, nil
 }
 
+// InsertNewJobs inserts a job for each of args in tx through InsertJob and
+// returns how many were new: a unique job already queued is skipped and not
+// counted. It returns INTERNAL_ERROR as InsertJob does.
+func (a *Kernel) InsertNewJobs(ctx context.Context, tx pgx.Tx, args []river.JobArgs, opts *river.InsertOpts) (int, error) {
+	n := 0
+	for _, job := range args {
+		res, err := a.InsertJob(ctx, tx, job, opts)
+		if err != nil {
+			return n, err
+		}
+		if !res.UniqueSkippedAsDuplicate {
+			n++
+		}
+	}
+	return n, nil
+}
+
 // UnfinishedJobStates are the states in which a unique job counts as
 // already queued: one not yet finished (completed, cancelled or discarded).
 func UnfinishedJobStates() []rivertype.JobState {

@@ -5,9 +5,8 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/giftwell/giftwell/core/connect"
-
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/connect"
 )
 
 // principal authenticates the request's bearer token before the SDK sees

@@ -7,10 +7,9 @@ import (
 	"net/http/httptest"
 	"testing"
 
-	"github.com/giftwell/giftwell/core/campaign"
-
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/giftwell/giftwell/core/campaign"
 	"github.com/giftwell/giftwell/internal/apptest"
 )
 

@@ -7,10 +7,9 @@ import (
 	"sync"
 	"time"
 
-	"github.com/giftwell/giftwell"
-
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/giftwell/giftwell"
 	"github.com/giftwell/giftwell/core"
 	"github.com/giftwell/giftwell/prompts"
 	"github.com/giftwell/giftwell/resources"

@@ -5,12 +5,11 @@ import (
 	"net/http"
 	"testing"
 
-	"github.com/giftwell/giftwell/core/identity"
-
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/require"
 
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/identity"
 )
 
 // MCP takes bearer credentials only: a session cookie, or a session token

@@ -11,11 +11,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/giftwell/giftwell"
-
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/require"
 
+	"github.com/giftwell/giftwell"
 	"github.com/giftwell/giftwell/core"
 	"github.com/giftwell/giftwell/internal/apptest"
 	"github.com/giftwell/giftwell/internal/testdb"

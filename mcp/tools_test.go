@@ -9,12 +9,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/giftwell/giftwell"
-
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/require"
 
+	"github.com/giftwell/giftwell"
 	"github.com/giftwell/giftwell/core"
 	"github.com/giftwell/giftwell/internal/apptest"
 	"github.com/giftwell/giftwell/mcp"

@@ -11,13 +11,12 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/giftwell/giftwell"
-	"github.com/giftwell/giftwell/core/connect"
-	"github.com/giftwell/giftwell/core/identity"
-
 	"github.com/ory/fosite"
 
+	"github.com/giftwell/giftwell"
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/connect"
+	"github.com/giftwell/giftwell/core/identity"
 	"github.com/giftwell/giftwell/internal/webshell"
 )
 

@@ -6,9 +6,9 @@ import (
 	"errors"
 	"strings"
 
-	"github.com/giftwell/giftwell/core/connect"
-
 	"github.com/ory/fosite"
+
+	"github.com/giftwell/giftwell/core/connect"
 )
 
 // Client is a registered client (core.OAuthClient) as fosite sees it.

@@ -4,14 +4,13 @@ import (
 	"context"
 	"strings"
 
-	"github.com/giftwell/giftwell"
-	"github.com/giftwell/giftwell/core/connect"
-
 	"github.com/ory/fosite"
 	"github.com/ory/fosite/compose"
 	"github.com/ory/fosite/handler/oauth2"
 
+	"github.com/giftwell/giftwell"
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/connect"
 )
 
 // newProvider composes fosite for Giftwell: authorization code with PKCE

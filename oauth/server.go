@@ -10,9 +10,8 @@ import (
 	"strings"
 
 	"github.com/giftwell/giftwell"
-	"github.com/giftwell/giftwell/core/connect"
-
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/connect"
 )
 
 // AuthorizationServerPath is where RFC 8414 places the authorization server's

@@ -7,15 +7,14 @@ import (
 	"net/url"
 	"time"
 
-	"github.com/giftwell/giftwell"
-	"github.com/giftwell/giftwell/core/connect"
-
 	"github.com/ory/fosite"
 	"github.com/ory/fosite/handler/oauth2"
 	"github.com/ory/fosite/handler/pkce"
 	"github.com/ory/fosite/storage"
 
+	"github.com/giftwell/giftwell"
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/connect"
 )
 
 // Storage is everything fosite's compose needs from the store with the

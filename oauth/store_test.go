@@ -5,11 +5,10 @@ import (
 	"net/url"
 	"testing"
 
-	"github.com/giftwell/giftwell/core/connect"
-
 	"github.com/ory/fosite"
 	"github.com/stretchr/testify/require"
 
+	"github.com/giftwell/giftwell/core/connect"
 	"github.com/giftwell/giftwell/internal/apptest"
 	"github.com/giftwell/giftwell/oauth"
 )

@@ -12,12 +12,11 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/giftwell/giftwell/core/connect"
-
 	"github.com/ory/fosite"
 	"github.com/stretchr/testify/require"
 
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/connect"
 	"github.com/giftwell/giftwell/internal/apptest"
 )
 

@@ -6,9 +6,8 @@ import (
 	"strings"
 
 	"github.com/giftwell/giftwell"
-	"github.com/giftwell/giftwell/core/catalog"
-
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/catalog"
 )
 
 // catalogSummary is giftwell://catalog/summary: the gifts a new campaign

@@ -9,9 +9,8 @@ import (
 	"strings"
 
 	"github.com/giftwell/giftwell"
-	"github.com/giftwell/giftwell/core/guide"
-
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/guide"
 )
 
 // guideResource is giftwell://guide: the workflow guide (get_workflow_guide) for

@@ -7,7 +7,6 @@ import (
 	"context"
 
 	"github.com/giftwell/giftwell"
-
 	"github.com/giftwell/giftwell/core"
 )
 

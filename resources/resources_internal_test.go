@@ -5,12 +5,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/giftwell/giftwell"
-	"github.com/giftwell/giftwell/core/catalog"
-
 	"github.com/stretchr/testify/require"
 
+	"github.com/giftwell/giftwell"
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/catalog"
 )
 
 func TestCellEscapesTables(t *testing.T) {

@@ -4,9 +4,8 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/giftwell/giftwell/core/identity"
-
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/identity"
 	"github.com/giftwell/giftwell/tools"
 )
 

@@ -9,11 +9,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/giftwell/giftwell/core/campaign"
-	"github.com/giftwell/giftwell/core/identity"
-
 	"github.com/getkin/kin-openapi/openapi3filter"
 	"github.com/stretchr/testify/require"
+
+	"github.com/giftwell/giftwell/core/campaign"
+	"github.com/giftwell/giftwell/core/identity"
 )
 
 func init() {

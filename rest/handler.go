@@ -5,10 +5,9 @@ import (
 	"log/slog"
 	"net/http"
 
-	"github.com/giftwell/giftwell"
-
 	"github.com/go-chi/chi/v5"
 
+	"github.com/giftwell/giftwell"
 	"github.com/giftwell/giftwell/core"
 	"github.com/giftwell/giftwell/tools"
 )

@@ -6,9 +6,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/giftwell/giftwell/core/identity"
-
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/identity"
 	"github.com/giftwell/giftwell/tools"
 )
 

@@ -6,9 +6,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/giftwell/giftwell/core/campaign"
-
 	"github.com/stretchr/testify/require"
+
+	"github.com/giftwell/giftwell/core/campaign"
 )
 
 // TestPlaybookQueueOverREST: add → waiting → signed-in approve →

@@ -9,10 +9,9 @@ import (
 	"net/http/httptest"
 	"testing"
 
-	"github.com/giftwell/giftwell"
-
 	"github.com/stretchr/testify/require"
 
+	"github.com/giftwell/giftwell"
 	"github.com/giftwell/giftwell/core"
 	"github.com/giftwell/giftwell/tools"
 )

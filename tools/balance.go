@@ -6,9 +6,8 @@ import (
 	"net/http"
 
 	"github.com/giftwell/giftwell"
-	"github.com/giftwell/giftwell/core/ledger"
-
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/ledger"
 )
 
 // GetBalanceInput is get_balance's input: nothing.

@@ -7,9 +7,8 @@ import (
 	"strings"
 
 	"github.com/giftwell/giftwell"
-	"github.com/giftwell/giftwell/core/campaign"
-
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/campaign"
 )
 
 // ListCampaignsInput is list_campaigns' input.

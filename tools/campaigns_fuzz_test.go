@@ -5,10 +5,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/giftwell/giftwell/core"
 	"github.com/giftwell/giftwell/core/campaign"
 	"github.com/giftwell/giftwell/core/catalog"
-
-	"github.com/giftwell/giftwell/core"
 )
 
 // fieldsNamed fails unless every field err names starts a part of its message.

@@ -5,10 +5,9 @@ import (
 	"net/http"
 
 	"github.com/giftwell/giftwell"
+	"github.com/giftwell/giftwell/core"
 	"github.com/giftwell/giftwell/core/catalog"
 	"github.com/giftwell/giftwell/core/guide"
-
-	"github.com/giftwell/giftwell/core"
 )
 
 // GuideInput is get_workflow_guide's input: nothing.

@@ -6,12 +6,11 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/giftwell/giftwell/core/campaign"
-	"github.com/giftwell/giftwell/core/catalog"
-
 	"github.com/stretchr/testify/require"
 
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/campaign"
+	"github.com/giftwell/giftwell/core/catalog"
 )
 
 // blockers maps each blocker's reason to the recipients (or "" for the

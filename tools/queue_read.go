@@ -5,9 +5,8 @@ import (
 	"net/http"
 
 	"github.com/giftwell/giftwell"
-	"github.com/giftwell/giftwell/core/campaign"
-
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/campaign"
 )
 
 // QueueFilter narrows the approval queue to one playbook: list_queue's

@@ -7,12 +7,11 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/giftwell/giftwell/core/campaign"
-
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/stretchr/testify/require"
 
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/campaign"
 	"github.com/giftwell/giftwell/sql/db"
 )
 

@@ -6,9 +6,8 @@ import (
 	"net/http"
 
 	"github.com/giftwell/giftwell"
-	"github.com/giftwell/giftwell/core/campaign"
-
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/campaign"
 )
 
 // AddToPlaybookInput is add_to_playbook's input.

@@ -6,9 +6,8 @@ import (
 	"net/http"
 
 	"github.com/giftwell/giftwell"
-	"github.com/giftwell/giftwell/core/identity"
-
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/identity"
 )
 
 // GetWorkspaceSettingsInput is get_workspace_settings' input: nothing.

@@ -6,9 +6,8 @@ import (
 	"net/http"
 
 	"github.com/giftwell/giftwell"
-	"github.com/giftwell/giftwell/core/identity"
-
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/identity"
 )
 
 // ListTeamMembersInput is list_team_members' input: nothing.

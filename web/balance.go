@@ -7,9 +7,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/giftwell/giftwell/core/ledger"
-
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/ledger"
 )
 
 // balanceData is the content of the balance page.

@@ -9,11 +9,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/giftwell/giftwell/core/ledger"
-
 	"github.com/stretchr/testify/require"
 
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/ledger"
 )
 
 var idempotencyKeyPattern = regexp.MustCompile(`name="idempotencyKey" value="([^"]+)"`)

@@ -6,11 +6,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/giftwell/giftwell/core/campaign"
-
 	"github.com/stretchr/testify/require"
 
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/campaign"
 	"github.com/giftwell/giftwell/internal/apptest"
 )
 

@@ -6,9 +6,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/giftwell/giftwell/core/campaign"
-
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/campaign"
 )
 
 // campaignsData is the content of the campaigns list page.

@@ -7,11 +7,10 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/giftwell/giftwell/core/campaign"
-
 	"github.com/stretchr/testify/require"
 
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/campaign"
 )
 
 func TestBrowserAutoApproveTurnsOnAndOff(t *testing.T) {

@@ -6,10 +6,9 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/giftwell/giftwell/core"
 	"github.com/giftwell/giftwell/core/campaign"
 	"github.com/giftwell/giftwell/core/catalog"
-
-	"github.com/giftwell/giftwell/core"
 )
 
 // campaignData is the content of one campaign's page.

@@ -4,9 +4,8 @@ import (
 	"net/http"
 	"net/url"
 
-	"github.com/giftwell/giftwell/core/identity"
-
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/identity"
 )
 
 // invitationData is the content of the invitation page.

@@ -4,9 +4,8 @@ import (
 	"context"
 	"net/http"
 
-	"github.com/giftwell/giftwell/core/identity"
-
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/identity"
 )
 
 // keysData is the content of the API keys page.

@@ -7,10 +7,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/giftwell/giftwell/core/identity"
-
 	"github.com/stretchr/testify/require"
 
+	"github.com/giftwell/giftwell/core/identity"
 	"github.com/giftwell/giftwell/internal/apptest"
 )
 

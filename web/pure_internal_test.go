@@ -8,14 +8,13 @@ import (
 	"net/url"
 	"testing"
 
+	"github.com/stretchr/testify/require"
+
 	"github.com/giftwell/giftwell"
+	"github.com/giftwell/giftwell/core"
 	"github.com/giftwell/giftwell/core/campaign"
 	"github.com/giftwell/giftwell/core/identity"
 	"github.com/giftwell/giftwell/core/ledger"
-
-	"github.com/stretchr/testify/require"
-
-	"github.com/giftwell/giftwell/core"
 )
 
 func TestLocalPath(t *testing.T) {

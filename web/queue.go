@@ -7,10 +7,9 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/giftwell/giftwell/core"
 	"github.com/giftwell/giftwell/core/campaign"
 	"github.com/giftwell/giftwell/core/ledger"
-
-	"github.com/giftwell/giftwell/core"
 )
 
 // The queue page, {site_url}/?queue=<campaignId> (every add's approvalUrl):

@@ -5,9 +5,8 @@ import (
 	"net/url"
 	"time"
 
-	"github.com/giftwell/giftwell/core/identity"
-
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/identity"
 )
 
 // session is the signed-in person a page acts for: the principal their

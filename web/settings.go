@@ -5,9 +5,8 @@ import (
 	"net/http"
 	"net/url"
 
-	"github.com/giftwell/giftwell/core/identity"
-
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/identity"
 )
 
 // settingsData is the content of the settings page.

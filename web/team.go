@@ -4,9 +4,8 @@ import (
 	"context"
 	"net/http"
 
-	"github.com/giftwell/giftwell/core/identity"
-
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/identity"
 )
 
 // teamData is the content of the team page.

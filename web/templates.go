@@ -10,9 +10,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/giftwell/giftwell/core/identity"
-
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/identity"
 	"github.com/giftwell/giftwell/internal/webshell"
 )
 

@@ -4,9 +4,8 @@ import (
 	"net/url"
 	"strings"
 
-	"github.com/giftwell/giftwell/core/identity"
-
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/identity"
 )
 
 // view is what every page template receives. The layout reads Shell, Nav,

@@ -9,13 +9,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/giftwell/giftwell/core/identity"
-
 	"github.com/go-chi/chi/v5/middleware"
 	"github.com/riverqueue/river"
 	"github.com/stretchr/testify/require"
 
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/identity"
 	"github.com/giftwell/giftwell/internal/apptest"
 )
 

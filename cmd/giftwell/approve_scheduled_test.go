@@ -7,11 +7,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/giftwell/giftwell/core/campaign"
-	"github.com/giftwell/giftwell/core/ledger"
-
 	"github.com/stretchr/testify/require"
 
+	"github.com/giftwell/giftwell/core/campaign"
+	"github.com/giftwell/giftwell/core/ledger"
 	"github.com/giftwell/giftwell/internal/apptest"
 	"github.com/giftwell/giftwell/sql/db"
 )

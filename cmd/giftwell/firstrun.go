@@ -9,9 +9,8 @@ import (
 	"strings"
 
 	"github.com/giftwell/giftwell"
-	"github.com/giftwell/giftwell/core/identity"
-
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/identity"
 )
 
 // The first workspace of a private installation.

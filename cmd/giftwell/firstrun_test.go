@@ -8,12 +8,11 @@ import (
 	"regexp"
 	"testing"
 
-	"github.com/giftwell/giftwell"
-	"github.com/giftwell/giftwell/core/identity"
-
 	"github.com/stretchr/testify/require"
 
+	"github.com/giftwell/giftwell"
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/identity"
 	"github.com/giftwell/giftwell/internal/testdb"
 )
 

@@ -4,14 +4,14 @@ import (
 	"context"
 	"log/slog"
 
-	"github.com/giftwell/giftwell"
-	"github.com/giftwell/giftwell/core/identity"
-
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/riverdriver/riverpgxv5"
 	"github.com/riverqueue/river/rivertype"
+
+	"github.com/giftwell/giftwell"
+	"github.com/giftwell/giftwell/core/identity"
 )
 
 // jobs is the River client that runs Giftwell's background work.

@@ -16,13 +16,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/giftwell/giftwell/core/connect"
-	"github.com/giftwell/giftwell/core/identity"
-
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/require"
 
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/connect"
+	"github.com/giftwell/giftwell/core/identity"
 	"github.com/giftwell/giftwell/internal/apptest"
 )
 

@@ -9,9 +9,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/giftwell/giftwell/core/connect"
-
 	"github.com/stretchr/testify/require"
+
+	"github.com/giftwell/giftwell/core/connect"
 )
 
 // TestOAuthConcurrentRefresh: 8 refreshes with one refresh token at once

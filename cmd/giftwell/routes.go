@@ -6,11 +6,10 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/giftwell/giftwell"
-
 	"github.com/go-chi/chi/v5"
 	"github.com/go-chi/chi/v5/middleware"
 
+	"github.com/giftwell/giftwell"
 	"github.com/giftwell/giftwell/internal/clientip"
 	"github.com/giftwell/giftwell/internal/metrics"
 	"github.com/giftwell/giftwell/internal/reqlog"

@@ -13,10 +13,9 @@ import (
 	"time"
 
 	"github.com/giftwell/giftwell"
+	"github.com/giftwell/giftwell/core"
 	"github.com/giftwell/giftwell/core/catalog"
 	"github.com/giftwell/giftwell/core/identity"
-
-	"github.com/giftwell/giftwell/core"
 	"github.com/giftwell/giftwell/internal/metrics"
 	"github.com/giftwell/giftwell/internal/payments"
 	"github.com/giftwell/giftwell/internal/smtp"

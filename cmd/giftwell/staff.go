@@ -7,7 +7,6 @@ import (
 	"io"
 
 	"github.com/giftwell/giftwell"
-
 	"github.com/giftwell/giftwell/core"
 )
 

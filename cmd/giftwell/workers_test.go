@@ -7,12 +7,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/giftwell/giftwell/core/identity"
-
 	"github.com/riverqueue/river"
 	"github.com/stretchr/testify/require"
 
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/identity"
 	"github.com/giftwell/giftwell/internal/apptest"
 )
 

@@ -7,9 +7,8 @@ import (
 	"io"
 
 	"github.com/giftwell/giftwell"
-	"github.com/giftwell/giftwell/core/identity"
-
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/identity"
 )
 
 // workspaceCreate creates a workspace with its owner and prints

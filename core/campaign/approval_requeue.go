@@ -3,10 +3,10 @@ package campaign
 import (
 	"context"
 
-	"github.com/giftwell/giftwell/core"
-
 	"github.com/jackc/pgx/v5"
+	"github.com/riverqueue/river"
 
+	"github.com/giftwell/giftwell/core"
 	"github.com/giftwell/giftwell/sql/db"
 )
 
@@ -25,16 +25,12 @@ func (a *Service) RequeueScheduledApprovals(ctx context.Context) (int, error) {
 		if err != nil {
 			return core.Internal(err)
 		}
-		for _, c := range playbooks {
-			res, err := a.InsertJob(ctx, tx, ScheduledApprovalArgs{WorkspaceID: c.WorkspaceID, CampaignID: c.ID}, scheduledApprovalOpts())
-			if err != nil {
-				return err
-			}
-			if !res.UniqueSkippedAsDuplicate {
-				n++
-			}
+		jobs := make([]river.JobArgs, len(playbooks))
+		for i, c := range playbooks {
+			jobs[i] = ScheduledApprovalArgs{WorkspaceID: c.WorkspaceID, CampaignID: c.ID}
 		}
-		return nil
+		n, err = a.InsertNewJobs(ctx, tx, jobs, scheduledApprovalOpts())
+		return err
 	})
 	return n, core.AsCoreError(err)
 }

@@ -6,14 +6,13 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/giftwell/giftwell/core"
-	"github.com/giftwell/giftwell/core/catalog"
-
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/rivertype"
 
+	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/catalog"
 	"github.com/giftwell/giftwell/sql/db"
 )
 

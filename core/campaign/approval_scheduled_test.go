@@ -8,16 +8,15 @@ import (
 	"testing"
 	"time"
 
-	"github.com/giftwell/giftwell"
-	"github.com/giftwell/giftwell/core/campaign"
-	"github.com/giftwell/giftwell/core/identity"
-
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/riverdriver/riverpgxv5"
 	"github.com/riverqueue/river/rivertype"
 	"github.com/stretchr/testify/require"
 
+	"github.com/giftwell/giftwell"
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/campaign"
+	"github.com/giftwell/giftwell/core/identity"
 	"github.com/giftwell/giftwell/internal/apptest"
 )
 

@@ -7,11 +7,10 @@ import (
 	"math/rand/v2"
 	"time"
 
-	"github.com/giftwell/giftwell/core"
-	"github.com/giftwell/giftwell/core/catalog"
-
 	"github.com/jackc/pgx/v5"
 
+	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/catalog"
 	"github.com/giftwell/giftwell/sql/db"
 )
 

@@ -10,15 +10,14 @@ import (
 	"testing"
 	"time"
 
-	"github.com/giftwell/giftwell"
-	"github.com/giftwell/giftwell/core/campaign"
-
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/riverdriver/riverpgxv5"
 	"github.com/stretchr/testify/require"
 
+	"github.com/giftwell/giftwell"
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/campaign"
 	"github.com/giftwell/giftwell/internal/apptest"
 	"github.com/giftwell/giftwell/sql/db"
 )

@@ -5,13 +5,12 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/giftwell/giftwell"
-	"github.com/giftwell/giftwell/core/campaign"
-
 	"github.com/riverqueue/river/rivertype"
 	"github.com/stretchr/testify/require"
 
+	"github.com/giftwell/giftwell"
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/campaign"
 	"github.com/giftwell/giftwell/internal/apptest"
 	"github.com/giftwell/giftwell/sql/db"
 )

@@ -11,7 +11,6 @@ import (
 
 	"github.com/giftwell/giftwell/core"
 	"github.com/giftwell/giftwell/core/catalog"
-
 	"github.com/giftwell/giftwell/sql/db"
 )
 

@@ -3,11 +3,10 @@ package campaign
 import (
 	"context"
 
-	"github.com/giftwell/giftwell/core"
-	"github.com/giftwell/giftwell/core/ledger"
-
 	"github.com/jackc/pgx/v5"
 
+	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/ledger"
 	"github.com/giftwell/giftwell/sql/db"
 )
 

@@ -6,10 +6,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/giftwell/giftwell/core"
 	"github.com/giftwell/giftwell/core/campaign"
 	"github.com/giftwell/giftwell/core/catalog"
-
-	"github.com/giftwell/giftwell/core"
 )
 
 // decodeStrict decodes data into v refusing unknown fields and trailing data,

@@ -13,7 +13,6 @@ import (
 
 	"github.com/giftwell/giftwell/core"
 	"github.com/giftwell/giftwell/core/catalog"
-
 	"github.com/giftwell/giftwell/sql/db"
 )
 

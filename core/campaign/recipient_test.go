@@ -4,12 +4,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/giftwell/giftwell/core/campaign"
-	"github.com/giftwell/giftwell/core/catalog"
-
 	"github.com/stretchr/testify/require"
 
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/campaign"
+	"github.com/giftwell/giftwell/core/catalog"
 	"github.com/giftwell/giftwell/internal/apptest"
 )
 

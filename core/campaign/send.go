@@ -5,10 +5,9 @@ import (
 	"encoding/json"
 	"time"
 
-	"github.com/giftwell/giftwell/core"
-
 	"github.com/jackc/pgx/v5"
 
+	"github.com/giftwell/giftwell/core"
 	"github.com/giftwell/giftwell/sql/db"
 )
 

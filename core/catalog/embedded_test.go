@@ -4,10 +4,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/giftwell/giftwell/core/catalog"
-
 	"github.com/stretchr/testify/require"
 
+	"github.com/giftwell/giftwell/core/catalog"
 	"github.com/giftwell/giftwell/internal/apptest"
 )
 

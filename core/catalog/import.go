@@ -9,11 +9,10 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/giftwell/giftwell/core"
-
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/giftwell/giftwell/core"
 	"github.com/giftwell/giftwell/sql/db"
 )
 

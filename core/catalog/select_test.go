@@ -4,11 +4,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/giftwell/giftwell/core/catalog"
-
 	"github.com/stretchr/testify/require"
 
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/catalog"
 	"github.com/giftwell/giftwell/internal/apptest"
 )
 

@@ -7,12 +7,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/giftwell/giftwell/core/catalog"
-
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/catalog"
 	"github.com/giftwell/giftwell/internal/apptest"
 	"github.com/giftwell/giftwell/internal/testdb"
 	"github.com/giftwell/giftwell/sql/db"

@@ -6,7 +6,6 @@ import (
 
 	"github.com/giftwell/giftwell/core"
 	"github.com/giftwell/giftwell/core/identity"
-
 	"github.com/giftwell/giftwell/sql/db"
 )
 

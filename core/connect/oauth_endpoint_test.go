@@ -3,11 +3,10 @@ package connect_test
 import (
 	"testing"
 
-	"github.com/giftwell/giftwell/core/connect"
-
 	"github.com/stretchr/testify/require"
 
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/connect"
 )
 
 func TestAuthorizeMCPEndpoint(t *testing.T) {

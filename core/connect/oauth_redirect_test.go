@@ -4,9 +4,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/giftwell/giftwell/core/connect"
-
 	"github.com/stretchr/testify/require"
+
+	"github.com/giftwell/giftwell/core/connect"
 )
 
 func TestValidateRedirectURI(t *testing.T) {

@@ -4,11 +4,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/giftwell/giftwell/core/connect"
-
 	"github.com/stretchr/testify/require"
 
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/connect"
 	"github.com/giftwell/giftwell/internal/apptest"
 )
 

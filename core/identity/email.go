@@ -7,12 +7,11 @@ import (
 	"strings"
 	"time"
 
-	"github.com/giftwell/giftwell/core"
-
 	"github.com/jackc/pgx/v5"
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/rivertype"
 
+	"github.com/giftwell/giftwell/core"
 	"github.com/giftwell/giftwell/sql/db"
 )
 

@@ -3,10 +3,10 @@ package identity
 import (
 	"context"
 
-	"github.com/giftwell/giftwell/core"
-
 	"github.com/jackc/pgx/v5"
+	"github.com/riverqueue/river"
 
+	"github.com/giftwell/giftwell/core"
 	"github.com/giftwell/giftwell/sql/db"
 )
 
@@ -24,16 +24,12 @@ func (a *Service) RequeueEmails(ctx context.Context) (int, error) {
 		if err != nil {
 			return core.Internal(err)
 		}
-		for _, id := range emails {
-			res, err := a.InsertJob(ctx, tx, DeliverEmailArgs{EmailID: id}, emailJobOpts())
-			if err != nil {
-				return err
-			}
-			if !res.UniqueSkippedAsDuplicate {
-				n++
-			}
+		jobs := make([]river.JobArgs, len(emails))
+		for i, id := range emails {
+			jobs[i] = DeliverEmailArgs{EmailID: id}
 		}
-		return nil
+		n, err = a.InsertNewJobs(ctx, tx, jobs, emailJobOpts())
+		return err
 	})
 	return n, core.AsCoreError(err)
 }

@@ -6,9 +6,8 @@ import (
 	"testing"
 
 	"github.com/giftwell/giftwell"
-	"github.com/giftwell/giftwell/core/identity"
-
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/identity"
 )
 
 var keyShape = regexp.MustCompile(`^gwk_[0-9a-f]{64}$`)

@@ -6,11 +6,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/giftwell/giftwell/core/identity"
-
 	"github.com/stretchr/testify/require"
 
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/identity"
 	"github.com/giftwell/giftwell/internal/apptest"
 )
 

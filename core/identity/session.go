@@ -4,10 +4,9 @@ import (
 	"context"
 	"errors"
 
-	"github.com/giftwell/giftwell/core"
-
 	"github.com/jackc/pgx/v5"
 
+	"github.com/giftwell/giftwell/core"
 	"github.com/giftwell/giftwell/sql/db"
 )
 

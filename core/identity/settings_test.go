@@ -5,11 +5,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/giftwell/giftwell/core/identity"
-
 	"github.com/stretchr/testify/require"
 
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/identity"
 	"github.com/giftwell/giftwell/internal/apptest"
 )
 

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/giftwell/giftwell/core"
-
 	"github.com/giftwell/giftwell/sql/db"
 )
 

@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"github.com/giftwell/giftwell/core"
-
 	"github.com/giftwell/giftwell/sql/db"
 )
 

@@ -4,12 +4,11 @@ import (
 	"context"
 	"testing"
 
-	"github.com/giftwell/giftwell/core/identity"
-	"github.com/giftwell/giftwell/core/ledger"
-
 	"github.com/stretchr/testify/require"
 
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/identity"
+	"github.com/giftwell/giftwell/core/ledger"
 	"github.com/giftwell/giftwell/internal/apptest"
 )
 

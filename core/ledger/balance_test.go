@@ -9,12 +9,11 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/giftwell/giftwell/core/campaign"
-	"github.com/giftwell/giftwell/core/ledger"
-
 	"github.com/stretchr/testify/require"
 
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/campaign"
+	"github.com/giftwell/giftwell/core/ledger"
 	"github.com/giftwell/giftwell/internal/apptest"
 	"github.com/giftwell/giftwell/sql/db"
 )

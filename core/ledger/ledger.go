@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"github.com/giftwell/giftwell/core"
-
 	"github.com/giftwell/giftwell/sql/db"
 )
 

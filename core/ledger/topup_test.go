@@ -8,12 +8,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/giftwell/giftwell/core/ledger"
-
 	"github.com/jackc/pgx/v5"
 	"github.com/stretchr/testify/require"
 
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/ledger"
 	"github.com/giftwell/giftwell/internal/apptest"
 	"github.com/giftwell/giftwell/sql/db"
 )

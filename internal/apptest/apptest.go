@@ -17,9 +17,8 @@ import (
 	"time"
 
 	"github.com/giftwell/giftwell"
-	"github.com/giftwell/giftwell/core/identity"
-
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/identity"
 	"github.com/giftwell/giftwell/internal/payments"
 	"github.com/giftwell/giftwell/internal/testdb"
 )

@@ -6,10 +6,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/giftwell/giftwell/core/identity"
-
 	"github.com/jackc/pgx/v5"
 	"github.com/riverqueue/river/rivertype"
+
+	"github.com/giftwell/giftwell/core/identity"
 )
 
 // DeliverEmails works the Env's waiting email jobs with sender, as River

@@ -4,14 +4,14 @@ import (
 	"context"
 	"testing"
 
-	"github.com/giftwell/giftwell"
-
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/riverdriver/riverpgxv5"
 	"github.com/riverqueue/river/rivertest"
 	"github.com/riverqueue/river/rivertype"
+
+	"github.com/giftwell/giftwell"
 )
 
 // NewJobs returns an insert-only River client on pool (no workers, no

@@ -5,11 +5,10 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/giftwell/giftwell/core/ledger"
-
 	"github.com/stretchr/testify/require"
 
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/ledger"
 	"github.com/giftwell/giftwell/sql/db"
 )
 

@@ -3,11 +3,10 @@ package apptest
 import (
 	"testing"
 
-	"github.com/giftwell/giftwell/core/catalog"
-
 	"github.com/stretchr/testify/require"
 
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/catalog"
 )
 
 // RequireCode fails the test unless err is a *core.Error with code, and

@@ -9,9 +9,8 @@ import (
 	"context"
 	"strings"
 
-	"github.com/giftwell/giftwell/core/ledger"
-
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/ledger"
 )
 
 // SandboxProcessor is the local test processor: its session is a page of

@@ -37,9 +37,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/giftwell/giftwell/core/identity"
-
 	"github.com/wneessen/go-mail"
+
+	"github.com/giftwell/giftwell/core/identity"
 )
 
 // DefaultTimeout bounds one delivery when Sender.Timeout is zero.

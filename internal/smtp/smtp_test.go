@@ -18,12 +18,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/giftwell/giftwell/core/identity"
-
 	"github.com/emersion/go-sasl"
 	gosmtp "github.com/emersion/go-smtp"
 	"github.com/stretchr/testify/require"
 
+	"github.com/giftwell/giftwell/core/identity"
 	"github.com/giftwell/giftwell/internal/smtp"
 )
 

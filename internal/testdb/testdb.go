@@ -23,12 +23,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/giftwell/giftwell/core/catalog"
-
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/catalog"
 	"github.com/giftwell/giftwell/internal/pgcluster"
 	"github.com/giftwell/giftwell/sql/migrations"
 )

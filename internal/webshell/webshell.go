@@ -23,9 +23,8 @@ import (
 	"html/template"
 
 	"github.com/giftwell/giftwell"
-	"github.com/giftwell/giftwell/core/identity"
-
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/identity"
 )
 
 // files holds the shell's templates and static files, embedded in the binary.

@@ -8,11 +8,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/giftwell/giftwell/core/identity"
-
 	"github.com/stretchr/testify/require"
 
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/identity"
 )
 
 // testPage is what a face hands the layout.
