@@ -1,4 +1,4 @@
-package mcp_test
+package main
 
 import (
 	"context"
@@ -50,8 +50,13 @@ func TestMCPAndRESTWriteTheSameEnvelope(t *testing.T) {
 	mux.Handle("/mcp", mcp.NewHandler(mcp.Config{App: env.App, Tools: list}))
 	srv := httptest.NewServer(mux)
 	t.Cleanup(srv.Close)
-	b := &bundle{env: env, srv: srv, tools: list}
-	cs := b.connect(t, "/mcp", env.OwnerKey, "")
+	client := sdk.NewClient(&sdk.Implementation{Name: "envelope-test", Version: "1.0.0"}, nil)
+	cs, err := client.Connect(context.Background(), &sdk.StreamableClientTransport{
+		Endpoint: srv.URL + "/mcp", HTTPClient: &http.Client{Transport: bearerTransport{env.OwnerKey}},
+		DisableStandaloneSSE: true, MaxRetries: -1,
+	}, nil)
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = cs.Close() })
 
 	restBody := func(method, path, body string) (int, string) {
 		var r io.Reader
@@ -101,7 +106,11 @@ func TestMCPAndRESTWriteTheSameEnvelope(t *testing.T) {
 		require.Equal(t, viaREST, viaMCP, "%s: the same envelope, byte for byte", tc.name)
 		var fromREST map[string]any
 		require.NoError(t, json.Unmarshal([]byte(viaREST), &fromREST))
-		require.Equal(t, fromREST, toolEnvelope(t, res), "%s: structuredContent too", tc.name)
+		structured, err := json.Marshal(res.StructuredContent)
+		require.NoError(t, err)
+		var fromMCP map[string]any
+		require.NoError(t, json.Unmarshal(structured, &fromMCP))
+		require.Equal(t, fromREST, fromMCP, "%s: structuredContent too", tc.name)
 		if tc.code == "HUMAN_APPROVAL_REQUIRED" || tc.code == "PLAYBOOK_OFF" {
 			require.NotEmpty(t, fromREST["url"], "%s: open_url carries a url", tc.name)
 		}
