@@ -21,7 +21,7 @@ import (
 type App struct {
 	*core.Kernel
 	// Catalog serves the gift catalog from memory.
-	Catalog *catalog.CatalogStore
+	Catalog *catalog.Store
 	// Identity keeps people, sessions, keys, invitations, the team and settings.
 	Identity *identity.Service
 	// Connect resolves credentials and keeps OAuth clients and grants.
@@ -38,7 +38,7 @@ type App struct {
 // memory. A nil clock is the system clock; a nil logger discards.
 func New(db *pgxpool.Pool, cfg core.Config, clock core.Clock, log *slog.Logger) *App {
 	k := core.NewKernel(db, cfg, clock, log)
-	cat := catalog.NewCatalogStore(db).WithClock(k.Clock)
+	cat := catalog.NewStore(db).WithClock(k.Clock)
 	led := &ledger.Service{Kernel: k}
 	return &App{
 		Kernel:    k,

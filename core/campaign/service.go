@@ -12,7 +12,7 @@ import (
 type Service struct {
 	*core.Kernel
 	// Catalog serves the gifts campaigns order.
-	Catalog *catalog.CatalogStore
+	Catalog *catalog.Store
 	// Ledger pays for gifts from the balance.
 	Ledger *ledger.Service
 }

@@ -77,7 +77,7 @@ func decodeBrowseCursor(s string) (browseCursor, error) {
 }
 
 // Browse returns one page of the catalog in catalog order; see BrowseCatalog.
-func (s *CatalogStore) Browse(ctx context.Context, p BrowseParams) (BrowseResult, error) {
+func (s *Store) Browse(ctx context.Context, p BrowseParams) (BrowseResult, error) {
 	if err := p.validate(); err != nil {
 		return BrowseResult{}, err
 	}

@@ -9,7 +9,7 @@ import (
 // integer USD cents; the price per gift is UnitCents. A flag described as
 // absent (omitted from JSON) means false.
 //
-// Products are read-only once loaded: the CatalogStore shares one copy
+// Products are read-only once loaded: the Store shares one copy
 // between all readers.
 type Product struct {
 	ID            string `json:"id" jsonschema:"the product ID; pass it as productId, never invent one"`

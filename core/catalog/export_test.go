@@ -7,10 +7,10 @@ import (
 )
 
 // WaitBackground waits for the store's background refreshes to finish.
-func (s *CatalogStore) WaitBackground() { s.background.Wait() }
+func (s *Store) WaitBackground() { s.background.Wait() }
 
 // RefreshesRunning is how many background refreshes are under way.
-func (s *CatalogStore) RefreshesRunning() int { return int(s.running.Load()) }
+func (s *Store) RefreshesRunning() int { return int(s.running.Load()) }
 
 // SeedCatalogWith seeds products as if they were the embedded catalog with
 // the given digest: for tests of a release that changes the embedded catalog.

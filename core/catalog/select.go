@@ -83,7 +83,7 @@ type NextStep struct {
 // (Selectable) and the filters of p, ranked by relevance to Query and
 // UseCase; see SearchCatalog. Returns VALIDATION_ERROR naming the field for
 // out-of-bounds parameters.
-func (s *CatalogStore) Search(ctx context.Context, p SearchParams) (SearchResult, error) {
+func (s *Store) Search(ctx context.Context, p SearchParams) (SearchResult, error) {
 	if err := p.validate(); err != nil {
 		return SearchResult{}, err
 	}

@@ -24,13 +24,13 @@ const CatalogMaxAge = 60 * time.Second
 // catalogRefreshTimeout bounds one background refresh.
 const catalogRefreshTimeout = 10 * time.Second
 
-// CatalogStore serves the gift catalog from memory, so that catalog reads
+// Store serves the gift catalog from memory, so that catalog reads
 // cost no database round trip. The first read loads the catalog (seeding
 // the embedded one when the database has none); after CatalogMaxAge a read
 // starts one background check of the catalog version, keeps serving the
 // current copy meanwhile, and reloads the products only when the version
 // changed. Safe for concurrent use: readers share an immutable snapshot.
-type CatalogStore struct {
+type Store struct {
 	db     *pgxpool.Pool
 	clock  core.Clock
 	maxAge time.Duration
@@ -59,18 +59,18 @@ type catalogSnapshot struct {
 	checked time.Time
 }
 
-// NewCatalogStore returns a store over db, on the system clock. It reads
+// NewStore returns a store over db, on the system clock. It reads
 // nothing until the first call.
-func NewCatalogStore(db *pgxpool.Pool) *CatalogStore {
+func NewStore(db *pgxpool.Pool) *Store {
 	life, stop := context.WithCancel(context.Background())
-	return &CatalogStore{db: db, clock: core.SystemClock{}, maxAge: CatalogMaxAge, life: life, stop: stop}
+	return &Store{db: db, clock: core.SystemClock{}, maxAge: CatalogMaxAge, life: life, stop: stop}
 }
 
 // Close stops the background refresh: one under way is cancelled, and Close
 // returns only after it has exited. Reads after Close keep serving the copy
 // the store has (loading it on first use) and start no background refresh.
 // Close is safe to call more than once.
-func (s *CatalogStore) Close() {
+func (s *Store) Close() {
 	s.lifeMu.Lock()
 	s.closed = true
 	s.lifeMu.Unlock()
@@ -80,7 +80,7 @@ func (s *CatalogStore) Close() {
 
 // WithClock makes the store measure the catalog's age on c. Call it before
 // the store's first use; it returns s.
-func (s *CatalogStore) WithClock(c core.Clock) *CatalogStore {
+func (s *Store) WithClock(c core.Clock) *Store {
 	s.clock = c
 	return s
 }
@@ -89,7 +89,7 @@ func (s *CatalogStore) WithClock(c core.Clock) *CatalogStore {
 // Products. The returned slice is the caller's; the products in it share
 // their lists with the store and must not be changed. Returns
 // INTERNAL_ERROR when the catalog cannot be loaded.
-func (s *CatalogStore) Products(ctx context.Context) ([]Product, error) {
+func (s *Store) Products(ctx context.Context) ([]Product, error) {
 	snap, err := s.snapshot(ctx)
 	if err != nil {
 		return nil, err
@@ -100,7 +100,7 @@ func (s *CatalogStore) Products(ctx context.Context) ([]Product, error) {
 // Get returns the product with id. It returns VALIDATION_ERROR naming
 // productId for an empty or over-long id and NOT_FOUND naming productId for
 // an id that is not in the catalog.
-func (s *CatalogStore) Get(ctx context.Context, id string) (Product, error) {
+func (s *Store) Get(ctx context.Context, id string) (Product, error) {
 	if err := checkProductID(id); err != nil {
 		return Product{}, err
 	}
@@ -117,7 +117,7 @@ func (s *CatalogStore) Get(ctx context.Context, id string) (Product, error) {
 }
 
 // Version returns the version of the catalog the store serves.
-func (s *CatalogStore) Version(ctx context.Context) (int64, error) {
+func (s *Store) Version(ctx context.Context) (int64, error) {
 	snap, err := s.snapshot(ctx)
 	if err != nil {
 		return 0, err
@@ -129,7 +129,7 @@ func (s *CatalogStore) Version(ctx context.Context) (int64, error) {
 // when the catalog version changed. Reads call it in the background; call it
 // directly after ImportCatalog in the same process to serve the new catalog
 // at once. Returns INTERNAL_ERROR when the database cannot be read.
-func (s *CatalogStore) Refresh(ctx context.Context) error {
+func (s *Store) Refresh(ctx context.Context) error {
 	s.loadMu.Lock()
 	defer s.loadMu.Unlock()
 	return s.refreshLocked(ctx)
@@ -147,7 +147,7 @@ func checkProductID(id string) error {
 
 // snapshot returns the current copy, loading it on first use and starting a
 // background refresh when it is older than maxAge.
-func (s *CatalogStore) snapshot(ctx context.Context) (*catalogSnapshot, error) {
+func (s *Store) snapshot(ctx context.Context) (*catalogSnapshot, error) {
 	cur := s.snap.Load()
 	if cur == nil {
 		s.loadMu.Lock()
@@ -168,7 +168,7 @@ func (s *CatalogStore) snapshot(ctx context.Context) (*catalogSnapshot, error) {
 
 // startRefresh runs one background refresh within the store's lifetime;
 // s.refreshing is set and is cleared when it ends. A closed store starts none.
-func (s *CatalogStore) startRefresh() {
+func (s *Store) startRefresh() {
 	s.lifeMu.Lock()
 	defer s.lifeMu.Unlock()
 	if s.closed {
@@ -187,7 +187,7 @@ func (s *CatalogStore) startRefresh() {
 }
 
 // refreshLocked does the work of Refresh; s.loadMu is held.
-func (s *CatalogStore) refreshLocked(ctx context.Context) error {
+func (s *Store) refreshLocked(ctx context.Context) error {
 	if s.db == nil {
 		return core.Internal(errors.New("catalog: no database"))
 	}
@@ -255,6 +255,6 @@ func newCatalogSnapshot(version int64, rows [][]byte) (*catalogSnapshot, error) 
 // PublicCatalog returns every product, retired ones included, in catalog
 // order: the public GET /catalog. It needs no principal. Returns
 // INTERNAL_ERROR when the catalog cannot be loaded.
-func (a *CatalogStore) PublicCatalog(ctx context.Context) ([]Product, error) {
+func (a *Store) PublicCatalog(ctx context.Context) ([]Product, error) {
 	return a.Products(ctx)
 }

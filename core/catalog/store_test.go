@@ -41,7 +41,7 @@ func TestCatalogStoreServesTheSeededCatalogFromMemory(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	pool := testdb.New(t)
-	store := catalog.NewCatalogStore(pool)
+	store := catalog.NewStore(pool)
 
 	products, err := store.Products(ctx)
 	require.NoError(t, err)
@@ -89,7 +89,7 @@ func TestImportCatalogReplacesItAndStoresReload(t *testing.T) {
 	pool := testdb.New(t)
 	q := db.New(pool)
 	clock := core.NewFakeClock(time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC))
-	store := catalog.NewCatalogStore(pool).WithClock(clock)
+	store := catalog.NewStore(pool).WithClock(clock)
 	before, err := store.Products(ctx)
 	require.NoError(t, err)
 	require.Equal(t, productIDs(apptest.EmbeddedCatalog(t)), productIDs(before))
@@ -133,7 +133,7 @@ func TestImportCatalogReplacesItAndStoresReload(t *testing.T) {
 	require.EqualValues(t, 2, catalogVersion(t, ctx, q))
 
 	// Another process's store loads the imported catalog directly.
-	other, err := catalog.NewCatalogStore(pool).Products(ctx)
+	other, err := catalog.NewStore(pool).Products(ctx)
 	require.NoError(t, err)
 	require.Equal(t, []string{"desk-lamp", "tea-set"}, productIDs(other))
 
@@ -164,7 +164,7 @@ func TestSeedCatalogConcurrentlyOnAnEmptyDatabase(t *testing.T) {
 		require.NoError(t, err)
 	}
 	require.EqualValues(t, 1, catalogVersion(t, ctx, q), "one seed stored the catalog, the others found it")
-	products, err := catalog.NewCatalogStore(pool).Products(ctx)
+	products, err := catalog.NewStore(pool).Products(ctx)
 	require.NoError(t, err)
 	require.Equal(t, productIDs(apptest.EmbeddedCatalog(t)), productIDs(products))
 
@@ -175,7 +175,7 @@ func TestSeedCatalogConcurrentlyOnAnEmptyDatabase(t *testing.T) {
 	next := apptest.EmbeddedCatalog(t)[:5]
 	require.NoError(t, catalog.SeedCatalogWith(ctx, pool, next, "another-release"))
 	require.EqualValues(t, 2, catalogVersion(t, ctx, q))
-	products, err = catalog.NewCatalogStore(pool).Products(ctx)
+	products, err = catalog.NewStore(pool).Products(ctx)
 	require.NoError(t, err)
 	require.Equal(t, productIDs(next), productIDs(products))
 }
@@ -186,7 +186,7 @@ func TestCatalogStoreSeedsAnEmptyDatabaseOnFirstUse(t *testing.T) {
 	pool := testdb.New(t)
 	require.NoError(t, db.New(pool).CatalogDeleteAll(ctx))
 
-	store := catalog.NewCatalogStore(pool)
+	store := catalog.NewStore(pool)
 	var wg sync.WaitGroup
 	for range 8 {
 		wg.Go(func() {
@@ -204,7 +204,7 @@ func TestCatalogStoreReadsRaceWithReloads(t *testing.T) {
 	ctx := context.Background()
 	pool := testdb.New(t)
 	clock := core.NewFakeClock(time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC))
-	store := catalog.NewCatalogStore(pool).WithClock(clock)
+	store := catalog.NewStore(pool).WithClock(clock)
 	_, err := store.Products(ctx)
 	require.NoError(t, err)
 
@@ -241,7 +241,7 @@ func TestCatalogStoreCloseWaitsForTheBackgroundRefresh(t *testing.T) {
 	ctx := context.Background()
 	pool := testdb.New(t)
 	clock := core.NewFakeClock(time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC))
-	store := catalog.NewCatalogStore(pool).WithClock(clock)
+	store := catalog.NewStore(pool).WithClock(clock)
 	before, err := store.Products(ctx)
 	require.NoError(t, err)
 
