@@ -268,3 +268,10 @@ func init() {
 func FieldError(code Code, field, format string, args ...any) *Error {
 	return &Error{Code: code, Message: field + ": " + fmt.Sprintf(format, args...), Fields: []string{field}}
 }
+
+// Retired is CAPABILITY_RETIRED for what, a capability the service no longer
+// offers (prospect invitation email and reminders): the caller sends gift
+// links through their own tools instead.
+func Retired(what string) *Error {
+	return &Error{Code: CodeCapabilityRetired, Message: what + " is retired: Giftwell no longer emails gift links or reminders; send each gift link through your own tools"}
+}

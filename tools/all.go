@@ -29,6 +29,7 @@ var groups = []func(*giftwell.App) []Tool{
 	balanceTools,
 	teamTools,
 	workspaceTools,
+	retiredTools,
 }
 
 // ByName returns the tools of list indexed by name.

@@ -228,6 +228,10 @@ func Idempotent() Option { return func(t *Tool) { t.Hints.Idempotent = true } }
 // OpenWorld marks a tool that reaches outside Giftwell (payments, the web).
 func OpenWorld() Option { return func(t *Tool) { t.Hints.OpenWorld = true } }
 
+// AnyFields makes the input accept fields it does not name, which are not
+// read: for a retired route, which answers whatever it is sent the same way.
+func AnyFields() Option { return func(t *Tool) { t.InputSchema.AdditionalProperties = nil } }
+
 // RESTOnly gives the tool no MCP profile: only its REST route serves it.
 func RESTOnly() Option { return func(t *Tool) { t.RESTOnly = true } }
 
