@@ -10,11 +10,6 @@ import (
 	"github.com/giftwell/giftwell/sql/db"
 )
 
-// SendApproved is a gift's status when approval created it: paid (from the
-// balance, for playbooks) and being prepared. The gift-link and fulfilment
-// issues add the statuses that follow.
-const SendApproved SendStatus = "approved"
-
 // GiftRecipient is the person a gift is for, as they were when the gift was
 // created: later roster edits never change a gift. The address is the one
 // the sender supplied (addressMode known), or empty when the recipient
@@ -43,7 +38,8 @@ type Gift struct {
 	RecipientID  string        `json:"recipientId" jsonschema:"the roster person"`
 	Recipient    GiftRecipient `json:"recipient" jsonschema:"the person as they were when the gift was created"`
 	ProductID    string        `json:"productId" jsonschema:"the catalog gift"`
-	Status       SendStatus    `json:"status" jsonschema:"the gift's status; approved when created"`
+	Status       SendStatus    `json:"status" jsonschema:"awaiting_address (the recipient confirms it through the gift link), ready (address known, waiting for production), in_production, shipped, delivered; or the ends declined, expired, cancelled" schema:"enum=awaiting_address|ready|in_production|shipped|delivered|declined|expired|cancelled"`
+	OrderState   OrderState    `json:"orderState" jsonschema:"the production order: none until production starts, then placed, shipped, delivered" schema:"enum=none|placed|shipped|delivered"`
 	Mode         core.Mode     `json:"mode" jsonschema:"test or live, as created; never changes" schema:"enum=test|live"`
 	TotalCents   int64         `json:"totalCents" jsonschema:"what the gift cost in USD cents (priceCents + shippingCents), all-in"`
 	FundedBy     FundedBy      `json:"fundedBy" jsonschema:"balance (a playbook gift paid from the prepaid balance) or checkout" schema:"enum=balance|checkout"`
@@ -51,7 +47,21 @@ type Gift struct {
 	AutoApproved bool          `json:"autoApproved" jsonschema:"true when auto-approve approved it"`
 	ApprovedBy   string        `json:"approvedBy,omitempty" jsonschema:"the user ID of the person who approved it; empty for auto-approve"`
 	Outcome      string        `json:"outcome" jsonschema:"none, replied, meeting_booked or meeting_held, as the customer reported" schema:"enum=none|replied|meeting_booked|meeting_held"`
-	CreatedAt    time.Time     `json:"createdAt" jsonschema:"when the gift was created"`
+	// Portrait is the portrait's state; absent until portraits exist.
+	Portrait *GiftPortrait `json:"portrait,omitempty" jsonschema:"the portrait's state; absent when the gift has no portrait"`
+	// GiftLinkGeneration advances on regift; 0 while the gift has no link.
+	GiftLinkGeneration int       `json:"giftLinkGeneration" jsonschema:"the gift link's generation; 0 while the gift has no link"`
+	Carrier            string    `json:"carrier,omitempty" jsonschema:"the shipping carrier, once shipped"`
+	TrackingNumber     string    `json:"trackingNumber,omitempty" jsonschema:"the carrier's tracking number, once shipped"`
+	TrackingURL        string    `json:"trackingUrl,omitempty" jsonschema:"where the shipment can be followed, once shipped"`
+	CreatedAt          time.Time `json:"createdAt" jsonschema:"when the gift was created"`
+	UpdatedAt          time.Time `json:"updatedAt" jsonschema:"when the gift last changed"`
+}
+
+// GiftPortrait is a gift's portrait: awaiting_photo, awaiting_approval or
+// approved. No gift has one yet (the portrait issue adds them).
+type GiftPortrait struct {
+	State string `json:"state" jsonschema:"awaiting_photo, awaiting_approval or approved" schema:"enum=awaiting_photo|awaiting_approval|approved"`
 }
 
 // giftParams describe a gift to create for a person of a campaign.
@@ -87,7 +97,7 @@ func (a *Service) createGift(ctx context.Context, q *db.Queries, gp giftParams) 
 		ID: core.NewID(core.PrefixSend), CampaignID: c.ID, RecipientID: who.id, ProductID: c.ProductID,
 		Status: gp.status, Mode: gp.mode, TotalCents: gp.unitCents, FundedBy: gp.fundedBy,
 		Attribution: giftAttribution(c.Attribution, who, gp.attribution), AutoApproved: gp.autoApproved,
-		ApprovedBy: gp.approvedBy, Outcome: gp.outcome, CreatedAt: a.Clock.Now(),
+		ApprovedBy: gp.approvedBy, Outcome: gp.outcome, CreatedAt: a.Clock.Now(), OrderState: OrderNone,
 		Recipient: GiftRecipient{
 			Name: who.Name, Email: who.Email, Company: who.Company, Title: who.Title, SourceSystem: who.SourceSystem,
 			ExternalID: who.ExternalID, ProfileURL: who.ProfileURL, AddressMode: who.AddressMode,
@@ -95,8 +105,10 @@ func (a *Service) createGift(ctx context.Context, q *db.Queries, gp giftParams) 
 		},
 	}
 	if g.Status == "" {
-		g.Status = SendApproved
+		g.Status = initialStatus(who.AddressMode)
 	}
+	g.OrderState = OrderStateOf(g.Status)
+	g.UpdatedAt = g.CreatedAt
 	if g.Mode == "" {
 		g.Mode = core.ModeTest
 	}
@@ -207,6 +219,8 @@ func giftFromRow(r db.Send) (Gift, error) {
 		ID: r.ID, CampaignID: r.CampaignID, RecipientID: r.RecipientID, ProductID: r.ProductID,
 		Status: SendStatus(r.Status), Mode: core.Mode(r.Mode), TotalCents: r.TotalCents, FundedBy: FundedBy(r.FundedBy),
 		AutoApproved: r.AutoApproved, ApprovedBy: r.ApprovedBy, Outcome: r.Outcome, CreatedAt: r.CreatedAt,
+		UpdatedAt: r.UpdatedAt, OrderState: OrderStateOf(SendStatus(r.Status)), Carrier: r.Carrier,
+		TrackingNumber: r.TrackingNumber, TrackingURL: r.TrackingUrl,
 	}
 	if err := json.Unmarshal(r.Attribution, &g.Attribution); err != nil {
 		return Gift{}, core.Internal(err)

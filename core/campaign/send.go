@@ -11,19 +11,6 @@ import (
 	"github.com/giftwell/giftwell/sql/db"
 )
 
-// SendStatus is a gift's status. The playbook issue defines the full set
-// and its moves; these are the ones this issue's rules read.
-type SendStatus string
-
-// Gift statuses read by campaigns.
-const (
-	// SendCancelled: cancelled before production; it commits nothing and
-	// never reached the person (not a repeat).
-	SendCancelled SendStatus = "cancelled"
-	// SendDeclined: declined by its recipient; it commits nothing.
-	SendDeclined SendStatus = "declined"
-)
-
 // FundedBy says how a gift was paid.
 type FundedBy string
 
@@ -37,7 +24,8 @@ const (
 type SendParams struct {
 	CampaignID  string
 	RecipientID string
-	// Status is the gift's status; empty means "approved".
+	// Status is the gift's status; empty means the status approval gives
+	// (ready with a known address, awaiting_address otherwise).
 	Status     SendStatus
 	TotalCents int64
 	FundedBy   FundedBy
@@ -89,9 +77,6 @@ func (a *Service) insertSend(ctx context.Context, q *db.Queries, p core.Principa
 		return "", core.FieldError(core.CodeNotFound, "recipientId", "%s is not on campaign %s", sp.RecipientID, c.ID)
 	}
 	status, mode, outcome, funded := sp.Status, sp.Mode, sp.Outcome, sp.FundedBy
-	if status == "" {
-		status = SendApproved
-	}
 	if mode == "" {
 		mode = p.Mode
 	}

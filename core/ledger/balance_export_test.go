@@ -25,7 +25,7 @@ func (a *Service) CreditForTest(ctx context.Context, workspaceID string, mode co
 	var id string
 	err := pgx.BeginFunc(ctx, a.DB, func(tx pgx.Tx) error {
 		var err error
-		id, err = a.credit(ctx, db.New(tx), workspaceID, mode, cents, sendID, campaignID, "")
+		id, err = a.Credit(ctx, db.New(tx), workspaceID, mode, cents, sendID, campaignID, "")
 		return err
 	})
 	return id, core.AsCoreError(err)

@@ -100,12 +100,12 @@ func (a *Service) Debit(ctx context.Context, q *db.Queries, workspaceID string, 
 	})
 }
 
-// credit gives cents of a paid gift back to the balance it was paid from,
+// Credit gives cents of a paid gift back to the balance it was paid from,
 // inside the caller's transaction (cancellation before production, a
 // declined gift). The gift's debit decides the workspace and mode; credits
 // for a gift never add up to more than its debit (INVALID_REQUEST_STATE),
 // and a gift without a debit is NOT_FOUND. It returns the entry's ID.
-func (a *Service) credit(ctx context.Context, q *db.Queries, workspaceID string, mode core.Mode, cents int64, sendID, campaignID, note string) (string, error) {
+func (a *Service) Credit(ctx context.Context, q *db.Queries, workspaceID string, mode core.Mode, cents int64, sendID, campaignID, note string) (string, error) {
 	if cents <= 0 || sendID == "" {
 		return "", core.Internal(fmt.Errorf("credit: %d cents for send %q", cents, sendID))
 	}

@@ -247,6 +247,9 @@ type Send struct {
 	Message               string
 	Customization         []byte
 	UpdatedAt             time.Time
+	Carrier               string
+	TrackingNumber        string
+	TrackingUrl           string
 }
 
 type Session struct {

@@ -74,7 +74,7 @@ func (q *Queries) SendCommitmentsByWorkspace(ctx context.Context, workspaceID st
 }
 
 const sendGet = `-- name: SendGet :one
-SELECT id, workspace_id, campaign_id, recipient_id, product_id, status, mode, total_cents, funded_by, attribution, outcome, recipient_email, recipient_source_system, recipient_external_id, recipient_profile_url, recipient_name, created_at, auto_approved, approved_by, recipient, message, customization, updated_at
+SELECT id, workspace_id, campaign_id, recipient_id, product_id, status, mode, total_cents, funded_by, attribution, outcome, recipient_email, recipient_source_system, recipient_external_id, recipient_profile_url, recipient_name, created_at, auto_approved, approved_by, recipient, message, customization, updated_at, carrier, tracking_number, tracking_url
 FROM sends
 WHERE workspace_id = $1 AND id = $2
 `
@@ -111,12 +111,15 @@ func (q *Queries) SendGet(ctx context.Context, arg SendGetParams) (Send, error) 
 		&i.Message,
 		&i.Customization,
 		&i.UpdatedAt,
+		&i.Carrier,
+		&i.TrackingNumber,
+		&i.TrackingUrl,
 	)
 	return i, err
 }
 
 const sendGetByRecipient = `-- name: SendGetByRecipient :one
-SELECT id, workspace_id, campaign_id, recipient_id, product_id, status, mode, total_cents, funded_by, attribution, outcome, recipient_email, recipient_source_system, recipient_external_id, recipient_profile_url, recipient_name, created_at, auto_approved, approved_by, recipient, message, customization, updated_at
+SELECT id, workspace_id, campaign_id, recipient_id, product_id, status, mode, total_cents, funded_by, attribution, outcome, recipient_email, recipient_source_system, recipient_external_id, recipient_profile_url, recipient_name, created_at, auto_approved, approved_by, recipient, message, customization, updated_at, carrier, tracking_number, tracking_url
 FROM sends
 WHERE recipient_id = $1 AND status <> 'cancelled'
 `
@@ -149,6 +152,51 @@ func (q *Queries) SendGetByRecipient(ctx context.Context, recipientID string) (S
 		&i.Message,
 		&i.Customization,
 		&i.UpdatedAt,
+		&i.Carrier,
+		&i.TrackingNumber,
+		&i.TrackingUrl,
+	)
+	return i, err
+}
+
+const sendGetForUpdate = `-- name: SendGetForUpdate :one
+SELECT id, workspace_id, campaign_id, recipient_id, product_id, status, mode, total_cents, funded_by, attribution, outcome, recipient_email, recipient_source_system, recipient_external_id, recipient_profile_url, recipient_name, created_at, auto_approved, approved_by, recipient, message, customization, updated_at, carrier, tracking_number, tracking_url
+FROM sends
+WHERE id = $1
+FOR UPDATE
+`
+
+// A gift, locked for a move of its status.
+func (q *Queries) SendGetForUpdate(ctx context.Context, id string) (Send, error) {
+	row := q.db.QueryRow(ctx, sendGetForUpdate, id)
+	var i Send
+	err := row.Scan(
+		&i.ID,
+		&i.WorkspaceID,
+		&i.CampaignID,
+		&i.RecipientID,
+		&i.ProductID,
+		&i.Status,
+		&i.Mode,
+		&i.TotalCents,
+		&i.FundedBy,
+		&i.Attribution,
+		&i.Outcome,
+		&i.RecipientEmail,
+		&i.RecipientSourceSystem,
+		&i.RecipientExternalID,
+		&i.RecipientProfileUrl,
+		&i.RecipientName,
+		&i.CreatedAt,
+		&i.AutoApproved,
+		&i.ApprovedBy,
+		&i.Recipient,
+		&i.Message,
+		&i.Customization,
+		&i.UpdatedAt,
+		&i.Carrier,
+		&i.TrackingNumber,
+		&i.TrackingUrl,
 	)
 	return i, err
 }
@@ -220,8 +268,90 @@ func (q *Queries) SendInsert(ctx context.Context, arg SendInsertParams) error {
 	return err
 }
 
+const sendList = `-- name: SendList :many
+SELECT id, workspace_id, campaign_id, recipient_id, product_id, status, mode, total_cents, funded_by, attribution, outcome, recipient_email, recipient_source_system, recipient_external_id, recipient_profile_url, recipient_name, created_at, auto_approved, approved_by, recipient, message, customization, updated_at, carrier, tracking_number, tracking_url
+FROM sends
+WHERE workspace_id = $1
+  AND ($2::text = '' OR campaign_id = $2)
+  AND ($3::text = '' OR status = $3)
+  AND ($4::text = '' OR mode = $4)
+  AND ($5::text = '' OR attribution ->> 'externalId' = $5)
+  AND ($6::text = '' OR (created_at, id) < ($7::timestamptz, $6))
+ORDER BY created_at DESC, id DESC
+LIMIT $8
+`
+
+type SendListParams struct {
+	WorkspaceID  string
+	CampaignID   string
+	Status       string
+	Mode         string
+	ExternalID   string
+	AfterID      string
+	AfterCreated time.Time
+	RowLimit     int32
+}
+
+// A workspace's gifts, newest first, after the cursor (created_at, id)
+// when after_id is set; an empty filter matches every gift.
+func (q *Queries) SendList(ctx context.Context, arg SendListParams) ([]Send, error) {
+	rows, err := q.db.Query(ctx, sendList,
+		arg.WorkspaceID,
+		arg.CampaignID,
+		arg.Status,
+		arg.Mode,
+		arg.ExternalID,
+		arg.AfterID,
+		arg.AfterCreated,
+		arg.RowLimit,
+	)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []Send{}
+	for rows.Next() {
+		var i Send
+		if err := rows.Scan(
+			&i.ID,
+			&i.WorkspaceID,
+			&i.CampaignID,
+			&i.RecipientID,
+			&i.ProductID,
+			&i.Status,
+			&i.Mode,
+			&i.TotalCents,
+			&i.FundedBy,
+			&i.Attribution,
+			&i.Outcome,
+			&i.RecipientEmail,
+			&i.RecipientSourceSystem,
+			&i.RecipientExternalID,
+			&i.RecipientProfileUrl,
+			&i.RecipientName,
+			&i.CreatedAt,
+			&i.AutoApproved,
+			&i.ApprovedBy,
+			&i.Recipient,
+			&i.Message,
+			&i.Customization,
+			&i.UpdatedAt,
+			&i.Carrier,
+			&i.TrackingNumber,
+			&i.TrackingUrl,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const sendListByCampaign = `-- name: SendListByCampaign :many
-SELECT id, workspace_id, campaign_id, recipient_id, product_id, status, mode, total_cents, funded_by, attribution, outcome, recipient_email, recipient_source_system, recipient_external_id, recipient_profile_url, recipient_name, created_at, auto_approved, approved_by, recipient, message, customization, updated_at
+SELECT id, workspace_id, campaign_id, recipient_id, product_id, status, mode, total_cents, funded_by, attribution, outcome, recipient_email, recipient_source_system, recipient_external_id, recipient_profile_url, recipient_name, created_at, auto_approved, approved_by, recipient, message, customization, updated_at, carrier, tracking_number, tracking_url
 FROM sends
 WHERE campaign_id = $1
 ORDER BY created_at, id
@@ -260,6 +390,9 @@ func (q *Queries) SendListByCampaign(ctx context.Context, campaignID string) ([]
 			&i.Message,
 			&i.Customization,
 			&i.UpdatedAt,
+			&i.Carrier,
+			&i.TrackingNumber,
+			&i.TrackingUrl,
 		); err != nil {
 			return nil, err
 		}
@@ -322,4 +455,32 @@ func (q *Queries) SendPriorForCampaigns(ctx context.Context, arg SendPriorForCam
 		return nil, err
 	}
 	return items, nil
+}
+
+const sendUpdateStatus = `-- name: SendUpdateStatus :exec
+UPDATE sends
+SET status = $1, carrier = $2, tracking_number = $3, tracking_url = $4,
+    updated_at = $5
+WHERE id = $6
+`
+
+type SendUpdateStatusParams struct {
+	Status         string
+	Carrier        string
+	TrackingNumber string
+	TrackingUrl    string
+	UpdatedAt      time.Time
+	ID             string
+}
+
+func (q *Queries) SendUpdateStatus(ctx context.Context, arg SendUpdateStatusParams) error {
+	_, err := q.db.Exec(ctx, sendUpdateStatus,
+		arg.Status,
+		arg.Carrier,
+		arg.TrackingNumber,
+		arg.TrackingUrl,
+		arg.UpdatedAt,
+		arg.ID,
+	)
+	return err
 }

@@ -65,3 +65,30 @@ WHERE workspace_id = @workspace_id AND id = @id;
 SELECT *
 FROM sends
 WHERE recipient_id = @recipient_id AND status <> 'cancelled';
+
+-- name: SendGetForUpdate :one
+-- A gift, locked for a move of its status.
+SELECT *
+FROM sends
+WHERE id = @id
+FOR UPDATE;
+
+-- name: SendUpdateStatus :exec
+UPDATE sends
+SET status = @status, carrier = @carrier, tracking_number = @tracking_number, tracking_url = @tracking_url,
+    updated_at = @updated_at
+WHERE id = @id;
+
+-- name: SendList :many
+-- A workspace's gifts, newest first, after the cursor (created_at, id)
+-- when after_id is set; an empty filter matches every gift.
+SELECT *
+FROM sends
+WHERE workspace_id = @workspace_id
+  AND (@campaign_id::text = '' OR campaign_id = @campaign_id)
+  AND (@status::text = '' OR status = @status)
+  AND (@mode::text = '' OR mode = @mode)
+  AND (@external_id::text = '' OR attribution ->> 'externalId' = @external_id)
+  AND (@after_id::text = '' OR (created_at, id) < (@after_created::timestamptz, @after_id))
+ORDER BY created_at DESC, id DESC
+LIMIT @row_limit;
