@@ -6,6 +6,7 @@
 //	giftwell workspace add-member --workspace ID --email EMAIL --password PASSWORD --role admin|member [--api-key]
 //	giftwell catalog import FILE
 //	giftwell staff enable-live --workspace ID
+//	giftwell staff gift --send ID --status STATUS [--carrier NAME --tracking-number N --tracking-url URL] [--reason TEXT]
 //
 // Every command uses DATABASE_URL when it is set, and otherwise a private
 // PostgreSQL cluster under GIFTWELL_DATA_DIR (default ./.giftwell).
@@ -32,6 +33,7 @@ const usage = `usage:
   giftwell workspace add-member --workspace ID --email EMAIL --password PASSWORD --role admin|member [--api-key]
   giftwell catalog import FILE
   giftwell staff enable-live --workspace ID
+  giftwell staff gift --send ID --status STATUS [--carrier NAME --tracking-number N --tracking-url URL] [--reason TEXT]
 
 Environment: DATABASE_URL (else a private cluster under GIFTWELL_DATA_DIR, default ./.giftwell),
 GIFTWELL_ADDR, GIFTWELL_SITE_URL, GIFTWELL_METRICS_ADDR, GIFTWELL_TRUST_FORWARDED_FOR.
@@ -56,6 +58,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		"workspace add-member": workspaceAddMember,
 		"catalog import":       catalogImport,
 		"staff enable-live":    staffEnableLive,
+		"staff gift":           staffGift,
 	}
 	var cmd command
 	var rest []string

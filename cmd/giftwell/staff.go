@@ -8,6 +8,7 @@ import (
 
 	"github.com/giftwell/giftwell"
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/campaign"
 )
 
 // staffEnableLive switches a workspace from test to live mode, as the
@@ -33,4 +34,40 @@ func staffEnableLive(ctx context.Context, args []string, stdout io.Writer) error
 		return err
 	}
 	return json.NewEncoder(stdout).Encode(out)
+}
+
+// staffGift moves one gift forward, as the service's staff do for the
+// fulfilment partner (campaign.Service.MoveGift), and prints the gift as
+// one JSON line. An illegal move fails with its code and message.
+func staffGift(ctx context.Context, args []string, stdout io.Writer) error {
+	fs := newFlags("staff gift")
+	send := fs.String("send", "", "the gift ID (send_...)")
+	status := fs.String("status", "", "the status it becomes: ready, in_production, shipped, delivered, declined, expired or cancelled")
+	carrier := fs.String("carrier", "", "the shipping carrier (shipped or delivered only)")
+	number := fs.String("tracking-number", "", "the carrier's tracking number (shipped or delivered only)")
+	trackingURL := fs.String("tracking-url", "", "where the shipment can be followed (shipped or delivered only)")
+	reason := fs.String("reason", "", "why, recorded in the send.status_changed event")
+	if err := parseNoArgs(fs, args); err != nil {
+		return err
+	}
+	switch {
+	case *send == "":
+		return fmt.Errorf("--send is required")
+	case *status == "":
+		return fmt.Errorf("--status is required")
+	}
+	d, err := openDatabase(ctx, dataDir())
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	app := giftwell.New(d.Pool, core.Config{}, nil, nil)
+	g, err := app.Campaigns.MoveGift(ctx, campaign.GiftMove{
+		SendID: *send, To: campaign.SendStatus(*status), Reason: *reason,
+		Carrier: *carrier, TrackingNumber: *number, TrackingURL: *trackingURL,
+	})
+	if err != nil {
+		return err
+	}
+	return json.NewEncoder(stdout).Encode(g)
 }
