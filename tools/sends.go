@@ -1,0 +1,51 @@
+package tools
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/giftwell/giftwell"
+	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/campaign"
+)
+
+// ListSendsInput is list_sends' input: the filters and the page.
+type ListSendsInput struct {
+	CampaignID string `json:"campaignId,omitempty" jsonschema:"only this campaign's gifts" schema:"maxLength=100"`
+	Status     string `json:"status,omitempty" jsonschema:"only gifts in this status" schema:"enum=awaiting_address|ready|in_production|shipped|delivered|declined|expired|cancelled"`
+	Mode       string `json:"mode,omitempty" jsonschema:"only test or only live gifts; omit for both" schema:"enum=test|live"`
+	ExternalID string `json:"externalId,omitempty" jsonschema:"only gifts whose attribution.externalId is this" schema:"maxLength=200"`
+	Limit      int    `json:"limit,omitempty" jsonschema:"page size" schema:"minimum=1,maximum=100,default=50"`
+	Cursor     string `json:"cursor,omitempty" jsonschema:"nextCursor from the previous page, unchanged, with the same filters; omit for the first page" schema:"maxLength=500"`
+}
+
+// SendIDInput names one gift.
+type SendIDInput struct {
+	ID string `json:"id" jsonschema:"the gift ID (send_...; sendId, giftId and gift_id are the same ID)" schema:"minLength=1,maxLength=100"`
+}
+
+const descListSends = "List the workspace's gifts, newest first: each with status (awaiting_address, ready, in_production, shipped, delivered; " +
+	"or declined, expired, cancelled), mode, fundedBy, totalCents, attribution and tracking once shipped. Filter by campaignId, status, mode or externalId; " +
+	"limit 1-100 (default 50); pass nextCursor as cursor for the next page until it is null. Read one with get_send. It changes nothing."
+
+const descGetSend = "Read one gift by its ID (sendId from approval, list_sends or events): status, orderState, mode, fundedBy, totalCents, " +
+	"attribution, the recipient as they were when it was created, tracking once shipped. Another workspace's gift is NOT_FOUND. It changes nothing."
+
+// sendTools are the gift record tools.
+func sendTools(app *giftwell.App) []Tool {
+	return []Tool{
+		Define("list_sends", descListSends, ScopeRead, core.ActRead,
+			func(ctx context.Context, p core.Principal, in ListSendsInput) (campaign.GiftPage, error) {
+				return app.Campaigns.Gifts(ctx, p, campaign.GiftFilter{
+					CampaignID: in.CampaignID, Status: campaign.SendStatus(in.Status), Mode: core.Mode(in.Mode),
+					ExternalID: in.ExternalID, Limit: in.Limit, Cursor: in.Cursor,
+				})
+			},
+			Title("List gifts"), ReadOnly(), REST(http.MethodGet, "/sends", http.StatusOK)),
+		Define("get_send", descGetSend, ScopeRead, core.ActRead,
+			func(ctx context.Context, p core.Principal, in SendIDInput) (campaign.Gift, error) {
+				return app.Campaigns.Gift(ctx, p, in.ID)
+			},
+			Title("Read a gift"), ReadOnly(), REST(http.MethodGet, "/sends/{id}", http.StatusOK)),
+	}
+}
