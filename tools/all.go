@@ -27,6 +27,7 @@ var groups = []func(*giftwell.App) []Tool{
 	settingsTools,
 	queueReadTools,
 	balanceTools,
+	trackingTools,
 	teamTools,
 	workspaceTools,
 }
