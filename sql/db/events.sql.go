@@ -201,8 +201,8 @@ type EventListByWorkspaceParams struct {
 	MaxRows     int32
 }
 
-// The workspace's newest events of every type, newest first (tests and
-// the feed issue read them).
+// The workspace's newest events of every type, newest first by seq
+// (tests read them; the feed reads EventFeedList).
 func (q *Queries) EventListByWorkspace(ctx context.Context, arg EventListByWorkspaceParams) ([]Event, error) {
 	rows, err := q.db.Query(ctx, eventListByWorkspace, arg.WorkspaceID, arg.MaxRows)
 	if err != nil {

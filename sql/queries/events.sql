@@ -10,8 +10,8 @@ WHERE send_id = @send_id
 ORDER BY seq;
 
 -- name: EventListByWorkspace :many
--- The workspace's newest events of every type, newest first (tests and
--- the feed issue read them).
+-- The workspace's newest events of every type, newest first by seq
+-- (tests read them; the feed reads EventFeedList).
 SELECT *
 FROM events
 WHERE workspace_id = @workspace_id
