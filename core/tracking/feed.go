@@ -91,9 +91,8 @@ type EventPage struct {
 // itself (never before in.Cursor), so an empty poll also returns a cursor
 // to store. It returns VALIDATION_ERROR naming limit, type, cursor (not a
 // cursor this workspace was given) or a filter longer than
-// MaxFilterLength; NOT_FOUND naming
-// campaignId or sendId outside the workspace; the codes of Authorize
-// (ActRead); or INTERNAL_ERROR.
+// MaxFilterLength; NOT_FOUND naming campaignId or sendId outside the
+// workspace; the codes of Authorize (ActRead); or INTERNAL_ERROR.
 func (a *Service) Events(ctx context.Context, p core.Principal, in EventsInput) (EventPage, error) {
 	if err := core.Authorize(p, core.ActRead, ""); err != nil {
 		return EventPage{}, err
