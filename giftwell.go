@@ -15,6 +15,7 @@ import (
 	"github.com/giftwell/giftwell/core/guide"
 	"github.com/giftwell/giftwell/core/identity"
 	"github.com/giftwell/giftwell/core/ledger"
+	"github.com/giftwell/giftwell/core/tracking"
 )
 
 // App is every subject service of Giftwell over one Kernel.
@@ -32,6 +33,8 @@ type App struct {
 	Campaigns *campaign.Service
 	// Guide serves the workflow guide.
 	Guide *guide.Service
+	// Tracking follows gifts after approval: the event feed.
+	Tracking *tracking.Service
 }
 
 // New builds the App over a migrated database and loads the catalog into
@@ -48,5 +51,6 @@ func New(db *pgxpool.Pool, cfg core.Config, clock core.Clock, log *slog.Logger) 
 		Ledger:    led,
 		Campaigns: &campaign.Service{Kernel: k, Catalog: cat, Ledger: led},
 		Guide:     &guide.Service{Kernel: k},
+		Tracking:  &tracking.Service{Kernel: k},
 	}
 }

@@ -34,7 +34,7 @@ func (t EventType) InFeed() bool { return t != EventPlaybookPersonWaiting }
 // it. It never holds addresses, emails, notes or gift links.
 type Event struct {
 	ID          string          `json:"id" jsonschema:"the event ID (evt_...), identical on every delivery"`
-	Seq         int64           `json:"seq" jsonschema:"the event's position in the workspace's ordered feed"`
+	Seq         int64           `json:"seq" jsonschema:"the order the event was recorded in; the feed orders by the writing transaction first (core/tracking)"`
 	Type        EventType       `json:"type" jsonschema:"what happened"`
 	Mode        Mode            `json:"mode" jsonschema:"test or live, as the gift was created" schema:"enum=test|live"`
 	CampaignID  string          `json:"campaignId,omitempty" jsonschema:"the campaign"`

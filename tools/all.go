@@ -28,6 +28,7 @@ var groups = []func(*giftwell.App) []Tool{
 	queueReadTools,
 	balanceTools,
 	sendTools,
+	trackingTools,
 	teamTools,
 	workspaceTools,
 	retiredTools,

@@ -243,7 +243,7 @@ func guideBatchSteps(site string) []string {
 	}
 }
 
-const guideTracking = "Follow gifts with get_tracking (one campaign) or list_tracking_events (the event feed: send.created, send.gift_link_changed, send.address_confirmed, send.link_opened, send.status_changed, send.order_changed, send.outcome_reported, send.tracking_changed, send.auto_approved). " +
-	"Page with nextCursor until it is null, and store nextCursor after every poll, including empty ones. Test and live events share the feed; check mode. " +
+const guideTracking = "Follow gifts with get_tracking (one campaign; page with nextCursor until it is null) or list_tracking_events (the event feed: send.created, send.gift_link_changed, send.address_confirmed, send.link_opened, send.status_changed, send.order_changed, send.outcome_reported, send.tracking_changed, send.auto_approved). " +
+	"The feed always returns nextCursor: store it after every poll, including empty ones, pass it back as cursor, and poll again at once while hasMore is true. Test and live events share the feed; check mode. " +
 	"Events never include addresses, emails, notes or gift links. A signed-in owner or admin can add a signed webhook instead of polling. " +
 	"campaign_results summarises outcomes; record an outcome (replied, meeting_booked, meeting_held) only when the user reports it."

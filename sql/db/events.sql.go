@@ -10,6 +10,109 @@ import (
 	"time"
 )
 
+const eventFeedHorizon = `-- name: EventFeedHorizon :one
+SELECT pg_snapshot_xmin(pg_current_snapshot())::xid8 AS horizon
+`
+
+// The feed's horizon: the xmin of the current snapshot. Every transaction
+// with a lower ID has ended, so no event below it can still appear.
+func (q *Queries) EventFeedHorizon(ctx context.Context) (uint64, error) {
+	row := q.db.QueryRow(ctx, eventFeedHorizon)
+	var horizon uint64
+	err := row.Scan(&horizon)
+	return horizon, err
+}
+
+const eventFeedList = `-- name: EventFeedList :many
+SELECT e.id, e.xid, e.seq, e.type, e.mode, e.campaign_id, e.send_id, e.data, e.created_at
+FROM events e
+WHERE e.workspace_id = $1
+  AND e.in_feed
+  AND (e.xid, e.seq) > ($2::xid8, $3::bigint)
+  AND e.xid < $4::xid8
+  AND ($5::text = '' OR e.type = $5::text)
+  AND ($6::text = '' OR e.campaign_id = $6::text)
+  AND ($7::text = '' OR e.send_id = $7::text)
+  AND (($8::text = '' AND $9::text = '') OR EXISTS (
+      SELECT 1
+      FROM sends s
+      WHERE s.workspace_id = e.workspace_id AND s.id = e.send_id
+        AND ($8::text = '' OR s.status = $8::text)
+        AND ($9::text = '' OR s.attribution ->> 'externalId' = $9::text)))
+ORDER BY e.xid, e.seq
+LIMIT $10
+`
+
+type EventFeedListParams struct {
+	WorkspaceID string
+	AfterXid    uint64
+	AfterSeq    int64
+	Horizon     uint64
+	Type        string
+	CampaignID  string
+	SendID      string
+	Status      string
+	ExternalID  string
+	MaxRows     int32
+}
+
+type EventFeedListRow struct {
+	ID         string
+	Xid        uint64
+	Seq        int64
+	Type       string
+	Mode       string
+	CampaignID string
+	SendID     string
+	Data       []byte
+	CreatedAt  time.Time
+}
+
+// The workspace's feed events after position (after_xid, after_seq) and
+// below horizon, in feed order, narrowed by the tracking filters (each
+// empty for all): type, campaign, gift, and the gift's current status and
+// attribution externalId.
+func (q *Queries) EventFeedList(ctx context.Context, arg EventFeedListParams) ([]EventFeedListRow, error) {
+	rows, err := q.db.Query(ctx, eventFeedList,
+		arg.WorkspaceID,
+		arg.AfterXid,
+		arg.AfterSeq,
+		arg.Horizon,
+		arg.Type,
+		arg.CampaignID,
+		arg.SendID,
+		arg.Status,
+		arg.ExternalID,
+		arg.MaxRows,
+	)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []EventFeedListRow{}
+	for rows.Next() {
+		var i EventFeedListRow
+		if err := rows.Scan(
+			&i.ID,
+			&i.Xid,
+			&i.Seq,
+			&i.Type,
+			&i.Mode,
+			&i.CampaignID,
+			&i.SendID,
+			&i.Data,
+			&i.CreatedAt,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const eventInsert = `-- name: EventInsert :exec
 INSERT INTO events (id, workspace_id, type, mode, campaign_id, send_id, recipient_id, data, in_feed, created_at)
 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
@@ -45,7 +148,7 @@ func (q *Queries) EventInsert(ctx context.Context, arg EventInsertParams) error 
 }
 
 const eventListBySend = `-- name: EventListBySend :many
-SELECT id, seq, workspace_id, type, mode, campaign_id, send_id, recipient_id, data, in_feed, created_at
+SELECT id, seq, workspace_id, type, mode, campaign_id, send_id, recipient_id, data, in_feed, created_at, xid
 FROM events
 WHERE send_id = $1
 ORDER BY seq
@@ -73,6 +176,7 @@ func (q *Queries) EventListBySend(ctx context.Context, sendID string) ([]Event, 
 			&i.Data,
 			&i.InFeed,
 			&i.CreatedAt,
+			&i.Xid,
 		); err != nil {
 			return nil, err
 		}
@@ -85,7 +189,7 @@ func (q *Queries) EventListBySend(ctx context.Context, sendID string) ([]Event, 
 }
 
 const eventListByWorkspace = `-- name: EventListByWorkspace :many
-SELECT id, seq, workspace_id, type, mode, campaign_id, send_id, recipient_id, data, in_feed, created_at
+SELECT id, seq, workspace_id, type, mode, campaign_id, send_id, recipient_id, data, in_feed, created_at, xid
 FROM events
 WHERE workspace_id = $1
 ORDER BY seq DESC
@@ -97,8 +201,8 @@ type EventListByWorkspaceParams struct {
 	MaxRows     int32
 }
 
-// The workspace's newest events of every type, newest first (tests and
-// the feed issue read them).
+// The workspace's newest events of every type, newest first by seq
+// (tests read them; the feed reads EventFeedList).
 func (q *Queries) EventListByWorkspace(ctx context.Context, arg EventListByWorkspaceParams) ([]Event, error) {
 	rows, err := q.db.Query(ctx, eventListByWorkspace, arg.WorkspaceID, arg.MaxRows)
 	if err != nil {
@@ -120,6 +224,7 @@ func (q *Queries) EventListByWorkspace(ctx context.Context, arg EventListByWorks
 			&i.Data,
 			&i.InFeed,
 			&i.CreatedAt,
+			&i.Xid,
 		); err != nil {
 			return nil, err
 		}

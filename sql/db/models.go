@@ -98,6 +98,7 @@ type Event struct {
 	Data        []byte
 	InFeed      bool
 	CreatedAt   time.Time
+	Xid         uint64
 }
 
 type Invitation struct {

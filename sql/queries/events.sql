@@ -10,10 +10,38 @@ WHERE send_id = @send_id
 ORDER BY seq;
 
 -- name: EventListByWorkspace :many
--- The workspace's newest events of every type, newest first (tests and
--- the feed issue read them).
+-- The workspace's newest events of every type, newest first by seq
+-- (tests read them; the feed reads EventFeedList).
 SELECT *
 FROM events
 WHERE workspace_id = @workspace_id
 ORDER BY seq DESC
+LIMIT @max_rows;
+
+-- name: EventFeedHorizon :one
+-- The feed's horizon: the xmin of the current snapshot. Every transaction
+-- with a lower ID has ended, so no event below it can still appear.
+SELECT pg_snapshot_xmin(pg_current_snapshot())::xid8 AS horizon;
+
+-- name: EventFeedList :many
+-- The workspace's feed events after position (after_xid, after_seq) and
+-- below horizon, in feed order, narrowed by the tracking filters (each
+-- empty for all): type, campaign, gift, and the gift's current status and
+-- attribution externalId.
+SELECT e.id, e.xid, e.seq, e.type, e.mode, e.campaign_id, e.send_id, e.data, e.created_at
+FROM events e
+WHERE e.workspace_id = @workspace_id
+  AND e.in_feed
+  AND (e.xid, e.seq) > (@after_xid::xid8, @after_seq::bigint)
+  AND e.xid < @horizon::xid8
+  AND (@type::text = '' OR e.type = @type::text)
+  AND (@campaign_id::text = '' OR e.campaign_id = @campaign_id::text)
+  AND (@send_id::text = '' OR e.send_id = @send_id::text)
+  AND ((@status::text = '' AND @external_id::text = '') OR EXISTS (
+      SELECT 1
+      FROM sends s
+      WHERE s.workspace_id = e.workspace_id AND s.id = e.send_id
+        AND (@status::text = '' OR s.status = @status::text)
+        AND (@external_id::text = '' OR s.attribution ->> 'externalId' = @external_id::text)))
+ORDER BY e.xid, e.seq
 LIMIT @max_rows;
