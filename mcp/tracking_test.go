@@ -101,7 +101,7 @@ func TestListTrackingEventsOverMCP(t *testing.T) {
 	again := a.ok("list_tracking_events", map[string]any{"cursor": next})
 	require.Equal(t, []any{}, again["items"])
 	require.Equal(t, []any{}, a.ok("list_tracking_events", map[string]any{"type": "send.auto_approved"})["items"])
-	require.Len(t, a.ok("list_tracking_events", map[string]any{"type": "send.created", "sendId": gift.ID, "status": "approved", "externalId": "crm-7", "campaignId": c.ID})["items"], 1)
+	require.Len(t, a.ok("list_tracking_events", map[string]any{"type": "send.created", "sendId": gift.ID, "status": "awaiting_address", "externalId": "crm-7", "campaignId": c.ID})["items"], 1)
 	reader := agent{t: t, cs: b.connect(t, "/mcp?profile=gifting", connRead, "")}
 	require.Equal(t, []any{it}, reader.ok("list_tracking_events", map[string]any{"limit": 100})["items"])
 

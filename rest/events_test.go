@@ -86,7 +86,7 @@ func TestEventsOverREST(t *testing.T) {
 	res = h.get("/events?limit=2&cursor="+url.QueryEscape(page["nextCursor"].(string)), withKey(h.env.OwnerKey))
 	require.Equal(t, items[2:], res.data().(map[string]any)["items"])
 	require.Equal(t, false, res.data().(map[string]any)["hasMore"])
-	res = h.get("/events?externalId=ext-Ben&status=approved&type=send.created&campaignId="+c.ID, withKey(h.env.OwnerKey))
+	res = h.get("/events?externalId=ext-Ben&status=awaiting_address&type=send.created&campaignId="+c.ID, withKey(h.env.OwnerKey))
 	require.Equal(t, items[1:2], res.data().(map[string]any)["items"])
 	res = h.get("/events?type=send.tracking_changed&sendId="+gifts[0], withKey(h.env.OwnerKey))
 	require.Equal(t, []any{}, res.data().(map[string]any)["items"])

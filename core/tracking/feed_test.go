@@ -63,7 +63,7 @@ func TestEventFeed(t *testing.T) {
 	require.Equal(t, manual, all[3].CampaignID)
 	created := all[0].Data
 	require.Equal(t, "gourmet-snack-crate", created["productId"])
-	require.Equal(t, "approved", created["status"])
+	require.Equal(t, "ready", created["status"])
 	require.Equal(t, "9000", raw(t, created["totalCents"]))
 	require.Equal(t, "ext-1", created["attribution"].(map[string]any)["externalId"])
 	require.Equal(t, true, all[2].Data["autoApproved"])
@@ -112,10 +112,10 @@ func TestEventFeed(t *testing.T) {
 	require.Equal(t, []string{want[1], want[2]}, filtered(tracking.EventFilter{CampaignID: auto}))
 	require.Equal(t, []string{want[3]}, filtered(tracking.EventFilter{SendID: c}))
 	require.Equal(t, []string{want[4]}, filtered(tracking.EventFilter{Status: "shipped"}))
-	require.Equal(t, want[:4], filtered(tracking.EventFilter{Status: "approved"}))
+	require.Equal(t, want[:4], filtered(tracking.EventFilter{Status: "ready"}))
 	require.Equal(t, []string{want[1], want[2]}, filtered(tracking.EventFilter{ExternalID: "ext-2"}))
 	require.Equal(t, []string{want[4]}, filtered(tracking.EventFilter{ExternalID: "ext-4", Status: "shipped", CampaignID: manual}))
-	require.Empty(t, filtered(tracking.EventFilter{ExternalID: "ext-4", Status: "approved"}))
+	require.Empty(t, filtered(tracking.EventFilter{ExternalID: "ext-4", Status: "ready"}))
 	require.Empty(t, filtered(tracking.EventFilter{Type: core.EventSendTrackingChanged}))
 
 	// A filtered poll moves the cursor over the events it leaves out: the
