@@ -156,7 +156,12 @@ func start() (*server, error) {
 		return nil, err
 	}
 	if s.shared {
-		return s, nil
+		// A template made by an older testpg lacks this binary's newest
+		// migrations: make one of our own rather than test a stale schema.
+		if fresh, err := s.templateIsCurrent(ctx); err != nil || fresh {
+			return s, err
+		}
+		s.template, s.shared = "gw_template_"+core.RandomHex(6), false
 	}
 	if err := s.makeTemplate(ctx); err != nil {
 		_ = s.close()
@@ -180,6 +185,37 @@ func (s *server) startCluster(ctx context.Context) error {
 	s.cluster, s.dir, s.baseDSN = c, dir, c.DSN("postgres")
 	// Should the binary die before Main's clean-up, the cluster still goes.
 	return c.StopAfterExit(dir)
+}
+
+// templateIsCurrent reports whether the shared template is migrated to this
+// binary's newest migration. The template takes no connections, so it asks
+// a throwaway clone of it.
+func (s *server) templateIsCurrent(ctx context.Context) (bool, error) {
+	latest, err := migrations.Latest()
+	if err != nil {
+		return false, err
+	}
+	probe := "gw_probe_" + core.RandomHex(6)
+	if _, err := s.admin.Exec(ctx, "CREATE DATABASE "+probe+" TEMPLATE "+s.template); err != nil {
+		return false, fmt.Errorf("clone shared template: %w", err)
+	}
+	defer func() {
+		_, _ = s.admin.Exec(context.WithoutCancel(ctx), "DROP DATABASE IF EXISTS "+probe+" WITH (FORCE)")
+	}()
+	dsn, err := withDatabase(s.baseDSN, probe)
+	if err != nil {
+		return false, err
+	}
+	conn, err := pgx.Connect(ctx, dsn)
+	if err != nil {
+		return false, err
+	}
+	defer conn.Close(ctx)
+	var version int64
+	if err := conn.QueryRow(ctx, "SELECT coalesce(max(version_id), 0) FROM goose_db_version WHERE is_applied").Scan(&version); err != nil {
+		return false, err
+	}
+	return version == latest, nil
 }
 
 // makeTemplate creates, migrates and seeds the template database.

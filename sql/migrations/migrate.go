@@ -7,6 +7,9 @@ import (
 	"database/sql"
 	"embed"
 	"fmt"
+	"io/fs"
+	"strconv"
+	"strings"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/jackc/pgx/v5/stdlib"
@@ -88,4 +91,26 @@ func riverUp(ctx context.Context, pool *pgxpool.Pool) error {
 		return fmt.Errorf("migrate: river: %w", err)
 	}
 	return nil
+}
+
+// Latest is the version of the newest embedded migration (00009_... is 9),
+// the goose version a database migrated by Up ends at.
+func Latest() (int64, error) {
+	entries, err := fs.ReadDir(FS, ".")
+	if err != nil {
+		return 0, err
+	}
+	var latest int64
+	for _, e := range entries {
+		num, _, ok := strings.Cut(e.Name(), "_")
+		if !ok || !strings.HasSuffix(e.Name(), ".sql") {
+			continue
+		}
+		v, err := strconv.ParseInt(num, 10, 64)
+		if err != nil {
+			return 0, fmt.Errorf("migrate: %s: %w", e.Name(), err)
+		}
+		latest = max(latest, v)
+	}
+	return latest, nil
 }
