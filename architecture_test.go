@@ -24,7 +24,7 @@ var allowedImports = map[string][]string{
 	"core/ledger":       {"core", "sql/db"},
 	"core/campaign":     {"core", "core/catalog", "core/identity", "core/ledger", "sql/db"},
 	"core/guide":        {"core", "core/catalog", "core/campaign"},
-	"core/tracking":     {"core", "sql/db"},
+	"core/tracking":     {"core", "core/campaign", "sql/db"},
 	".":                 {"core", "core/*"},
 	"tools":             {".", "core", "core/*"},
 	"prompts":           {".", "core", "core/*"},

@@ -27,6 +27,7 @@ const (
 	ActReadWorkspaceDetails Action = "read_workspace_details" // Dashboard reads outside the matrix (billing config, workspaces, ...)
 	ActReadInvitations      Action = "read_invitations"       // List invitations: owner or admin, key or signed in (outside the matrix)
 	ActManageAPIKeys        Action = "manage_api_keys"        // List and revoke API keys: signed-in (outside the matrix)
+	ActRecordOutcome        Action = "record_outcome"         // Record a customer-reported outcome: any key or signed-in person, never a connection (outside the matrix)
 )
 
 // minRole is the least role a person needs for a row.
@@ -83,6 +84,7 @@ var matrix = map[Action]rule{
 	ActReadWorkspaceDetails: {role: anyRole, key: keyAllowed},
 	ActReadInvitations:      {role: managerRole, key: keyManagerOnly, memberKey: CodeTeamManagerRequired},
 	ActManageAPIKeys:        {role: anyRole, signedIn: true, key: keyNever},
+	ActRecordOutcome:        {role: anyRole, key: keyAllowed},
 }
 
 // Actions lists every row of the matrix in the spec's order.
@@ -90,7 +92,7 @@ func Actions() []Action {
 	return []Action{ActRead, ActEditDrafts, ActAddPeople, ActPauseOrComplete, ActActivate, ActApprove,
 		ActRaiseAutoApprove, ActLowerAutoApprove, ActReadQueueAndBalance, ActPay, ActReadGiftLinks,
 		ActCreateAPIKey, ActManageWebhooks, ActReadWebhooks, ActUpdateSettings, ActListTeammates,
-		ActInviteOrRemove, ActChangeRole, ActReadWorkspaceDetails, ActReadInvitations, ActManageAPIKeys}
+		ActInviteOrRemove, ActChangeRole, ActReadWorkspaceDetails, ActReadInvitations, ActManageAPIKeys, ActRecordOutcome}
 }
 
 // SignedInOnly reports whether only a signed-in person may perform a.

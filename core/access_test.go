@@ -71,6 +71,7 @@ func TestAuthorizeMatrix(t *testing.T) {
 		core.ActReadWorkspaceDetails: {ok, ok, ok, ok, ok, ok, har, har, har, har},
 		core.ActReadInvitations:      {tmr, ok, ok, tmr, ok, ok, har, har, har, har},
 		core.ActManageAPIKeys:        {ok, ok, ok, har, har, har, har, har, har, har},
+		core.ActRecordOutcome:        {ok, ok, ok, ok, ok, ok, har, har, har, har},
 	}
 	require.Len(t, want, len(core.Actions()), "every row of the matrix has expectations")
 	cols := columns()

@@ -29,6 +29,7 @@ var groups = []func(*giftwell.App) []Tool{
 	balanceTools,
 	sendTools,
 	trackingTools,
+	outcomeTools,
 	teamTools,
 	workspaceTools,
 	retiredTools,

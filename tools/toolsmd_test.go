@@ -76,8 +76,9 @@ var catalogOfTools = []struct {
 // its list of "REST routes with no tool of their own" (the OAuth and
 // well-known routes aside; the webhook deliveries' routes join when they
 // exist), and the routes it shows beside a tool's that are not that tool's
-// form: GET /catalog (public and unpaged, beside browse_gifts) and
-// GET /balance/ledger (beside get_balance). REST-only registry entries
+// form: GET /catalog (public and unpaged, beside browse_gifts),
+// GET /balance/ledger (beside get_balance) and GET /sends/{id}/tracking
+// (beside get_tracking: one item, not a page). REST-only registry entries
 // route only these.
 var restOnlyRoutes = []string{
 	"GET /session",
@@ -95,4 +96,5 @@ var restOnlyRoutes = []string{
 	"GET /reports/export.csv",
 	"GET /catalog",
 	"GET /balance/ledger",
+	"GET /sends/{id}/tracking",
 }

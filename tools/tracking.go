@@ -3,6 +3,7 @@ package tools
 import (
 	"context"
 	"net/http"
+	"time"
 
 	"github.com/giftwell/giftwell"
 	"github.com/giftwell/giftwell/core"
@@ -38,5 +39,91 @@ func trackingTools(app *giftwell.App) []Tool {
 				})
 			},
 			Title("Poll the event feed"), ReadOnly(), REST(http.MethodGet, "/events", http.StatusOK)),
+	}
+}
+
+// GetTrackingInput is get_tracking's input: the tracking filters and the page.
+type GetTrackingInput struct {
+	CampaignID string `json:"campaignId,omitempty" jsonschema:"only this campaign's gifts" schema:"maxLength=200"`
+	ExternalID string `json:"externalId,omitempty" jsonschema:"only gifts whose attribution.externalId is this" schema:"maxLength=200"`
+	Status     string `json:"status,omitempty" jsonschema:"only gifts in this status" schema:"enum=awaiting_address|ready|in_production|shipped|delivered|declined|expired|cancelled"`
+	SendID     string `json:"sendId,omitempty" jsonschema:"only this gift" schema:"maxLength=200"`
+	Limit      int    `json:"limit,omitempty" jsonschema:"page size" schema:"minimum=1,maximum=100,default=50"`
+	Cursor     string `json:"cursor,omitempty" jsonschema:"nextCursor from the previous page, unchanged, with the same filters; omit for the first page" schema:"maxLength=500"`
+}
+
+// CampaignTrackingInput is GET /campaigns/{id}/tracking's input: one
+// campaign, the other filters and the page.
+type CampaignTrackingInput struct {
+	ID         string `json:"id" jsonschema:"the campaign ID" schema:"minLength=1,maxLength=200"`
+	ExternalID string `json:"externalId,omitempty" jsonschema:"only gifts whose attribution.externalId is this" schema:"maxLength=200"`
+	Status     string `json:"status,omitempty" jsonschema:"only gifts in this status" schema:"enum=awaiting_address|ready|in_production|shipped|delivered|declined|expired|cancelled"`
+	Limit      int    `json:"limit,omitempty" jsonschema:"page size" schema:"minimum=1,maximum=100,default=50"`
+	Cursor     string `json:"cursor,omitempty" jsonschema:"nextCursor from the previous page, unchanged, with the same filters; omit for the first page" schema:"maxLength=500"`
+}
+
+// RecordOutcomeInput is record_outcome's input.
+type RecordOutcomeInput struct {
+	ID              string     `json:"id" jsonschema:"the gift ID (send_...)" schema:"minLength=1,maxLength=200"`
+	Outcome         string     `json:"outcome" jsonschema:"what the user reported" schema:"enum=none|replied|meeting_booked|meeting_held"`
+	ExternalEventID string     `json:"externalEventId,omitempty" jsonschema:"your own ID of this report (a CRM activity ID); a retry with it and the same source records nothing new" schema:"maxLength=200"`
+	Source          string     `json:"source,omitempty" jsonschema:"where the report comes from (hubspot, calendar, user)" schema:"maxLength=100"`
+	OccurredAt      *time.Time `json:"occurredAt,omitempty" jsonschema:"when it happened (RFC 3339); default now; at most five minutes ahead" schema:"type=string,format=date-time"`
+}
+
+const descGetTracking = "Follow gifts after approval: each item has sendId, campaignId, attribution, status, outcome, orderState, mode, createdAt, totalCents and, once shipped, " +
+	"carrier, trackingNumber and trackingUrl; never an address. Filter by campaignId, externalId, status or sendId; limit 1-100 (default 50); " +
+	"pass nextCursor as cursor until it is null. For changes since your last look, poll list_tracking_events instead. It changes nothing."
+
+const descGetSendTracking = "One gift's tracking item: status, outcome, orderState, mode, totalCents, attribution and, once shipped, carrier, trackingNumber and trackingUrl. " +
+	"Another workspace's gift is NOT_FOUND. It changes nothing."
+
+const descCampaignTracking = "One campaign's gifts as tracking items, newest first: status, outcome, orderState, carrier and tracking once shipped. " +
+	"Filter by externalId or status; limit 1-100 (default 50); pass nextCursor as cursor until it is null. It changes nothing."
+
+const descCampaignResults = "A campaign's results: totalSends, cancelled, delivered, replied, meetings, meetingsHeld, committedCents and costPerMeetingCents " +
+	"(committed cost / gifts marked meeting_booked or meeting_held; null without meetings). Cancelled gifts count in cancelled only. " +
+	"Outcomes are what the team reported (outcomeSource team_reported), never inferred; this is not revenue. It changes nothing."
+
+const descRecordOutcome = "Record an outcome the user reported for a gift: none, replied, meeting_booked or meeting_held. Only when the user reports it; never infer it from delivery or opens. " +
+	"Send externalEventId (and source) so a retry records once; the same ID with other content is IDEMPOTENCY_CONFLICT. occurredAt defaults to now. " +
+	"The gift's outcome becomes the one that occurred last; read it with get_tracking, totals with campaign_results."
+
+// outcomeTools are tracking items, outcomes and results.
+func outcomeTools(app *giftwell.App) []Tool {
+	return []Tool{
+		Define("get_tracking", descGetTracking, ScopeRead, core.ActRead,
+			func(ctx context.Context, p core.Principal, in GetTrackingInput) (tracking.ItemPage, error) {
+				return app.Tracking.Items(ctx, p, tracking.ItemsInput{
+					ItemFilter: tracking.ItemFilter{CampaignID: in.CampaignID, ExternalID: in.ExternalID, Status: in.Status, SendID: in.SendID},
+					Limit:      in.Limit, Cursor: in.Cursor,
+				})
+			},
+			Title("Track gifts"), ChatGPT(), ReadOnly(), REST(http.MethodGet, "/tracking", http.StatusOK)),
+		Define("get_send_tracking", descGetSendTracking, ScopeRead, core.ActRead,
+			func(ctx context.Context, p core.Principal, in SendIDInput) (tracking.Item, error) {
+				return app.Tracking.Item(ctx, p, in.ID)
+			},
+			Title("Track one gift"), RESTOnly(), ReadOnly(), REST(http.MethodGet, "/sends/{id}/tracking", http.StatusOK)),
+		Define("list_campaign_tracking", descCampaignTracking, ScopeRead, core.ActRead,
+			func(ctx context.Context, p core.Principal, in CampaignTrackingInput) (tracking.ItemPage, error) {
+				return app.Tracking.CampaignItems(ctx, p, in.ID, tracking.ItemsInput{
+					ItemFilter: tracking.ItemFilter{ExternalID: in.ExternalID, Status: in.Status},
+					Limit:      in.Limit, Cursor: in.Cursor,
+				})
+			},
+			Title("Track a campaign's gifts"), RESTOnly(), ReadOnly(), REST(http.MethodGet, "/campaigns/{id}/tracking", http.StatusOK)),
+		Define("campaign_results", descCampaignResults, ScopeRead, core.ActRead,
+			func(ctx context.Context, p core.Principal, in CampaignIDInput) (tracking.Results, error) {
+				return app.Tracking.CampaignResults(ctx, p, in.ID)
+			},
+			Title("A campaign's results"), ChatGPT(), ReadOnly(), REST(http.MethodGet, "/campaigns/{id}/results", http.StatusOK)),
+		Define("record_outcome", descRecordOutcome, ScopeDash, core.ActRecordOutcome,
+			func(ctx context.Context, p core.Principal, in RecordOutcomeInput) (tracking.OutcomeReport, error) {
+				return app.Tracking.RecordOutcome(ctx, p, tracking.OutcomeInput{
+					SendID: in.ID, Outcome: tracking.Outcome(in.Outcome), ExternalEventID: in.ExternalEventID, Source: in.Source, OccurredAt: in.OccurredAt,
+				})
+			},
+			Title("Record an outcome"), Idempotent(), REST(http.MethodPost, "/sends/{id}/outcomes", http.StatusOK)),
 	}
 }

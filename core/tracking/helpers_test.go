@@ -151,3 +151,6 @@ func raw(t testing.TB, v any) string {
 	require.NoError(t, err)
 	return string(b)
 }
+
+// jsonUnmarshal decodes JSON text s into v.
+func jsonUnmarshal(s string, v any) error { return json.Unmarshal([]byte(s), v) }

@@ -1,6 +1,7 @@
 // Package tracking is Giftwell's view of gifts after approval: the event
-// feed (list_tracking_events) now; a gift's tracking and its outcomes join
-// it later.
+// feed (list_tracking_events), tracking items (get_tracking), the outcomes
+// the customer reports (record_outcome) and a campaign's results
+// (campaign_results).
 package tracking
 
 import (

@@ -251,6 +251,18 @@ type Send struct {
 	Carrier               string
 	TrackingNumber        string
 	TrackingUrl           string
+	OutcomeOccurredAt     *time.Time
+}
+
+type SendOutcome struct {
+	ID              int64
+	WorkspaceID     string
+	SendID          string
+	Outcome         string
+	Source          string
+	ExternalEventID string
+	OccurredAt      time.Time
+	CreatedAt       time.Time
 }
 
 type Session struct {

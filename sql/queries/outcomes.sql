@@ -1,0 +1,46 @@
+-- name: OutcomeInsert :one
+-- A report, unless one with the same external ID and source exists in the
+-- workspace (then no row: read it with OutcomeGetByExternal).
+INSERT INTO send_outcomes (workspace_id, send_id, outcome, source, external_event_id, occurred_at, created_at)
+VALUES (@workspace_id, @send_id, @outcome, @source, @external_event_id, @occurred_at, @created_at)
+ON CONFLICT (workspace_id, source, external_event_id) WHERE external_event_id <> '' DO NOTHING
+RETURNING *;
+
+-- name: OutcomeGetByExternal :one
+SELECT *
+FROM send_outcomes
+WHERE workspace_id = @workspace_id AND source = @source AND external_event_id = @external_event_id;
+
+-- name: SendSetOutcome :exec
+-- The gift's current outcome becomes the report's unless a report that
+-- occurred later is already current (a tie goes to the newer report).
+UPDATE sends
+SET outcome = @outcome, outcome_occurred_at = @occurred_at, updated_at = @updated_at
+WHERE id = @id AND (outcome_occurred_at IS NULL OR outcome_occurred_at <= @occurred_at);
+
+-- name: TrackingList :many
+-- A workspace's gifts as tracking items, newest first, after the cursor
+-- (created_at, id) when after_id is set; an empty filter matches every gift.
+SELECT id, campaign_id, attribution, status, outcome, mode, created_at, total_cents, carrier, tracking_number, tracking_url
+FROM sends
+WHERE workspace_id = @workspace_id
+  AND (@campaign_id::text = '' OR campaign_id = @campaign_id)
+  AND (@send_id::text = '' OR id = @send_id)
+  AND (@status::text = '' OR status = @status)
+  AND (@external_id::text = '' OR attribution ->> 'externalId' = @external_id)
+  AND (@after_id::text = '' OR (created_at, id) < (@after_created::timestamptz, @after_id))
+ORDER BY created_at DESC, id DESC
+LIMIT @row_limit;
+
+-- name: CampaignResults :one
+-- A campaign's results: cancelled gifts are counted apart and nowhere else;
+-- declined gifts commit nothing.
+SELECT count(*) FILTER (WHERE status <> 'cancelled')::int AS total_sends,
+       count(*) FILTER (WHERE status = 'cancelled')::int AS cancelled,
+       count(*) FILTER (WHERE status = 'delivered')::int AS delivered,
+       count(*) FILTER (WHERE status <> 'cancelled' AND outcome IN ('replied', 'meeting_booked', 'meeting_held'))::int AS replied,
+       count(*) FILTER (WHERE status <> 'cancelled' AND outcome IN ('meeting_booked', 'meeting_held'))::int AS meetings,
+       count(*) FILTER (WHERE status <> 'cancelled' AND outcome = 'meeting_held')::int AS meetings_held,
+       coalesce(sum(total_cents) FILTER (WHERE status NOT IN ('cancelled', 'declined')), 0)::bigint AS committed_cents
+FROM sends
+WHERE workspace_id = @workspace_id AND campaign_id = @campaign_id;
