@@ -38,7 +38,8 @@ type App struct {
 }
 
 // New builds the App over a migrated database and loads the catalog into
-// memory. A nil clock is the system clock; a nil logger discards.
+// memory, with the test-mode fulfilment simulator on. A nil clock is the
+// system clock; a nil logger discards.
 func New(db *pgxpool.Pool, cfg core.Config, clock core.Clock, log *slog.Logger) *App {
 	k := core.NewKernel(db, cfg, clock, log)
 	cat := catalog.NewStore(db).WithClock(k.Clock)
@@ -49,7 +50,7 @@ func New(db *pgxpool.Pool, cfg core.Config, clock core.Clock, log *slog.Logger) 
 		Identity:  &identity.Service{Kernel: k},
 		Connect:   &connect.Service{Kernel: k},
 		Ledger:    led,
-		Campaigns: &campaign.Service{Kernel: k, Catalog: cat, Ledger: led},
+		Campaigns: &campaign.Service{Kernel: k, Catalog: cat, Ledger: led, TestFulfilment: true},
 		Guide:     &guide.Service{Kernel: k},
 		Tracking:  &tracking.Service{Kernel: k},
 	}

@@ -23,11 +23,12 @@ type Kernel struct {
 	Clock  Clock
 	Config Config
 	Log    *slog.Logger
-	// Jobs inserts River jobs (emails, scheduled approvals) in the
-	// transaction of the write they follow. It has no default: a write that
-	// queues a job without one is INTERNAL_ERROR. cmd/giftwell sets the River
-	// client that also works the jobs (built after the Kernel, whose workers
-	// need it); tests set an insert-only client.
+	// Jobs inserts River jobs (emails, scheduled approvals, the test-mode
+	// fulfilment simulator's steps) in the transaction of the write they
+	// follow. It has no default: a write that queues a job without one is
+	// INTERNAL_ERROR. cmd/giftwell sets the River client that also works the
+	// jobs (built after the Kernel, whose workers need it), or an insert-only
+	// one for a command that only writes; tests set an insert-only client.
 	Jobs JobInserter
 }
 

@@ -112,11 +112,17 @@ func (a *Kernel) Conn(ctx context.Context) db.DBTX {
 // InTx runs fn in a transaction of its own or, when ctx carries one, in a
 // savepoint of it, so that fn's statements are atomic either way.
 func (a *Kernel) InTx(ctx context.Context, fn func(q *db.Queries) error) error {
+	return a.InTxJobs(ctx, func(tx pgx.Tx) error { return fn(db.New(tx)) })
+}
+
+// InTxJobs is InTx for a write that also inserts River jobs (InsertJob
+// takes the pgx.Tx): fn is handed the transaction (or savepoint) itself.
+func (a *Kernel) InTxJobs(ctx context.Context, fn func(tx pgx.Tx) error) error {
 	var outer interface {
 		Begin(context.Context) (pgx.Tx, error)
 	} = a.DB
 	if t, ok := txFrom(ctx); ok {
 		outer = t.tx
 	}
-	return pgx.BeginFunc(ctx, outer, func(tx pgx.Tx) error { return fn(db.New(tx)) })
+	return pgx.BeginFunc(ctx, outer, fn)
 }

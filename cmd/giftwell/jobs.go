@@ -40,6 +40,18 @@ func newJobs(pool *pgxpool.Pool, log *slog.Logger, app *giftwell.App, sender ide
 	return &jobs{Client: c}, nil
 }
 
+// insertJobs makes app's job inserter an insert-only River client on pool
+// (no workers, no queues), for a command that writes but leaves the work
+// to serve's client.
+func insertJobs(pool *pgxpool.Pool, app *giftwell.App) error {
+	c, err := river.NewClient(riverpgxv5.New(pool), &river.Config{})
+	if err != nil {
+		return err
+	}
+	app.Jobs = c
+	return nil
+}
+
 // Start starts working jobs.
 func (j *jobs) Start(ctx context.Context) error { return j.Client.Start(ctx) }
 

@@ -27,19 +27,15 @@ type serveConfig struct {
 	// metricsAddr and trustForwardedFor: see serveHygieneFlags.
 	metricsAddr       string
 	trustForwardedFor bool
+	// testFulfilment: see serveTestFulfilmentFlag.
+	testFulfilment onOff
 }
 
 // serve runs the service until SIGINT or SIGTERM: HTTP, River, and the
 // private PostgreSQL cluster when DATABASE_URL is unset.
 func serve(ctx context.Context, args []string, stdout io.Writer) error {
-	fs := newFlags("serve")
-	var cfg serveConfig
-	fs.StringVar(&cfg.addr, "addr", env("GIFTWELL_ADDR", "127.0.0.1:8080"), "listen address HOST:PORT (env GIFTWELL_ADDR)")
-	fs.StringVar(&cfg.siteURL, "site-url", env("GIFTWELL_SITE_URL", ""), "public base URL; default derived from --addr (env GIFTWELL_SITE_URL)")
-	fs.StringVar(&cfg.dataDir, "data-dir", dataDir(), "directory of the private PostgreSQL cluster, used without DATABASE_URL (env GIFTWELL_DATA_DIR)")
-	fs.StringVar(&cfg.smtpURL, "smtp-url", env("GIFTWELL_SMTP_URL", ""), "smtp://user:pass@host:587?from=... (STARTTLS required unless &starttls=opportunistic or &starttls=off; or smtps://); without it emails are logged (env GIFTWELL_SMTP_URL)")
-	serveHygieneFlags(fs, &cfg)
-	if err := parseNoArgs(fs, args); err != nil {
+	cfg, err := serveFlags(args)
+	if err != nil {
 		return err
 	}
 	log := newLogger()
@@ -83,6 +79,7 @@ func serve(ctx context.Context, args []string, stdout io.Writer) error {
 	}
 	app := giftwell.New(d.Pool, core.Config{SiteURL: cfg.siteURL}, nil, log)
 	app.Ledger.Payments = payments.SandboxProcessor{SiteURL: app.Config.SiteURL}
+	cfg.configure(app)
 	m := metrics.New()
 	m.WatchPool(d.Pool)
 	jobs, err := newJobs(d.Pool, log, app, sender, m.JobMiddleware())
@@ -133,6 +130,22 @@ func serve(ctx context.Context, args []string, stdout io.Writer) error {
 		err = nil
 	}
 	return err
+}
+
+// serveFlags parses serve's flags, with their environment fallbacks.
+func serveFlags(args []string) (serveConfig, error) {
+	fs := newFlags("serve")
+	var cfg serveConfig
+	fs.StringVar(&cfg.addr, "addr", env("GIFTWELL_ADDR", "127.0.0.1:8080"), "listen address HOST:PORT (env GIFTWELL_ADDR)")
+	fs.StringVar(&cfg.siteURL, "site-url", env("GIFTWELL_SITE_URL", ""), "public base URL; default derived from --addr (env GIFTWELL_SITE_URL)")
+	fs.StringVar(&cfg.dataDir, "data-dir", dataDir(), "directory of the private PostgreSQL cluster, used without DATABASE_URL (env GIFTWELL_DATA_DIR)")
+	fs.StringVar(&cfg.smtpURL, "smtp-url", env("GIFTWELL_SMTP_URL", ""), "smtp://user:pass@host:587?from=... (STARTTLS required unless &starttls=opportunistic or &starttls=off; or smtps://); without it emails are logged (env GIFTWELL_SMTP_URL)")
+	serveHygieneFlags(fs, &cfg)
+	serveTestFulfilmentFlag(fs, &cfg)
+	if err := parseNoArgs(fs, args); err != nil {
+		return serveConfig{}, err
+	}
+	return cfg, nil
 }
 
 // siteURLFor derives the site URL from the address the server listens on; a

@@ -4,12 +4,14 @@ import (
 	"context"
 	"errors"
 	"flag"
+	"fmt"
 	"log/slog"
 	"net"
 	"net/http"
 	"strconv"
 	"time"
 
+	"github.com/giftwell/giftwell"
 	"github.com/giftwell/giftwell/internal/metrics"
 )
 
@@ -59,18 +61,64 @@ func serveMetrics(addr string, m *metrics.Metrics, log *slog.Logger) (stop func(
 	}, nil
 }
 
-// envBool is the environment variable parsed as a boolean (1, true, yes
-// and their opposites), or def when it is unset, empty or not a boolean.
+// envBool is the environment variable parsed as a boolean (1, true, yes,
+// on and their opposites), or def when it is unset, empty or not a boolean.
 func envBool(name string, def bool) bool {
-	v := env(name, "")
-	switch v {
-	case "yes", "on":
-		return true
-	case "no", "off":
-		return false
-	}
-	if b, err := strconv.ParseBool(v); err == nil {
+	if b, ok := parseSwitch(env(name, "")); ok {
 		return b
 	}
 	return def
+}
+
+// parseSwitch parses v as a boolean: yes and on, no and off, and whatever
+// strconv.ParseBool takes; ok is false for anything else.
+func parseSwitch(v string) (b, ok bool) {
+	switch v {
+	case "yes", "on":
+		return true, true
+	case "no", "off":
+		return false, true
+	}
+	b, err := strconv.ParseBool(v)
+	return b, err == nil
+}
+
+// onOff is a boolean flag that also takes on and off (parseSwitch); given
+// alone (--name) it is on.
+type onOff bool
+
+var _ flag.Value = (*onOff)(nil)
+
+// String is on or off.
+func (o *onOff) String() string {
+	if o != nil && bool(*o) {
+		return "on"
+	}
+	return "off"
+}
+
+// Set parses v with parseSwitch.
+func (o *onOff) Set(v string) error {
+	b, ok := parseSwitch(v)
+	if !ok {
+		return fmt.Errorf("%q is neither on nor off", v)
+	}
+	*o = onOff(b)
+	return nil
+}
+
+// IsBoolFlag lets the flag be given alone.
+func (o *onOff) IsBoolFlag() bool { return true }
+
+// serveTestFulfilmentFlag adds --test-fulfilment: whether the test-mode
+// fulfilment simulator walks test gifts to delivered (on by default).
+func serveTestFulfilmentFlag(fs *flag.FlagSet, cfg *serveConfig) {
+	cfg.testFulfilment = onOff(envBool("GIFTWELL_TEST_FULFILMENT", true))
+	fs.Var(&cfg.testFulfilment, "test-fulfilment",
+		"on or off: in test mode, walk each gift with a known address from ready to delivered over a few minutes, with a fake carrier and tracking number (env GIFTWELL_TEST_FULFILMENT)")
+}
+
+// configure sets what serve's flags say on app's services.
+func (cfg serveConfig) configure(app *giftwell.App) {
+	app.Campaigns.TestFulfilment = bool(cfg.testFulfilment)
 }

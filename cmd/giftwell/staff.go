@@ -62,6 +62,12 @@ func staffGift(ctx context.Context, args []string, stdout io.Writer) error {
 	}
 	defer d.Close()
 	app := giftwell.New(d.Pool, core.Config{}, nil, nil)
+	// A test gift the move makes ready, in_production or shipped gets the
+	// simulator's next step, which serve works (unless its simulator is off).
+	app.Campaigns.TestFulfilment = envBool("GIFTWELL_TEST_FULFILMENT", true)
+	if err := insertJobs(d.Pool, app); err != nil {
+		return err
+	}
 	g, err := app.Campaigns.MoveGift(ctx, campaign.GiftMove{
 		SendID: *send, To: campaign.SendStatus(*status), Reason: *reason,
 		Carrier: *carrier, TrackingNumber: *number, TrackingURL: *trackingURL,

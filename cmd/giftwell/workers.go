@@ -13,9 +13,10 @@ import (
 	"github.com/giftwell/giftwell/core/identity"
 )
 
-// Background work is River jobs. core inserts emails and scheduled
-// approvals in the transaction of the write they follow (its workers live
-// beside it: core.DeliverEmailWorker, core.ScheduledApprovalWorker); the
+// Background work is River jobs. core inserts emails, scheduled approvals
+// and the test-mode fulfilment simulator's steps in the transaction of the
+// write they follow (its workers live beside it: core.DeliverEmailWorker,
+// core.ScheduledApprovalWorker, core.SimulateFulfilmentWorker); the
 // one cron is housekeeping, a River periodic job, so that with several
 // instances on one database each run happens once (River elects one leader
 // to insert periodic jobs) and a failed run is retried.
@@ -43,10 +44,12 @@ func (w *PruneSignInRecordsWorker) Work(ctx context.Context, _ *river.Job[PruneS
 }
 
 // addWorkers registers every worker on workers and returns the periodic
-// jobs: the email and approval workers of core, and housekeeping.
+// jobs: the email, approval and test-fulfilment workers of core, and
+// housekeeping.
 func addWorkers(workers *river.Workers, app *giftwell.App, sender identity.EmailSender) []*river.PeriodicJob {
 	river.AddWorker(workers, &identity.DeliverEmailWorker{Identity: app.Identity, Sender: sender})
 	river.AddWorker(workers, &campaign.ScheduledApprovalWorker{Campaigns: app.Campaigns})
+	river.AddWorker(workers, &campaign.SimulateFulfilmentWorker{Campaigns: app.Campaigns})
 	river.AddWorker(workers, &PruneSignInRecordsWorker{app: app})
 	unique := func(args river.JobArgs) func() (river.JobArgs, *river.InsertOpts) {
 		return func() (river.JobArgs, *river.InsertOpts) {

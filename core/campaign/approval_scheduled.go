@@ -90,7 +90,7 @@ func (a *Service) decideAuto(ctx context.Context, tx pgx.Tx, c campaignRecord, p
 	if ks := limitChecks(c, unit, spend); len(ks) > 0 {
 		return autoDecision{state: ApprovalWaiting, reason: ks[0].reason}, nil
 	}
-	g, err := a.createGift(ctx, q, giftParams{
+	g, err := a.createGift(ctx, tx, giftParams{
 		c: c, who: who, unitCents: unit, mode: mode, fundedBy: FundedByBalance, autoApproved: true,
 	})
 	if err != nil {

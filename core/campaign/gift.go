@@ -6,6 +6,8 @@ import (
 	"maps"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/giftwell/giftwell/core"
 	"github.com/giftwell/giftwell/sql/db"
 )
@@ -90,8 +92,10 @@ type giftParams struct {
 // (one gift per person, whatever races: the unique index
 // sends_recipient_once), the person's approval state, and the send.created
 // event, plus send.auto_approved for auto-approve. Either all of it lands or
-// none.
-func (a *Service) createGift(ctx context.Context, q *db.Queries, gp giftParams) (Gift, error) {
+// none. A test gift created ready starts the fulfilment simulator
+// (scheduleSimulation).
+func (a *Service) createGift(ctx context.Context, tx pgx.Tx, gp giftParams) (Gift, error) {
+	q := db.New(tx)
 	c, who := gp.c, gp.who
 	g := Gift{
 		ID: core.NewID(core.PrefixSend), CampaignID: c.ID, RecipientID: who.id, ProductID: c.ProductID,
@@ -179,6 +183,9 @@ func (a *Service) createGift(ctx context.Context, q *db.Queries, gp giftParams) 
 		if err := a.RecordEvent(ctx, q, ev); err != nil {
 			return Gift{}, err
 		}
+	}
+	if err := a.scheduleSimulation(ctx, tx, g.ID, g.Mode, g.Status); err != nil {
+		return Gift{}, err
 	}
 	return g, nil
 }

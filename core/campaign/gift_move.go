@@ -5,6 +5,8 @@ import (
 	"net/url"
 	"unicode/utf8"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/giftwell/giftwell/core"
 	"github.com/giftwell/giftwell/sql/db"
 )
@@ -70,7 +72,9 @@ func (m GiftMove) validate() error {
 // {from, to, reason}, send.order_changed {from, to} when the order state
 // changes, send.tracking_changed when the tracking changes, and, for a
 // balance-paid gift that is cancelled or declined (only possible before
-// production), the ledger credit of its cost. Moving a gift to the status
+// production), the ledger credit of its cost, and, for a test gift that
+// becomes ready, in_production or shipped, the fulfilment simulator's next
+// step (scheduleSimulation). Moving a gift to the status
 // it has changes nothing but the tracking given, and credits nothing, so a
 // repeated or raced move credits exactly once. It returns the gift, or
 // VALIDATION_ERROR naming the bad field, NOT_FOUND (send) for an unknown
@@ -80,15 +84,16 @@ func (a *Service) MoveGift(ctx context.Context, m GiftMove) (Gift, error) {
 		return Gift{}, err
 	}
 	var g Gift
-	err := a.InTx(ctx, func(q *db.Queries) error {
+	err := a.InTxJobs(ctx, func(tx pgx.Tx) error {
 		var err error
-		g, err = a.moveGift(ctx, q, m)
+		g, err = a.moveGift(ctx, tx, m)
 		return err
 	})
 	return g, core.AsCoreError(err)
 }
 
-func (a *Service) moveGift(ctx context.Context, q *db.Queries, m GiftMove) (Gift, error) {
+func (a *Service) moveGift(ctx context.Context, tx pgx.Tx, m GiftMove) (Gift, error) {
+	q := db.New(tx)
 	row, err := q.SendGetForUpdate(ctx, m.SendID)
 	if core.IsNoRows(err) {
 		return Gift{}, core.FieldError(core.CodeNotFound, "send", "no gift %s", m.SendID)
@@ -150,6 +155,11 @@ func (a *Service) moveGift(ctx context.Context, q *db.Queries, m GiftMove) (Gift
 	}
 	if statusChanged && m.To.refunds() && FundedBy(row.FundedBy) == FundedByBalance && row.TotalCents > 0 {
 		if err := a.refundGift(ctx, q, row, m.To); err != nil {
+			return Gift{}, err
+		}
+	}
+	if statusChanged {
+		if err := a.scheduleSimulation(ctx, tx, row.ID, core.Mode(row.Mode), m.To); err != nil {
 			return Gift{}, err
 		}
 	}

@@ -151,7 +151,7 @@ func (a *Service) ApproveGift(ctx context.Context, p core.Principal, in QueueDec
 		if ks := limitChecks(c, unit, spend); len(ks) > 0 {
 			return a.approvalError(ks[0], c.ID, product)
 		}
-		out, err = a.createGift(ctx, q, giftParams{
+		out, err = a.createGift(ctx, tx, giftParams{
 			c: c, who: who, unitCents: unit, mode: mode, fundedBy: FundedByBalance, approvedBy: p.UserID,
 		})
 		return err

@@ -52,13 +52,14 @@ func (a *Service) InsertSend(ctx context.Context, p core.Principal, sp SendParam
 	var id string
 	err := pgx.BeginFunc(ctx, a.DB, func(tx pgx.Tx) error {
 		var err error
-		id, err = a.insertSend(ctx, db.New(tx), p, sp)
+		id, err = a.insertSend(ctx, tx, p, sp)
 		return err
 	})
 	return id, core.AsCoreError(err)
 }
 
-func (a *Service) insertSend(ctx context.Context, q *db.Queries, p core.Principal, sp SendParams) (string, error) {
+func (a *Service) insertSend(ctx context.Context, tx pgx.Tx, p core.Principal, sp SendParams) (string, error) {
+	q := db.New(tx)
 	c, err := lockCampaign(ctx, q, p.WorkspaceID, sp.CampaignID)
 	if err != nil {
 		return "", err
@@ -91,7 +92,7 @@ func (a *Service) insertSend(ctx context.Context, q *db.Queries, p core.Principa
 	}
 	g := giftParams{c: c, who: *who, unitCents: sp.TotalCents, mode: mode, fundedBy: funded, status: status,
 		attribution: sp.Attribution, outcome: outcome, approvedBy: p.UserID, recordOnly: true}
-	gift, err := a.createGift(ctx, q, g)
+	gift, err := a.createGift(ctx, tx, g)
 	if err != nil {
 		return "", err
 	}

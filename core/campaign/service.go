@@ -15,4 +15,9 @@ type Service struct {
 	Catalog *catalog.Store
 	// Ledger pays for gifts from the balance.
 	Ledger *ledger.Service
+	// TestFulfilment turns the test-mode fulfilment simulator on
+	// (gift_simulator.go): giftwell.New sets it; serve clears it for
+	// --test-fulfilment=off. Off, no step is scheduled and a queued step
+	// does nothing.
+	TestFulfilment bool
 }
