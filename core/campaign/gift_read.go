@@ -1,7 +1,6 @@
 package campaign
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/base64"
@@ -144,27 +143,12 @@ func giftCursorFilters(f GiftFilter) string {
 	return base64.RawURLEncoding.EncodeToString(sum[:8])
 }
 
-func (c giftCursor) encode() string {
-	payload, _ := json.Marshal(c) // cannot fail: a time and strings
-	sum := sha256.Sum256(payload)
-	return base64.RawURLEncoding.EncodeToString(append(payload, sum[:catalog.CursorCheckLen]...))
-}
+func (c giftCursor) encode() string { return core.SealCursor(c, "", catalog.CursorCheckLen) }
 
 func decodeGiftCursor(s string) (giftCursor, error) {
-	bad := core.Invalid("cursor", "is not a cursor from list_sends; pass nextCursor unchanged, or omit cursor to start from the beginning")
-	raw, err := base64.RawURLEncoding.DecodeString(s)
-	if err != nil || len(raw) <= catalog.CursorCheckLen {
-		return giftCursor{}, bad
-	}
-	payload, check := raw[:len(raw)-catalog.CursorCheckLen], raw[len(raw)-catalog.CursorCheckLen:]
-	if sum := sha256.Sum256(payload); !bytes.Equal(sum[:catalog.CursorCheckLen], check) {
-		return giftCursor{}, bad
-	}
 	var c giftCursor
-	dec := json.NewDecoder(bytes.NewReader(payload))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&c); err != nil || c.ID == "" {
-		return giftCursor{}, bad
+	if !core.OpenCursor(s, "", catalog.CursorCheckLen, &c) || c.ID == "" {
+		return giftCursor{}, core.Invalid("cursor", "is not a cursor from list_sends; pass nextCursor unchanged, or omit cursor to start from the beginning")
 	}
 	return c, nil
 }

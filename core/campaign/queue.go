@@ -1,11 +1,7 @@
 package campaign
 
 import (
-	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/base64"
-	"encoding/json"
 	"slices"
 	"time"
 
@@ -309,27 +305,12 @@ type queueCursor struct {
 	CampaignID string `json:"c,omitempty"`
 }
 
-func (c queueCursor) encode() string {
-	payload, _ := json.Marshal(c) // cannot fail: an int and a string
-	sum := sha256.Sum256(payload)
-	return base64.RawURLEncoding.EncodeToString(append(payload, sum[:catalog.CursorCheckLen]...))
-}
+func (c queueCursor) encode() string { return core.SealCursor(c, "", catalog.CursorCheckLen) }
 
 func decodeQueueCursor(s string) (queueCursor, error) {
-	bad := core.Invalid("cursor", "is not a cursor from list_queue; pass nextCursor unchanged, or omit cursor to start from the beginning")
-	raw, err := base64.RawURLEncoding.DecodeString(s)
-	if err != nil || len(raw) <= catalog.CursorCheckLen {
-		return queueCursor{}, bad
-	}
-	payload, check := raw[:len(raw)-catalog.CursorCheckLen], raw[len(raw)-catalog.CursorCheckLen:]
-	if sum := sha256.Sum256(payload); !bytes.Equal(sum[:catalog.CursorCheckLen], check) {
-		return queueCursor{}, bad
-	}
 	var c queueCursor
-	dec := json.NewDecoder(bytes.NewReader(payload))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&c); err != nil || c.After < 1 {
-		return queueCursor{}, bad
+	if !core.OpenCursor(s, "", catalog.CursorCheckLen, &c) || c.After < 1 {
+		return queueCursor{}, core.Invalid("cursor", "is not a cursor from list_queue; pass nextCursor unchanged, or omit cursor to start from the beginning")
 	}
 	return c, nil
 }

@@ -1,11 +1,7 @@
 package catalog
 
 import (
-	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/base64"
-	"encoding/json"
 
 	"github.com/giftwell/giftwell/core"
 )
@@ -51,27 +47,12 @@ type browseCursor struct {
 // CursorCheckLen is how many bytes of SHA-256 guard a cursor against edits.
 const CursorCheckLen = 4
 
-func (c browseCursor) encode() string {
-	payload, _ := json.Marshal(c) // cannot fail: ints and a bool
-	sum := sha256.Sum256(payload)
-	return base64.RawURLEncoding.EncodeToString(append(payload, sum[:CursorCheckLen]...))
-}
+func (c browseCursor) encode() string { return core.SealCursor(c, "", CursorCheckLen) }
 
 func decodeBrowseCursor(s string) (browseCursor, error) {
-	bad := core.Invalid("cursor", "is not a cursor from browse_gifts; pass nextCursor unchanged, or omit cursor to start from the beginning")
-	raw, err := base64.RawURLEncoding.DecodeString(s)
-	if err != nil || len(raw) <= CursorCheckLen {
-		return browseCursor{}, bad
-	}
-	payload, check := raw[:len(raw)-CursorCheckLen], raw[len(raw)-CursorCheckLen:]
-	if sum := sha256.Sum256(payload); !bytes.Equal(sum[:CursorCheckLen], check) {
-		return browseCursor{}, bad
-	}
 	var c browseCursor
-	dec := json.NewDecoder(bytes.NewReader(payload))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&c); err != nil || c.Offset < 1 {
-		return browseCursor{}, bad
+	if !core.OpenCursor(s, "", CursorCheckLen, &c) || c.Offset < 1 {
+		return browseCursor{}, core.Invalid("cursor", "is not a cursor from browse_gifts; pass nextCursor unchanged, or omit cursor to start from the beginning")
 	}
 	return c, nil
 }

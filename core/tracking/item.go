@@ -1,10 +1,7 @@
 package tracking
 
 import (
-	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/base64"
 	"encoding/json"
 	"time"
 	"unicode/utf8"
@@ -196,37 +193,21 @@ type itemCursor struct {
 	ID        string    `json:"i"`
 }
 
-// itemCursorCheck binds a cursor's payload to the workspace and filters it
-// was issued for.
-func itemCursorCheck(workspaceID string, f ItemFilter, payload []byte) []byte {
-	h := sha256.New()
+// itemCursorBind binds a cursor to the workspace and filters it was issued
+// for.
+func itemCursorBind(workspaceID string, f ItemFilter) string {
 	filters, _ := json.Marshal([]string{workspaceID, f.CampaignID, f.ExternalID, f.Status, f.SendID}) // cannot fail: strings
-	h.Write([]byte("giftwell tracking cursor\x00"))
-	h.Write(filters)
-	h.Write(payload)
-	return h.Sum(nil)[:cursorCheckLen]
+	return "giftwell tracking cursor\x00" + string(filters)
 }
 
 func (c itemCursor) encode(workspaceID string, f ItemFilter) string {
-	payload, _ := json.Marshal(c) // cannot fail: a time and a string
-	return base64.RawURLEncoding.EncodeToString(append(payload, itemCursorCheck(workspaceID, f, payload)...))
+	return core.SealCursor(c, itemCursorBind(workspaceID, f), cursorCheckLen)
 }
 
 func decodeItemCursor(workspaceID string, f ItemFilter, s string) (itemCursor, error) {
-	bad := core.Invalid("cursor", "is not a nextCursor get_tracking gave for these filters; pass nextCursor unchanged with the same filters, or omit cursor to start again")
-	raw, err := base64.RawURLEncoding.DecodeString(s)
-	if err != nil || len(raw) <= cursorCheckLen {
-		return itemCursor{}, bad
-	}
-	payload, check := raw[:len(raw)-cursorCheckLen], raw[len(raw)-cursorCheckLen:]
-	if !bytes.Equal(itemCursorCheck(workspaceID, f, payload), check) {
-		return itemCursor{}, bad
-	}
 	var c itemCursor
-	dec := json.NewDecoder(bytes.NewReader(payload))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&c); err != nil || c.ID == "" {
-		return itemCursor{}, bad
+	if !core.OpenCursor(s, itemCursorBind(workspaceID, f), cursorCheckLen, &c) || c.ID == "" {
+		return itemCursor{}, core.Invalid("cursor", "is not a nextCursor get_tracking gave for these filters; pass nextCursor unchanged with the same filters, or omit cursor to start again")
 	}
 	return c, nil
 }

@@ -1,11 +1,6 @@
 package tracking
 
 import (
-	"bytes"
-	"crypto/sha256"
-	"encoding/base64"
-	"encoding/json"
-
 	"github.com/giftwell/giftwell/core"
 )
 
@@ -38,40 +33,25 @@ type cursorPayload struct {
 	Seq     int64  `json:"s"`
 }
 
-// cursorCheck is the check of payload for workspaceID: a cursor names no
-// workspace, yet one issued to another workspace fails it.
-func cursorCheck(workspaceID string, payload []byte) []byte {
-	h := sha256.New()
-	h.Write([]byte("giftwell events cursor\x00" + workspaceID + "\x00"))
-	h.Write(payload)
-	return h.Sum(nil)[:cursorCheckLen]
+// feedCursorBind binds a feed cursor to workspaceID: a cursor names no
+// workspace, yet one issued to another workspace fails its check.
+func feedCursorBind(workspaceID string) string {
+	return "giftwell events cursor\x00" + workspaceID + "\x00"
 }
 
 // encodeCursor is the opaque cursor of pos in workspaceID's feed:
 // base64url of a small versioned JSON payload and its check.
 func encodeCursor(workspaceID string, pos position) string {
-	payload, _ := json.Marshal(cursorPayload{Version: cursorVersion, Xid: pos.xid, Seq: pos.seq}) // cannot fail: numbers
-	return base64.RawURLEncoding.EncodeToString(append(payload, cursorCheck(workspaceID, payload)...))
+	return core.SealCursor(cursorPayload{Version: cursorVersion, Xid: pos.xid, Seq: pos.seq}, feedCursorBind(workspaceID), cursorCheckLen)
 }
 
 // decodeCursor reads a cursor encodeCursor issued for workspaceID. It
 // returns VALIDATION_ERROR naming cursor for anything else: malformed,
 // edited, of another version, or issued to another workspace.
 func decodeCursor(workspaceID, s string) (position, error) {
-	bad := core.Invalid("cursor", "is not a nextCursor list_tracking_events gave this workspace; pass nextCursor unchanged, or omit cursor to start from the oldest event")
-	raw, err := base64.RawURLEncoding.DecodeString(s)
-	if err != nil || len(raw) <= cursorCheckLen {
-		return position{}, bad
-	}
-	payload, check := raw[:len(raw)-cursorCheckLen], raw[len(raw)-cursorCheckLen:]
-	if !bytes.Equal(cursorCheck(workspaceID, payload), check) {
-		return position{}, bad
-	}
 	var c cursorPayload
-	dec := json.NewDecoder(bytes.NewReader(payload))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&c); err != nil || dec.More() || c.Version != cursorVersion || c.Seq < 0 || (c.Xid == 0 && c.Seq == 0) {
-		return position{}, bad
+	if !core.OpenCursor(s, feedCursorBind(workspaceID), cursorCheckLen, &c) || c.Version != cursorVersion || c.Seq < 0 || (c.Xid == 0 && c.Seq == 0) {
+		return position{}, core.Invalid("cursor", "is not a nextCursor list_tracking_events gave this workspace; pass nextCursor unchanged, or omit cursor to start from the oldest event")
 	}
 	return position{xid: c.Xid, seq: c.Seq}, nil
 }
