@@ -78,7 +78,7 @@ func (a *Service) Items(ctx context.Context, p core.Principal, in ItemsInput) (I
 	if err != nil {
 		return ItemPage{}, err
 	}
-	params := db.TrackingListParams{
+	params := db.SendListParams{
 		WorkspaceID: p.WorkspaceID, CampaignID: in.CampaignID, SendID: in.SendID, Status: in.Status,
 		ExternalID: in.ExternalID, RowLimit: int32(limit + 1),
 	}
@@ -93,7 +93,7 @@ func (a *Service) Items(ctx context.Context, p core.Principal, in ItemsInput) (I
 	if err := filterIDsExist(ctx, q, p.WorkspaceID, EventFilter{CampaignID: in.CampaignID, SendID: in.SendID}); err != nil {
 		return ItemPage{}, err
 	}
-	rows, err := q.TrackingList(ctx, params)
+	rows, err := q.SendList(ctx, params)
 	if err != nil {
 		return ItemPage{}, core.Internal(err)
 	}
@@ -175,7 +175,7 @@ func (in ItemsInput) validate() (int, error) {
 }
 
 // trackingItem maps a stored gift.
-func trackingItem(r db.TrackingListRow) (Item, error) {
+func trackingItem(r db.Send) (Item, error) {
 	it := Item{
 		SendID: r.ID, CampaignID: r.CampaignID, Status: campaign.SendStatus(r.Status), Outcome: Outcome(r.Outcome),
 		OrderState: campaign.OrderStateOf(campaign.SendStatus(r.Status)), Mode: core.Mode(r.Mode), CreatedAt: r.CreatedAt.UTC(),

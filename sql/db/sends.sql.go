@@ -276,17 +276,19 @@ SELECT id, workspace_id, campaign_id, recipient_id, product_id, status, mode, to
 FROM sends
 WHERE workspace_id = $1
   AND ($2::text = '' OR campaign_id = $2)
-  AND ($3::text = '' OR status = $3)
-  AND ($4::text = '' OR mode = $4)
-  AND ($5::text = '' OR attribution ->> 'externalId' = $5)
-  AND ($6::text = '' OR (created_at, id) < ($7::timestamptz, $6))
+  AND ($3::text = '' OR id = $3)
+  AND ($4::text = '' OR status = $4)
+  AND ($5::text = '' OR mode = $5)
+  AND ($6::text = '' OR attribution ->> 'externalId' = $6)
+  AND ($7::text = '' OR (created_at, id) < ($8::timestamptz, $7))
 ORDER BY created_at DESC, id DESC
-LIMIT $8
+LIMIT $9
 `
 
 type SendListParams struct {
 	WorkspaceID  string
 	CampaignID   string
+	SendID       string
 	Status       string
 	Mode         string
 	ExternalID   string
@@ -296,11 +298,13 @@ type SendListParams struct {
 }
 
 // A workspace's gifts, newest first, after the cursor (created_at, id)
-// when after_id is set; an empty filter matches every gift.
+// when after_id is set; an empty filter matches every gift. list_sends and
+// get_tracking both page with it.
 func (q *Queries) SendList(ctx context.Context, arg SendListParams) ([]Send, error) {
 	rows, err := q.db.Query(ctx, sendList,
 		arg.WorkspaceID,
 		arg.CampaignID,
+		arg.SendID,
 		arg.Status,
 		arg.Mode,
 		arg.ExternalID,

@@ -18,20 +18,6 @@ UPDATE sends
 SET outcome = @outcome, outcome_occurred_at = @occurred_at, updated_at = @updated_at
 WHERE id = @id AND (outcome_occurred_at IS NULL OR outcome_occurred_at <= @occurred_at);
 
--- name: TrackingList :many
--- A workspace's gifts as tracking items, newest first, after the cursor
--- (created_at, id) when after_id is set; an empty filter matches every gift.
-SELECT id, campaign_id, attribution, status, outcome, mode, created_at, total_cents, carrier, tracking_number, tracking_url
-FROM sends
-WHERE workspace_id = @workspace_id
-  AND (@campaign_id::text = '' OR campaign_id = @campaign_id)
-  AND (@send_id::text = '' OR id = @send_id)
-  AND (@status::text = '' OR status = @status)
-  AND (@external_id::text = '' OR attribution ->> 'externalId' = @external_id)
-  AND (@after_id::text = '' OR (created_at, id) < (@after_created::timestamptz, @after_id))
-ORDER BY created_at DESC, id DESC
-LIMIT @row_limit;
-
 -- name: CampaignResults :one
 -- A campaign's results: cancelled gifts are counted apart and nowhere else;
 -- declined gifts commit nothing.

@@ -81,11 +81,13 @@ WHERE id = @id;
 
 -- name: SendList :many
 -- A workspace's gifts, newest first, after the cursor (created_at, id)
--- when after_id is set; an empty filter matches every gift.
+-- when after_id is set; an empty filter matches every gift. list_sends and
+-- get_tracking both page with it.
 SELECT *
 FROM sends
 WHERE workspace_id = @workspace_id
   AND (@campaign_id::text = '' OR campaign_id = @campaign_id)
+  AND (@send_id::text = '' OR id = @send_id)
   AND (@status::text = '' OR status = @status)
   AND (@mode::text = '' OR mode = @mode)
   AND (@external_id::text = '' OR attribution ->> 'externalId' = @external_id)
