@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"log/slog"
 	"testing"
 	"time"
 
@@ -36,14 +35,7 @@ func TestJobsApproveScheduledPeople(t *testing.T) {
 	added, err := env.App.Campaigns.AddRecipients(ctx, owner, c.ID, campaign.RecipientsAdd{Recipients: []campaign.RecipientInput{{Name: "Ana", SourceSystem: "crm", ExternalID: "1"}}})
 	require.NoError(t, err)
 
-	j, err := newJobs(env.App.DB, slog.New(slog.DiscardHandler), env.App, &outbox{})
-	require.NoError(t, err)
-	require.NoError(t, j.Start(ctx))
-	t.Cleanup(func() {
-		stopCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		require.NoError(t, j.Stop(stopCtx))
-	})
+	startJobs(t, env, &outbox{})
 	require.Eventually(t, func() bool {
 		r, err := q.RecipientGetForApproval(ctx, db.RecipientGetForApprovalParams{CampaignID: c.ID, ID: added.Added[0]})
 		return err == nil && r.ApprovalState == string(campaign.ApprovalAutoApproved)

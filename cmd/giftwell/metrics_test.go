@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"io"
 	"log/slog"
 	"net/http"
@@ -72,14 +71,7 @@ func TestMetricsCountRequestsPoolAndJobs(t *testing.T) {
 	require.Equal(t, http.StatusOK, res.StatusCode)
 
 	// A job runs: the River client counts its outcome in the same registry.
-	j, err := newJobs(env.App.DB, slog.New(slog.DiscardHandler), env.App, &outbox{}, m.JobMiddleware())
-	require.NoError(t, err)
-	require.NoError(t, j.Start(context.Background()))
-	t.Cleanup(func() {
-		stopCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		require.NoError(t, j.Stop(stopCtx))
-	})
+	startJobs(t, env, &outbox{}, m.JobMiddleware())
 	scrape := func() string {
 		res, body := send(t, http.MethodGet, srv.URL+"/metrics", "", "", nil)
 		require.Equal(t, http.StatusOK, res.StatusCode)

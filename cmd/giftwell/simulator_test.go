@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"log/slog"
 	"testing"
 	"time"
 
@@ -69,14 +68,7 @@ func TestJobsSimulateTestFulfilment(t *testing.T) {
 	var cfg serveConfig
 	cfg.testFulfilment = true
 	cfg.configure(env.App)
-	j, err := newJobs(env.App.DB, slog.New(slog.DiscardHandler), env.App, &outbox{})
-	require.NoError(t, err)
-	require.NoError(t, j.Start(ctx))
-	t.Cleanup(func() {
-		stopCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		require.NoError(t, j.Stop(stopCtx))
-	})
+	startJobs(t, env, &outbox{})
 	require.Eventually(t, func() bool {
 		got, err := env.App.Campaigns.Gift(ctx, owner, g.ID)
 		return err == nil && got.Status == campaign.SendDelivered && got.Carrier == campaign.SimulatedCarrier

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/rivertype"
 	"github.com/stretchr/testify/require"
 
 	"github.com/giftwell/giftwell/core"
@@ -54,14 +55,7 @@ func TestJobsDeliverQueuedEmail(t *testing.T) {
 	require.True(t, created.EmailQueued)
 
 	sent := &outbox{}
-	j, err := newJobs(env.App.DB, slog.New(slog.DiscardHandler), env.App, sent)
-	require.NoError(t, err)
-	require.NoError(t, j.Start(ctx))
-	t.Cleanup(func() {
-		stopCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		require.NoError(t, j.Stop(stopCtx))
-	})
+	startJobs(t, env, sent)
 	require.Eventually(t, func() bool { return len(sent.to()) == 1 }, 20*time.Second, 50*time.Millisecond,
 		"the invitation's email job ran and sent it")
 	require.Equal(t, []string{"new.hire@example.com"}, sent.to())
@@ -97,4 +91,19 @@ func TestRiverLoggerDropsInfo(t *testing.T) {
 	require.Contains(t, out, `"service":"giftwell"`)
 	require.Contains(t, out, `"river":{"job_id":7}`)
 	require.False(t, riverLogger(log).Enabled(context.Background(), slog.LevelInfo))
+}
+
+// startJobs builds serve's River client for env's App, with sender and
+// middleware, starts it, and stops it when the test ends.
+func startJobs(t *testing.T, env *apptest.Env, sender identity.EmailSender, middleware ...rivertype.Middleware) *jobs {
+	t.Helper()
+	j, err := newJobs(env.App.DB, slog.New(slog.DiscardHandler), env.App, sender, middleware...)
+	require.NoError(t, err)
+	require.NoError(t, j.Start(context.Background()))
+	t.Cleanup(func() {
+		stopCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		require.NoError(t, j.Stop(stopCtx))
+	})
+	return j
 }
