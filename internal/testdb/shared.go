@@ -5,11 +5,13 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/giftwell/giftwell/core"
 	"github.com/giftwell/giftwell/internal/pgcluster"
+	"github.com/giftwell/giftwell/sql/migrations"
 )
 
 // Shared is one PostgreSQL server with a migrated template, made once for a
@@ -26,6 +28,7 @@ import (
 type Shared struct {
 	baseDSN  string
 	template string
+	version  int64 // the migration the template was migrated to
 	admin    *pgxpool.Pool
 	cluster  *pgcluster.Cluster // nil when EnvURL named the server
 	dir      string
@@ -69,6 +72,10 @@ func StartShared(ctx context.Context) (*Shared, error) {
 		_ = s.Close(ctx)
 		return nil, err
 	}
+	if s.version, err = migrations.Latest(); err != nil {
+		_ = s.Close(ctx)
+		return nil, err
+	}
 	return s, nil
 }
 
@@ -77,9 +84,9 @@ func StartShared(ctx context.Context) (*Shared, error) {
 const sharedMaxConnections = 300
 
 // Env is the environment that points a test binary at the shared server
-// and template: EnvURL=... and EnvTemplate=....
+// and template: EnvURL, EnvTemplate and EnvTemplateVersion.
 func (s *Shared) Env() []string {
-	return []string{EnvURL + "=" + s.baseDSN, EnvTemplate + "=" + s.template}
+	return []string{EnvURL + "=" + s.baseDSN, EnvTemplate + "=" + s.template, EnvTemplateVersion + "=" + strconv.FormatInt(s.version, 10)}
 }
 
 // Close drops the template and stops the private cluster, if there is one.

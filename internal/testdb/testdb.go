@@ -18,6 +18,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -40,6 +41,10 @@ const EnvURL = "TEST_DATABASE_URL"
 // template database already on that server (made by Prepare, as `make test`
 // does through testpg), so that test binaries neither migrate nor drop one.
 const EnvTemplate = "TEST_DATABASE_TEMPLATE"
+
+// EnvTemplateVersion names the variable that, beside EnvTemplate, says
+// which migration the shared template was migrated to.
+const EnvTemplateVersion = "TEST_DATABASE_TEMPLATE_VERSION"
 
 // server is the per-binary state: a maintenance connection and the template.
 type server struct {
@@ -158,7 +163,7 @@ func start() (*server, error) {
 	if s.shared {
 		// A template made by an older testpg lacks this binary's newest
 		// migrations: make one of our own rather than test a stale schema.
-		if fresh, err := s.templateIsCurrent(ctx); err != nil || fresh {
+		if fresh, err := templateIsCurrent(); err != nil || fresh {
 			return s, err
 		}
 		s.template, s.shared = "gw_template_"+core.RandomHex(6), false
@@ -187,35 +192,15 @@ func (s *server) startCluster(ctx context.Context) error {
 	return c.StopAfterExit(dir)
 }
 
-// templateIsCurrent reports whether the shared template is migrated to this
-// binary's newest migration. The template takes no connections, so it asks
-// a throwaway clone of it.
-func (s *server) templateIsCurrent(ctx context.Context) (bool, error) {
+// templateIsCurrent reports whether the shared template was migrated to
+// this binary's newest migration, as its maker recorded in
+// EnvTemplateVersion (a testpg too old to record it made a stale one).
+func templateIsCurrent() (bool, error) {
 	latest, err := migrations.Latest()
 	if err != nil {
 		return false, err
 	}
-	probe := "gw_probe_" + core.RandomHex(6)
-	if _, err := s.admin.Exec(ctx, "CREATE DATABASE "+probe+" TEMPLATE "+s.template); err != nil {
-		return false, fmt.Errorf("clone shared template: %w", err)
-	}
-	defer func() {
-		_, _ = s.admin.Exec(context.WithoutCancel(ctx), "DROP DATABASE IF EXISTS "+probe+" WITH (FORCE)")
-	}()
-	dsn, err := withDatabase(s.baseDSN, probe)
-	if err != nil {
-		return false, err
-	}
-	conn, err := pgx.Connect(ctx, dsn)
-	if err != nil {
-		return false, err
-	}
-	defer conn.Close(ctx)
-	var version int64
-	if err := conn.QueryRow(ctx, "SELECT coalesce(max(version_id), 0) FROM goose_db_version WHERE is_applied").Scan(&version); err != nil {
-		return false, err
-	}
-	return version == latest, nil
+	return os.Getenv(EnvTemplateVersion) == strconv.FormatInt(latest, 10), nil
 }
 
 // makeTemplate creates, migrates and seeds the template database.
