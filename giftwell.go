@@ -4,6 +4,7 @@
 package giftwell
 
 import (
+	"context"
 	"log/slog"
 
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -54,4 +55,17 @@ func New(db *pgxpool.Pool, cfg core.Config, clock core.Clock, log *slog.Logger) 
 		Guide:     &guide.Service{Kernel: k},
 		Tracking:  &tracking.Service{Kernel: k},
 	}
+}
+
+// RequeueBackgroundWork queues the jobs of work left from before emails and
+// approvals were River jobs (pending emails, scheduled playbook people
+// without a job), one subject after the other; serve runs it once at start.
+// It returns how many jobs it inserted.
+func (a *App) RequeueBackgroundWork(ctx context.Context) (int, error) {
+	emails, err := a.Identity.RequeueEmails(ctx)
+	if err != nil {
+		return emails, err
+	}
+	approvals, err := a.Campaigns.RequeueScheduledApprovals(ctx)
+	return emails + approvals, err
 }

@@ -88,15 +88,3 @@ func (h minLevel) WithAttrs(attrs []slog.Attr) slog.Handler {
 func (h minLevel) WithGroup(name string) slog.Handler {
 	return minLevel{Handler: h.Handler.WithGroup(name), min: h.min}
 }
-
-// requeueBackgroundWork queues the jobs of work left from before emails and
-// approvals were River jobs: pending emails and scheduled playbook people
-// without a job. It returns how many jobs it inserted.
-func requeueBackgroundWork(ctx context.Context, app *giftwell.App) (int, error) {
-	emails, err := app.Identity.RequeueEmails(ctx)
-	if err != nil {
-		return emails, err
-	}
-	approvals, err := app.Campaigns.RequeueScheduledApprovals(ctx)
-	return emails + approvals, err
-}

@@ -93,7 +93,7 @@ func serve(ctx context.Context, args []string, stdout io.Writer) error {
 		}
 	}
 
-	if n, err := requeueBackgroundWork(ctx, app); err != nil {
+	if n, err := app.RequeueBackgroundWork(ctx); err != nil {
 		return err
 	} else if n > 0 {
 		log.Info("queued background work found without a job", "jobs", n)

@@ -13,7 +13,6 @@ import (
 	"github.com/riverqueue/river/rivertype"
 	"github.com/stretchr/testify/require"
 
-	"github.com/giftwell/giftwell"
 	"github.com/giftwell/giftwell/core"
 	"github.com/giftwell/giftwell/core/campaign"
 	"github.com/giftwell/giftwell/core/identity"
@@ -93,16 +92,6 @@ func TestApprovalJobRunningQueuesAnother(t *testing.T) {
 	}, 20*time.Second, 20*time.Millisecond, "the second job decided the person the first had missed")
 }
 
-// requeue runs both requeues, as serve does at start.
-func requeue(ctx context.Context, app *giftwell.App) (int, error) {
-	emails, err := app.Identity.RequeueEmails(ctx)
-	if err != nil {
-		return 0, err
-	}
-	approvals, err := app.Campaigns.RequeueScheduledApprovals(ctx)
-	return emails + approvals, err
-}
-
 // Work queued before emails and approvals were River jobs (a row without
 // its job) gets its job; work that has one is not queued twice.
 func TestRequeueBackgroundWork(t *testing.T) {
@@ -117,7 +106,7 @@ func TestRequeueBackgroundWork(t *testing.T) {
 	_, err = app.Identity.InviteTeamMember(ctx, w.owner, identity.InviteParams{Email: apptest.UniqueEmail("a"), Role: core.RoleMember})
 	require.NoError(t, err)
 
-	n, err := requeue(ctx, app)
+	n, err := app.RequeueBackgroundWork(ctx)
 	require.NoError(t, err)
 	require.Zero(t, n, "both already have their job")
 
@@ -128,10 +117,10 @@ func TestRequeueBackgroundWork(t *testing.T) {
 			require.NoError(t, err)
 		}
 	}
-	n, err = requeue(ctx, app)
+	n, err = app.RequeueBackgroundWork(ctx)
 	require.NoError(t, err)
 	require.Equal(t, 2, n)
-	n, err = requeue(ctx, app)
+	n, err = app.RequeueBackgroundWork(ctx)
 	require.NoError(t, err)
 	require.Zero(t, n)
 
