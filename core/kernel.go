@@ -32,7 +32,8 @@ type Kernel struct {
 	Jobs JobInserter
 }
 
-// NewKernel builds the Kernel over a migrated database. A nil clock is the system clock; a nil logger discards.
+// NewKernel builds the Kernel over a migrated database. A nil clock is the
+// system clock; a nil logger discards.
 func NewKernel(db *pgxpool.Pool, cfg Config, clock Clock, log *slog.Logger) *Kernel {
 	if clock == nil {
 		clock = SystemClock{}
