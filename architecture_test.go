@@ -25,6 +25,7 @@ var allowedImports = map[string][]string{
 	"core/campaign":     {"core", "core/catalog", "core/identity", "core/ledger", "sql/db"},
 	"core/guide":        {"core", "core/catalog", "core/campaign"},
 	"core/tracking":     {"core", "core/campaign", "sql/db"},
+	"core/giftlink":     {"core", "core/campaign", "core/catalog", "sql/db"},
 	".":                 {"core", "core/*"},
 	"tools":             {".", "core", "core/*"},
 	"prompts":           {".", "core", "core/*"},

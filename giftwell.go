@@ -13,6 +13,7 @@ import (
 	"github.com/giftwell/giftwell/core/campaign"
 	"github.com/giftwell/giftwell/core/catalog"
 	"github.com/giftwell/giftwell/core/connect"
+	"github.com/giftwell/giftwell/core/giftlink"
 	"github.com/giftwell/giftwell/core/guide"
 	"github.com/giftwell/giftwell/core/identity"
 	"github.com/giftwell/giftwell/core/ledger"
@@ -32,6 +33,9 @@ type App struct {
 	Ledger *ledger.Service
 	// Campaigns keeps campaigns, rosters, the queue and gifts.
 	Campaigns *campaign.Service
+	// GiftLinks keeps gift links: the recipient's page, messages, regift,
+	// revoke and distribution records.
+	GiftLinks *giftlink.Service
 	// Guide serves the workflow guide.
 	Guide *guide.Service
 	// Tracking follows gifts after approval: the event feed.
@@ -45,13 +49,15 @@ func New(db *pgxpool.Pool, cfg core.Config, clock core.Clock, log *slog.Logger) 
 	k := core.NewKernel(db, cfg, clock, log)
 	cat := catalog.NewStore(db).WithClock(k.Clock)
 	led := &ledger.Service{Kernel: k}
+	campaigns := &campaign.Service{Kernel: k, Catalog: cat, Ledger: led, TestFulfilment: true}
 	return &App{
 		Kernel:    k,
 		Catalog:   cat,
 		Identity:  &identity.Service{Kernel: k},
 		Connect:   &connect.Service{Kernel: k},
 		Ledger:    led,
-		Campaigns: &campaign.Service{Kernel: k, Catalog: cat, Ledger: led, TestFulfilment: true},
+		Campaigns: campaigns,
+		GiftLinks: &giftlink.Service{Kernel: k, Campaigns: campaigns, Catalog: cat},
 		Guide:     &guide.Service{Kernel: k},
 		Tracking:  &tracking.Service{Kernel: k},
 	}

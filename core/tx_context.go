@@ -126,3 +126,12 @@ func (a *Kernel) InTxJobs(ctx context.Context, fn func(tx pgx.Tx) error) error {
 	}
 	return pgx.BeginFunc(ctx, outer, fn)
 }
+
+// ReadTx runs fn in a read-only repeatable-read transaction: one snapshot
+// for a read that takes several queries. Errors come back as *Error.
+func (a *Kernel) ReadTx(ctx context.Context, fn func(q *db.Queries) error) error {
+	err := pgx.BeginTxFunc(ctx, a.DB, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
+		return fn(db.New(tx))
+	})
+	return AsCoreError(err)
+}

@@ -35,7 +35,7 @@ func (a *Service) ExportCampaign(ctx context.Context, p core.Principal, id strin
 		return CampaignExport{}, err
 	}
 	var out CampaignExport
-	err := a.readTx(ctx, func(q *db.Queries) error {
+	err := a.ReadTx(ctx, func(q *db.Queries) error {
 		if _, err := q.CampaignGet(ctx, db.CampaignGetParams{WorkspaceID: p.WorkspaceID, ID: id}); err != nil {
 			if core.IsNoRows(err) {
 				return campaignNotFound(id)

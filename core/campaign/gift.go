@@ -52,12 +52,16 @@ type Gift struct {
 	// Portrait is the portrait's state; absent until portraits exist.
 	Portrait *GiftPortrait `json:"portrait,omitempty" jsonschema:"the portrait's state; absent when the gift has no portrait"`
 	// GiftLinkGeneration advances on regift; 0 while the gift has no link.
-	GiftLinkGeneration int       `json:"giftLinkGeneration" jsonschema:"the gift link's generation; 0 while the gift has no link"`
-	Carrier            string    `json:"carrier,omitempty" jsonschema:"the shipping carrier, once shipped"`
-	TrackingNumber     string    `json:"trackingNumber,omitempty" jsonschema:"the carrier's tracking number, once shipped"`
-	TrackingURL        string    `json:"trackingUrl,omitempty" jsonschema:"where the shipment can be followed, once shipped"`
-	CreatedAt          time.Time `json:"createdAt" jsonschema:"when the gift was created"`
-	UpdatedAt          time.Time `json:"updatedAt" jsonschema:"when the gift last changed"`
+	GiftLinkGeneration int `json:"giftLinkGeneration" jsonschema:"the gift link's generation; 0 while the gift has no link"`
+	// AddressConfirmedAt is when the recipient confirmed an address through
+	// the gift link; the address itself is never shown to keys or
+	// connections.
+	AddressConfirmedAt *time.Time `json:"addressConfirmedAt,omitempty" jsonschema:"when the recipient confirmed an address through the gift link; the address itself is never shown"`
+	Carrier            string     `json:"carrier,omitempty" jsonschema:"the shipping carrier, once shipped"`
+	TrackingNumber     string     `json:"trackingNumber,omitempty" jsonschema:"the carrier's tracking number, once shipped"`
+	TrackingURL        string     `json:"trackingUrl,omitempty" jsonschema:"where the shipment can be followed, once shipped"`
+	CreatedAt          time.Time  `json:"createdAt" jsonschema:"when the gift was created"`
+	UpdatedAt          time.Time  `json:"updatedAt" jsonschema:"when the gift last changed"`
 }
 
 // GiftPortrait is a gift's portrait: awaiting_photo, awaiting_approval or
@@ -166,6 +170,12 @@ func (a *Service) createGift(ctx context.Context, tx pgx.Tx, gp giftParams) (Gif
 	if gp.recordOnly {
 		return g, nil
 	}
+	if g.Status == SendAwaitingAddress {
+		if err := a.createGiftLink(ctx, q, c.WorkspaceID, c.ID, g.ID, g.CreatedAt); err != nil {
+			return Gift{}, err
+		}
+		g.GiftLinkGeneration = 1
+	}
 	data := map[string]any{
 		"campaignId": c.ID, "sendId": g.ID, "recipientId": who.id, "productId": g.ProductID, "status": g.Status,
 		"totalCents": g.TotalCents, "fundedBy": g.FundedBy, "attribution": g.Attribution, "autoApproved": g.AutoApproved,
@@ -227,7 +237,8 @@ func giftFromRow(r db.Send) (Gift, error) {
 		Status: SendStatus(r.Status), Mode: core.Mode(r.Mode), TotalCents: r.TotalCents, FundedBy: FundedBy(r.FundedBy),
 		AutoApproved: r.AutoApproved, ApprovedBy: r.ApprovedBy, Outcome: r.Outcome, CreatedAt: r.CreatedAt,
 		UpdatedAt: r.UpdatedAt, OrderState: OrderStateOf(SendStatus(r.Status)), Carrier: r.Carrier,
-		TrackingNumber: r.TrackingNumber, TrackingURL: r.TrackingUrl,
+		TrackingNumber: r.TrackingNumber, TrackingURL: r.TrackingUrl, GiftLinkGeneration: int(r.GiftLinkGeneration),
+		AddressConfirmedAt: r.AddressConfirmedAt,
 	}
 	if err := json.Unmarshal(r.Attribution, &g.Attribution); err != nil {
 		return Gift{}, core.Internal(err)

@@ -177,3 +177,13 @@ func (a *Service) refundGift(ctx context.Context, q *db.Queries, row db.Send, to
 	}
 	return err
 }
+
+// MoveGiftTx is MoveGift inside the caller's transaction, for a write of
+// another subject that moves a gift with its own rows (a recipient
+// confirming an address or declining through the gift link).
+func (a *Service) MoveGiftTx(ctx context.Context, tx pgx.Tx, m GiftMove) (Gift, error) {
+	if err := m.validate(); err != nil {
+		return Gift{}, err
+	}
+	return a.moveGift(ctx, tx, m)
+}

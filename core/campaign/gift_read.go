@@ -79,7 +79,7 @@ func (a *Service) Gifts(ctx context.Context, p core.Principal, f GiftFilter) (Gi
 		params.AfterID, params.AfterCreated = c.ID, c.CreatedAt
 	}
 	var rows []db.Send
-	err := a.readTx(ctx, func(q *db.Queries) error {
+	err := a.ReadTx(ctx, func(q *db.Queries) error {
 		var err error
 		rows, err = q.SendList(ctx, params)
 		if err != nil {
@@ -114,7 +114,7 @@ func (a *Service) Gift(ctx context.Context, p core.Principal, sendID string) (Gi
 		return Gift{}, err
 	}
 	var g Gift
-	err := a.readTx(ctx, func(q *db.Queries) error {
+	err := a.ReadTx(ctx, func(q *db.Queries) error {
 		r, err := q.SendGet(ctx, db.SendGetParams{WorkspaceID: p.WorkspaceID, ID: sendID})
 		if core.IsNoRows(err) {
 			return core.FieldError(core.CodeNotFound, "id", "no gift %s in this workspace", sendID)

@@ -88,7 +88,7 @@ func (a *Service) PreviewCampaign(ctx context.Context, p core.Principal, id stri
 		return Preview{}, err
 	}
 	var out Preview
-	err := a.readTx(ctx, func(q *db.Queries) error {
+	err := a.ReadTx(ctx, func(q *db.Queries) error {
 		row, err := q.CampaignGet(ctx, db.CampaignGetParams{WorkspaceID: p.WorkspaceID, ID: id})
 		if core.IsNoRows(err) {
 			return campaignNotFound(id)

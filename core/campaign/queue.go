@@ -134,7 +134,7 @@ type queueEntry struct {
 // one read transaction.
 func (a *Service) queueRead(ctx context.Context, p core.Principal, campaignID string) ([]queueEntry, error) {
 	var out []queueEntry
-	err := a.readTx(ctx, func(q *db.Queries) error {
+	err := a.ReadTx(ctx, func(q *db.Queries) error {
 		if campaignID != "" {
 			if err := queueCampaignExists(ctx, q, p.WorkspaceID, campaignID); err != nil {
 				return err

@@ -19,7 +19,7 @@ func (a *Service) SkippedPeople(ctx context.Context, p core.Principal, campaignI
 		return nil, err
 	}
 	var out []SkippedItem
-	err := a.readTx(ctx, func(q *db.Queries) error {
+	err := a.ReadTx(ctx, func(q *db.Queries) error {
 		var filter *string
 		if campaignID != "" {
 			if err := queueCampaignExists(ctx, q, p.WorkspaceID, campaignID); err != nil {

@@ -3,8 +3,6 @@ package campaign
 import (
 	"context"
 
-	"github.com/jackc/pgx/v5"
-
 	"github.com/giftwell/giftwell/core"
 	"github.com/giftwell/giftwell/sql/db"
 )
@@ -26,7 +24,7 @@ func (a *Service) ListCampaigns(ctx context.Context, p core.Principal, mode Camp
 		filter = &m
 	}
 	var out []Campaign
-	err := a.readTx(ctx, func(q *db.Queries) error {
+	err := a.ReadTx(ctx, func(q *db.Queries) error {
 		rows, err := q.CampaignList(ctx, db.CampaignListParams{WorkspaceID: p.WorkspaceID, Mode: filter})
 		if err != nil {
 			return core.Internal(err)
@@ -68,18 +66,10 @@ func (a *Service) GetCampaign(ctx context.Context, p core.Principal, id string) 
 		return Campaign{}, err
 	}
 	var out Campaign
-	err := a.readTx(ctx, func(q *db.Queries) error {
+	err := a.ReadTx(ctx, func(q *db.Queries) error {
 		var err error
 		out, err = a.getCampaign(ctx, q, p.WorkspaceID, id)
 		return err
 	})
 	return out, err
-}
-
-// readTx runs f on one consistent, read-only snapshot of the database.
-func (a *Service) readTx(ctx context.Context, f func(q *db.Queries) error) error {
-	err := pgx.BeginTxFunc(ctx, a.DB, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
-		return f(db.New(tx))
-	})
-	return core.AsCoreError(err)
 }

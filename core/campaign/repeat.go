@@ -36,7 +36,7 @@ func (a *Service) CampaignRepeats(ctx context.Context, p core.Principal, id stri
 		return nil, err
 	}
 	var out []RepeatItem
-	err := a.readTx(ctx, func(q *db.Queries) error {
+	err := a.ReadTx(ctx, func(q *db.Queries) error {
 		c, err := q.CampaignGet(ctx, db.CampaignGetParams{WorkspaceID: p.WorkspaceID, ID: id})
 		if core.IsNoRows(err) {
 			return campaignNotFound(id)

@@ -101,6 +101,62 @@ type Event struct {
 	Xid         uint64
 }
 
+type GiftAddress struct {
+	SendID      string
+	Name        string
+	Street      string
+	Street2     string
+	City        string
+	State       string
+	Zip         string
+	Country     string
+	ConfirmedAt time.Time
+}
+
+type GiftLink struct {
+	SendID           string
+	WorkspaceID      string
+	CampaignID       string
+	Generation       int32
+	MessageVersion   int32
+	TokenSalt        []byte
+	State            string
+	Message          string
+	Branding         []byte
+	OpenedGeneration int32
+	CreatedAt        time.Time
+	ExpiresAt        time.Time
+	UsedAt           *time.Time
+	RevokedAt        *time.Time
+	UpdatedAt        time.Time
+}
+
+type GiftLinkChange struct {
+	ID             int64
+	WorkspaceID    string
+	CampaignID     string
+	SendID         string
+	Kind           string
+	Generation     int32
+	MessageVersion int32
+	Message        string
+	Branding       []byte
+	ChangedBy      string
+	CreatedAt      time.Time
+}
+
+type GiftLinkGuess struct {
+	ClientIp string
+	WindowAt time.Time
+	Misses   int32
+}
+
+type GiftLinkToken struct {
+	TokenHash  []byte
+	SendID     string
+	Generation int32
+}
+
 type Invitation struct {
 	ID          string
 	WorkspaceID string
@@ -252,6 +308,8 @@ type Send struct {
 	TrackingNumber        string
 	TrackingUrl           string
 	OutcomeOccurredAt     *time.Time
+	GiftLinkGeneration    int32
+	AddressConfirmedAt    *time.Time
 }
 
 type SendOutcome struct {

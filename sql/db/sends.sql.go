@@ -74,7 +74,7 @@ func (q *Queries) SendCommitmentsByWorkspace(ctx context.Context, workspaceID st
 }
 
 const sendGet = `-- name: SendGet :one
-SELECT id, workspace_id, campaign_id, recipient_id, product_id, status, mode, total_cents, funded_by, attribution, outcome, recipient_email, recipient_source_system, recipient_external_id, recipient_profile_url, recipient_name, created_at, auto_approved, approved_by, recipient, message, customization, updated_at, carrier, tracking_number, tracking_url, outcome_occurred_at
+SELECT id, workspace_id, campaign_id, recipient_id, product_id, status, mode, total_cents, funded_by, attribution, outcome, recipient_email, recipient_source_system, recipient_external_id, recipient_profile_url, recipient_name, created_at, auto_approved, approved_by, recipient, message, customization, updated_at, carrier, tracking_number, tracking_url, outcome_occurred_at, gift_link_generation, address_confirmed_at
 FROM sends
 WHERE workspace_id = $1 AND id = $2
 `
@@ -115,12 +115,14 @@ func (q *Queries) SendGet(ctx context.Context, arg SendGetParams) (Send, error) 
 		&i.TrackingNumber,
 		&i.TrackingUrl,
 		&i.OutcomeOccurredAt,
+		&i.GiftLinkGeneration,
+		&i.AddressConfirmedAt,
 	)
 	return i, err
 }
 
 const sendGetByRecipient = `-- name: SendGetByRecipient :one
-SELECT id, workspace_id, campaign_id, recipient_id, product_id, status, mode, total_cents, funded_by, attribution, outcome, recipient_email, recipient_source_system, recipient_external_id, recipient_profile_url, recipient_name, created_at, auto_approved, approved_by, recipient, message, customization, updated_at, carrier, tracking_number, tracking_url, outcome_occurred_at
+SELECT id, workspace_id, campaign_id, recipient_id, product_id, status, mode, total_cents, funded_by, attribution, outcome, recipient_email, recipient_source_system, recipient_external_id, recipient_profile_url, recipient_name, created_at, auto_approved, approved_by, recipient, message, customization, updated_at, carrier, tracking_number, tracking_url, outcome_occurred_at, gift_link_generation, address_confirmed_at
 FROM sends
 WHERE recipient_id = $1 AND status <> 'cancelled'
 `
@@ -157,12 +159,14 @@ func (q *Queries) SendGetByRecipient(ctx context.Context, recipientID string) (S
 		&i.TrackingNumber,
 		&i.TrackingUrl,
 		&i.OutcomeOccurredAt,
+		&i.GiftLinkGeneration,
+		&i.AddressConfirmedAt,
 	)
 	return i, err
 }
 
 const sendGetForUpdate = `-- name: SendGetForUpdate :one
-SELECT id, workspace_id, campaign_id, recipient_id, product_id, status, mode, total_cents, funded_by, attribution, outcome, recipient_email, recipient_source_system, recipient_external_id, recipient_profile_url, recipient_name, created_at, auto_approved, approved_by, recipient, message, customization, updated_at, carrier, tracking_number, tracking_url, outcome_occurred_at
+SELECT id, workspace_id, campaign_id, recipient_id, product_id, status, mode, total_cents, funded_by, attribution, outcome, recipient_email, recipient_source_system, recipient_external_id, recipient_profile_url, recipient_name, created_at, auto_approved, approved_by, recipient, message, customization, updated_at, carrier, tracking_number, tracking_url, outcome_occurred_at, gift_link_generation, address_confirmed_at
 FROM sends
 WHERE id = $1
 FOR UPDATE
@@ -200,6 +204,8 @@ func (q *Queries) SendGetForUpdate(ctx context.Context, id string) (Send, error)
 		&i.TrackingNumber,
 		&i.TrackingUrl,
 		&i.OutcomeOccurredAt,
+		&i.GiftLinkGeneration,
+		&i.AddressConfirmedAt,
 	)
 	return i, err
 }
@@ -272,7 +278,7 @@ func (q *Queries) SendInsert(ctx context.Context, arg SendInsertParams) error {
 }
 
 const sendList = `-- name: SendList :many
-SELECT id, workspace_id, campaign_id, recipient_id, product_id, status, mode, total_cents, funded_by, attribution, outcome, recipient_email, recipient_source_system, recipient_external_id, recipient_profile_url, recipient_name, created_at, auto_approved, approved_by, recipient, message, customization, updated_at, carrier, tracking_number, tracking_url, outcome_occurred_at
+SELECT id, workspace_id, campaign_id, recipient_id, product_id, status, mode, total_cents, funded_by, attribution, outcome, recipient_email, recipient_source_system, recipient_external_id, recipient_profile_url, recipient_name, created_at, auto_approved, approved_by, recipient, message, customization, updated_at, carrier, tracking_number, tracking_url, outcome_occurred_at, gift_link_generation, address_confirmed_at
 FROM sends
 WHERE workspace_id = $1
   AND ($2::text = '' OR campaign_id = $2)
@@ -347,6 +353,8 @@ func (q *Queries) SendList(ctx context.Context, arg SendListParams) ([]Send, err
 			&i.TrackingNumber,
 			&i.TrackingUrl,
 			&i.OutcomeOccurredAt,
+			&i.GiftLinkGeneration,
+			&i.AddressConfirmedAt,
 		); err != nil {
 			return nil, err
 		}
@@ -359,7 +367,7 @@ func (q *Queries) SendList(ctx context.Context, arg SendListParams) ([]Send, err
 }
 
 const sendListByCampaign = `-- name: SendListByCampaign :many
-SELECT id, workspace_id, campaign_id, recipient_id, product_id, status, mode, total_cents, funded_by, attribution, outcome, recipient_email, recipient_source_system, recipient_external_id, recipient_profile_url, recipient_name, created_at, auto_approved, approved_by, recipient, message, customization, updated_at, carrier, tracking_number, tracking_url, outcome_occurred_at
+SELECT id, workspace_id, campaign_id, recipient_id, product_id, status, mode, total_cents, funded_by, attribution, outcome, recipient_email, recipient_source_system, recipient_external_id, recipient_profile_url, recipient_name, created_at, auto_approved, approved_by, recipient, message, customization, updated_at, carrier, tracking_number, tracking_url, outcome_occurred_at, gift_link_generation, address_confirmed_at
 FROM sends
 WHERE campaign_id = $1
 ORDER BY created_at, id
@@ -402,6 +410,8 @@ func (q *Queries) SendListByCampaign(ctx context.Context, campaignID string) ([]
 			&i.TrackingNumber,
 			&i.TrackingUrl,
 			&i.OutcomeOccurredAt,
+			&i.GiftLinkGeneration,
+			&i.AddressConfirmedAt,
 		); err != nil {
 			return nil, err
 		}

@@ -1,0 +1,62 @@
+package core
+
+import (
+	"crypto/hmac"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"strconv"
+)
+
+// linkKeyBytes is the size of a link key and of a token's HMAC.
+const linkKeyBytes = 32
+
+// LinkSaltBytes is the size of a gift link's random salt: 128 random bits
+// per generation.
+const LinkSaltBytes = 16
+
+// RandomBytes returns n bytes from crypto/rand.
+func RandomBytes(n int) []byte {
+	b := make([]byte, n)
+	_, _ = rand.Read(b) // crypto/rand.Read never fails (Go 1.24+).
+	return b
+}
+
+// NewLinkKey returns a fresh random link key (Config.LinkKey).
+func NewLinkKey() []byte { return RandomBytes(linkKeyBytes) }
+
+// GiftLinkToken is the token of generation gen of gift sendID's link:
+// base64url of HMAC-SHA256 under the link key over the gift, the generation
+// and the generation's random salt (43 characters, 256 bits). The database
+// keeps the salt and GiftLinkTokenHash of the token, never the token, so a
+// copy of the database reveals no link while the service can show a link
+// again (docs/decisions.md, "Gifts issue: gift links").
+func (c Config) GiftLinkToken(sendID string, gen int32, salt []byte) string {
+	mac := hmac.New(sha256.New, c.LinkKey)
+	mac.Write([]byte("giftwell gift link\x00"))
+	mac.Write([]byte(sendID))
+	mac.Write([]byte{0})
+	mac.Write([]byte(strconv.Itoa(int(gen))))
+	mac.Write([]byte{0})
+	mac.Write(salt)
+	return base64.RawURLEncoding.EncodeToString(mac.Sum(nil))
+}
+
+// GiftLinkTokenHash is what the database keeps of a token: its SHA-256.
+func GiftLinkTokenHash(token string) []byte {
+	h := sha256.Sum256([]byte(token))
+	return h[:]
+}
+
+// GiftLinkURL is a gift link: {site_url}/g/<token>.
+func (c Config) GiftLinkURL(token string) string { return c.SiteURL + "/g/" + token }
+
+// GiftLinkTokenShaped reports whether s could be a token (43 base64url
+// characters), so a page can refuse anything else without a lookup.
+func GiftLinkTokenShaped(s string) bool {
+	if len(s) != 43 {
+		return false
+	}
+	_, err := base64.RawURLEncoding.DecodeString(s)
+	return err == nil
+}
