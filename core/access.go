@@ -28,6 +28,7 @@ const (
 	ActReadInvitations      Action = "read_invitations"       // List invitations: owner or admin, key or signed in (outside the matrix)
 	ActManageAPIKeys        Action = "manage_api_keys"        // List and revoke API keys: signed-in (outside the matrix)
 	ActRecordOutcome        Action = "record_outcome"         // Record a customer-reported outcome: any key or signed-in person, never a connection (outside the matrix)
+	ActManageGiftLinks      Action = "manage_gift_links"      // Customize link messages, regift, revoke: any key or signed-in person, never a connection (outside the matrix)
 )
 
 // minRole is the least role a person needs for a row.
@@ -85,6 +86,7 @@ var matrix = map[Action]rule{
 	ActReadInvitations:      {role: managerRole, key: keyManagerOnly, memberKey: CodeTeamManagerRequired},
 	ActManageAPIKeys:        {role: anyRole, signedIn: true, key: keyNever},
 	ActRecordOutcome:        {role: anyRole, key: keyAllowed},
+	ActManageGiftLinks:      {role: anyRole, key: keyAllowed},
 }
 
 // Actions lists every row of the matrix in the spec's order.
@@ -92,7 +94,8 @@ func Actions() []Action {
 	return []Action{ActRead, ActEditDrafts, ActAddPeople, ActPauseOrComplete, ActActivate, ActApprove,
 		ActRaiseAutoApprove, ActLowerAutoApprove, ActReadQueueAndBalance, ActPay, ActReadGiftLinks,
 		ActCreateAPIKey, ActManageWebhooks, ActReadWebhooks, ActUpdateSettings, ActListTeammates,
-		ActInviteOrRemove, ActChangeRole, ActReadWorkspaceDetails, ActReadInvitations, ActManageAPIKeys, ActRecordOutcome}
+		ActInviteOrRemove, ActChangeRole, ActReadWorkspaceDetails, ActReadInvitations, ActManageAPIKeys, ActRecordOutcome,
+		ActManageGiftLinks}
 }
 
 // SignedInOnly reports whether only a signed-in person may perform a.

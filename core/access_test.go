@@ -72,6 +72,7 @@ func TestAuthorizeMatrix(t *testing.T) {
 		core.ActReadInvitations:      {tmr, ok, ok, tmr, ok, ok, har, har, har, har},
 		core.ActManageAPIKeys:        {ok, ok, ok, har, har, har, har, har, har, har},
 		core.ActRecordOutcome:        {ok, ok, ok, ok, ok, ok, har, har, har, har},
+		core.ActManageGiftLinks:      {ok, ok, ok, ok, ok, ok, har, har, har, har},
 	}
 	require.Len(t, want, len(core.Actions()), "every row of the matrix has expectations")
 	cols := columns()
