@@ -65,13 +65,18 @@ func New(db *pgxpool.Pool, cfg core.Config, clock core.Clock, log *slog.Logger) 
 
 // RequeueBackgroundWork queues the jobs of work left from before emails and
 // approvals were River jobs (pending emails, scheduled playbook people
-// without a job), one subject after the other; serve runs it once at start.
-// It returns how many jobs it inserted.
+// without a job) and gives gifts from before gift links their link, one
+// subject after the other; serve runs it once at start. It returns how many
+// jobs and links it made.
 func (a *App) RequeueBackgroundWork(ctx context.Context) (int, error) {
 	emails, err := a.Identity.RequeueEmails(ctx)
 	if err != nil {
 		return emails, err
 	}
 	approvals, err := a.Campaigns.RequeueScheduledApprovals(ctx)
-	return emails + approvals, err
+	if err != nil {
+		return emails + approvals, err
+	}
+	links, err := a.GiftLinks.AddMissingLinks(ctx)
+	return emails + approvals + links, err
 }

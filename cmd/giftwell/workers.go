@@ -10,6 +10,7 @@ import (
 
 	"github.com/giftwell/giftwell"
 	"github.com/giftwell/giftwell/core/campaign"
+	"github.com/giftwell/giftwell/core/giftlink"
 	"github.com/giftwell/giftwell/core/identity"
 )
 
@@ -51,6 +52,7 @@ func addWorkers(workers *river.Workers, app *giftwell.App, sender identity.Email
 	river.AddWorker(workers, &campaign.ScheduledApprovalWorker{Campaigns: app.Campaigns})
 	river.AddWorker(workers, &campaign.SimulateFulfilmentWorker{Campaigns: app.Campaigns})
 	river.AddWorker(workers, &PruneSignInRecordsWorker{app: app})
+	river.AddWorker(workers, &giftlink.ExpireLinksWorker{GiftLinks: app.GiftLinks})
 	unique := func(args river.JobArgs) func() (river.JobArgs, *river.InsertOpts) {
 		return func() (river.JobArgs, *river.InsertOpts) {
 			return args, &river.InsertOpts{UniqueOpts: river.UniqueOpts{ByArgs: true, ByState: []rivertype.JobState{
@@ -60,5 +62,6 @@ func addWorkers(workers *river.Workers, app *giftwell.App, sender identity.Email
 	}
 	return []*river.PeriodicJob{
 		river.NewPeriodicJob(river.PeriodicInterval(time.Hour), unique(PruneSignInRecordsArgs{}), &river.PeriodicJobOpts{RunOnStart: true}),
+		river.NewPeriodicJob(river.PeriodicInterval(5*time.Minute), unique(giftlink.ExpireLinksArgs{}), &river.PeriodicJobOpts{RunOnStart: true}),
 	}
 }

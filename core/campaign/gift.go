@@ -171,7 +171,7 @@ func (a *Service) createGift(ctx context.Context, tx pgx.Tx, gp giftParams) (Gif
 		return g, nil
 	}
 	if g.Status == SendAwaitingAddress {
-		if err := a.createGiftLink(ctx, q, c.WorkspaceID, c.ID, g.ID, g.CreatedAt); err != nil {
+		if err := a.CreateGiftLink(ctx, q, c.WorkspaceID, c.ID, g.ID, g.CreatedAt); err != nil {
 			return Gift{}, err
 		}
 		g.GiftLinkGeneration = 1

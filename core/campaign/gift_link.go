@@ -12,11 +12,11 @@ import (
 // its regift).
 const GiftLinkLifetime = core.GiftLinkExpiryDays * 24 * time.Hour
 
-// createGiftLink gives gift sendID of campaign campaignID, whose recipient
+// CreateGiftLink gives gift sendID of campaign campaignID, whose recipient
 // confirms their own address, its link in the caller's transaction:
 // generation 1, a random salt, the token's hash (never the token) and 14
 // days from now. core/giftlink does everything else with it.
-func (a *Service) createGiftLink(ctx context.Context, q *db.Queries, workspaceID, campaignID, sendID string, now time.Time) error {
+func (a *Service) CreateGiftLink(ctx context.Context, q *db.Queries, workspaceID, campaignID, sendID string, now time.Time) error {
 	salt := core.RandomBytes(core.LinkSaltBytes)
 	if err := q.GiftLinkInsert(ctx, db.GiftLinkInsertParams{
 		SendID: sendID, WorkspaceID: workspaceID, CampaignID: campaignID, TokenSalt: salt,

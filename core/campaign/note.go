@@ -38,17 +38,21 @@ type NoteValues struct {
 	CustomTag string
 }
 
-// checkTemplate returns the problem with a note or welcome template: a
+// LinkMessagePlaceholders are the placeholders a gift link's landing
+// message may use.
+var LinkMessagePlaceholders = []string{PlaceholderFirstName, PlaceholderName, PlaceholderCompany}
+
+// CheckTemplate returns the problem with a note or welcome template: a
 // placeholder outside allowed, or more than limit characters outside
 // placeholders. "" means none.
-func checkTemplate(tmpl string, allowed []string, limit int) string {
+func CheckTemplate(tmpl string, allowed []string, limit int) string {
 	for _, ph := range placeholderPattern.FindAllString(tmpl, -1) {
 		if !slices.Contains(allowed, ph) {
 			return fmt.Sprintf("uses %s; the placeholders are %s", core.Clip(ph, 40), strings.Join(allowed, ", "))
 		}
 	}
 	if n := utf8.RuneCountInString(placeholderPattern.ReplaceAllString(tmpl, "")); n > limit {
-		return fmt.Sprintf("is %d characters besides its placeholders; a note is at most %d characters after personalization", n, limit)
+		return fmt.Sprintf("is %d characters besides its placeholders; at most %d are allowed after personalization", n, limit)
 	}
 	return ""
 }

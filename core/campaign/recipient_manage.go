@@ -63,7 +63,7 @@ func (a *Service) ManageRecipients(ctx context.Context, p core.Principal, id str
 	switch in.Action {
 	case ActionMessage:
 		if m := strings.TrimSpace(in.Message); m != "" {
-			if problem := checkTemplate(m, NotePlaceholders, core.GiftMessageCharacters); problem != "" {
+			if problem := CheckTemplate(m, NotePlaceholders, core.GiftMessageCharacters); problem != "" {
 				pr.add("message", "%s", problem)
 			}
 		}

@@ -153,7 +153,7 @@ func applyRecipient(base personFields, in RecipientInput, path string, rules rec
 		f.ProfileURL = u
 	}
 	if v, ok := text("message", in.Message, MaxNoteTemplateLength, false); ok {
-		if problem := checkTemplate(v, NotePlaceholders, core.GiftMessageCharacters); problem != "" {
+		if problem := CheckTemplate(v, NotePlaceholders, core.GiftMessageCharacters); problem != "" {
 			pr.add(at(path, "message"), "%s", problem)
 		}
 		f.Message = v

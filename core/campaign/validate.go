@@ -100,7 +100,7 @@ func checkCampaign(s campaignState, product *catalog.Product, pr *problems) {
 	if s.Message != "" {
 		if utf8.RuneCountInString(s.Message) > MaxNoteTemplateLength {
 			pr.add("message", "must be at most %d characters", MaxNoteTemplateLength)
-		} else if problem := checkTemplate(s.Message, NotePlaceholders, core.GiftMessageCharacters); problem != "" {
+		} else if problem := CheckTemplate(s.Message, NotePlaceholders, core.GiftMessageCharacters); problem != "" {
 			pr.add("message", "%s", problem)
 		}
 	}
@@ -145,7 +145,7 @@ func checkCustomization(c map[string]string, product *catalog.Product, pr *probl
 				pr.add(field, "must be an uploaded logo's asset ID (asset_...)")
 			}
 		case CustomizationWelcome:
-			if problem := checkTemplate(v, WelcomePlaceholders, MaxCustomizationValue); problem != "" {
+			if problem := CheckTemplate(v, WelcomePlaceholders, MaxCustomizationValue); problem != "" {
 				pr.add(field, "%s", problem)
 			}
 		case CustomizationContactEmail:

@@ -91,11 +91,11 @@ func getView(ctx context.Context, q *db.Queries, workspaceID, sendID string) (li
 }
 
 // lockView reads gift sendID of workspaceID with its link and campaign,
-// gift and link locked for a change, or NOT_FOUND naming id.
-func lockView(ctx context.Context, q *db.Queries, workspaceID, sendID string) (linkView, error) {
+// gift and link locked for a change, or NOT_FOUND naming field.
+func lockView(ctx context.Context, q *db.Queries, workspaceID, sendID, field string) (linkView, error) {
 	r, err := q.GiftLinkGetForUpdate(ctx, sendID)
 	if core.IsNoRows(err) || (err == nil && r.Send.WorkspaceID != workspaceID) {
-		return linkView{}, core.FieldError(core.CodeNotFound, "id",
+		return linkView{}, core.FieldError(core.CodeNotFound, field,
 			"no gift link for %s in this workspace: the gift does not exist or its sender supplied the address", sendID)
 	}
 	if err != nil {
