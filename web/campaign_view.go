@@ -26,9 +26,15 @@ type campaignData struct {
 	// CanRaiseAutoApprove: the person may turn auto-approve on or raise
 	// its limits (an owner or admin); anyone signed in may lower them.
 	CanRaiseAutoApprove bool
+	// Gifts are the campaign's newest gifts (at most campaignGiftsShown)
+	// with their links.
+	Gifts []giftRow
+	// MoreGifts is set when the campaign has more gifts than Gifts.
+	MoreGifts bool
 }
 
-// loadCampaignPage reads campaign id, its gift and its preview for p.
+// loadCampaignPage reads campaign id, its gift, its preview and its newest
+// gifts for p.
 func (h *handler) loadCampaignPage(ctx context.Context, p core.Principal, id string) (campaignData, error) {
 	c, err := h.app.Campaigns.GetCampaign(ctx, p, id)
 	if err != nil {
@@ -39,6 +45,9 @@ func (h *handler) loadCampaignPage(ctx context.Context, p core.Principal, id str
 		return campaignData{}, err
 	}
 	d := campaignData{Campaign: c, Preview: pv, CanRaiseAutoApprove: core.Authorize(p, core.ActRaiseAutoApprove, "") == nil}
+	if d.Gifts, d.MoreGifts, err = h.loadCampaignGifts(ctx, p, id); err != nil {
+		return campaignData{}, err
+	}
 	if g, err := h.app.Catalog.Get(ctx, c.ProductID); err == nil {
 		d.Gift = &g
 	} else if core.ErrorCode(err) != core.CodeNotFound {

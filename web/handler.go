@@ -68,6 +68,8 @@ func (h *handler) routes() http.Handler {
 	mux.Handle("POST /campaigns/{id}/status", h.signedIn(h.setCampaignStatus))
 	mux.Handle("POST /campaigns/{id}/auto-approve", h.signedIn(h.setAutoApprove))
 
+	mux.Handle("GET /gifts/{id}", h.signedIn(h.gift))
+
 	mux.Handle("GET /team", h.signedIn(h.team))
 	mux.Handle("POST /team/invitations", h.signedIn(h.invite))
 	mux.Handle("POST /team/invitations/{id}/revoke", h.signedIn(h.revokeInvitation))

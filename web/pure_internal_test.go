@@ -15,6 +15,7 @@ import (
 	"github.com/giftwell/giftwell/core/campaign"
 	"github.com/giftwell/giftwell/core/identity"
 	"github.com/giftwell/giftwell/core/ledger"
+	"github.com/giftwell/giftwell/core/tracking"
 )
 
 func TestLocalPath(t *testing.T) {
@@ -71,7 +72,9 @@ func TestEveryPageRenders(t *testing.T) {
 	p, err := parsePages(assets)
 	require.NoError(t, err)
 	data := map[string]any{
-		"home":        homeData{},
+		"home": homeData{Drafts: 1, Waiting: 2, WaitingPlaybooks: 1, Address: tracking.AddressWait{Awaiting: 2, ExpiringSoon: 1}, Events: []homeEvent{{SendID: "send_1", Text: "Gift created"}}},
+		"gift": giftData{giftRow: giftRow{Gift: campaign.Gift{ID: "send_1", Status: campaign.SendShipped, Carrier: "UPS", TrackingNumber: "1Z", TrackingURL: "https://ups.example/1Z"}},
+			Timeline: []timelineLine{{Text: "Gift created"}}, MoreEvents: true},
 		"keys":        &keysData{},
 		"team":        &teamData{},
 		"settings":    settingsData{},
@@ -79,7 +82,7 @@ func TestEveryPageRenders(t *testing.T) {
 		"login":       loginData{Next: "/"},
 		"message":     messageData{Title: "T", Text: "X"},
 		"campaigns":   campaignsData{},
-		"campaign":    campaignData{Review: true},
+		"campaign":    campaignData{Review: true, Gifts: []giftRow{{Gift: campaign.Gift{ID: "send_1", Status: campaign.SendReady}}}, MoreGifts: true},
 		"balance":     balanceData{CanTopUp: true, Ledger: []ledger.LedgerEntry{{Kind: ledger.LedgerDebit, Cents: -100}}},
 		"sandbox_pay": ledger.SandboxPayment{State: ledger.TopupCreated},
 		"queue": queueData{CanDecide: true, Campaign: &campaign.Campaign{ID: "cmp_1", Mode: campaign.ModeAlwaysOn, Status: campaign.StatusPaused},

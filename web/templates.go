@@ -106,6 +106,8 @@ var templateFuncs = template.FuncMap{
 	"sentence":     sentence,
 	"kind":         kindName,
 	"identity":     recipientIdentity,
+	"giftStatus":   giftStatusName,
+	"giftBadge":    giftStatusBadge,
 	"requirement":  requirementName,
 }
 

@@ -1,0 +1,118 @@
+package web_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/stretchr/testify/require"
+
+	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/campaign"
+	"github.com/giftwell/giftwell/sql/db"
+)
+
+// The typed address of the recipient who confirmed: no page may show it.
+const (
+	typedStreet = "77 Typed Lane"
+	typedCity   = "Typedville"
+	typedZip    = "60601"
+)
+
+// giftWorld is an active playbook with four people: Ada confirmed her own
+// address through her link (typed, never shown), Bea's address was
+// supplied by the sender and her gift shipped, Cy's link waits for him,
+// and Dee waits in the approval queue.
+type giftWorld struct {
+	CampaignID          string
+	Ada, Bea, Cy        string // gift IDs
+	AdaName, BeaAddress string
+}
+
+// giftWorld builds the world through core as an agent, an owner and the
+// fulfilment staff do; Ada's confirmation is written as the recipient's
+// page writes it (address apart from the gift, link used, events).
+func (h *harness) giftWorld() giftWorld {
+	t := h.t
+	t.Helper()
+	ctx := context.Background()
+	app := h.env.App
+	owner := h.ownerPrincipal()
+	h.env.TopUp(t, owner, 1_000_000)
+	key, err := app.Connect.Authenticate(ctx, h.env.OwnerKey)
+	require.NoError(t, err)
+	c, err := app.Campaigns.CreateCampaign(ctx, owner, campaign.CampaignInput{
+		Name: "Thank-you gifts", Mode: campaign.ModeAlwaysOn, Status: campaign.StatusActive, ProductID: "gourmet-snack-crate",
+		SenderName: "Sam Sender", SenderCompany: "Acme", Message: "Thanks {{firstName}}!", MonthlyBudgetCents: 10_000_000,
+	})
+	require.NoError(t, err)
+	add := func(in campaign.RecipientInput) string {
+		res, err := app.Campaigns.AddToPlaybook(ctx, key, c.ID, campaign.PlaybookPersonAdd{Recipient: in})
+		require.NoError(t, err)
+		return res.RecipientID
+	}
+	approve := func(recipientID string) campaign.Gift {
+		g, err := app.Campaigns.ApproveGift(ctx, owner, campaign.QueueDecision{CampaignID: c.ID, RecipientID: recipientID})
+		require.NoError(t, err)
+		return g
+	}
+	w := giftWorld{CampaignID: c.ID, AdaName: "Ada Lovelace", BeaAddress: "1 Sender Street, Springfield, IL 62701"}
+	ada := approve(add(campaign.RecipientInput{Name: w.AdaName, Company: "Engines Ltd", Email: "ada@example.com", ExternalID: "crm-ada", SourceSystem: "hubspot"}))
+	w.Ada = ada.ID
+	bea := approve(add(campaign.RecipientInput{Name: "Bea Brown", AddressMode: campaign.AddressKnown,
+		Address: "1 Sender Street", City: "Springfield", State: "IL", Zip: "62701"}))
+	w.Bea = bea.ID
+	w.Cy = approve(add(campaign.RecipientInput{Name: "Cy Young"})).ID
+	add(campaign.RecipientInput{Name: "Dee Waiting"})
+
+	h.env.Clock.Advance(time.Minute)
+	h.confirmAddress(ada)
+	for _, m := range []campaign.GiftMove{
+		{SendID: w.Ada, To: campaign.SendReady},
+		{SendID: w.Bea, To: campaign.SendInProduction},
+		{SendID: w.Bea, To: campaign.SendShipped, Carrier: "UPS", TrackingNumber: "1Z999AA10123456784", TrackingURL: "https://ups.example/track/1Z999AA10123456784"},
+	} {
+		h.env.Clock.Advance(time.Minute)
+		_, err := app.Campaigns.MoveGift(ctx, m)
+		require.NoError(t, err)
+	}
+	return w
+}
+
+// confirmAddress does what the recipient's page does when g's recipient
+// opens the link and confirms an address they type.
+func (h *harness) confirmAddress(g campaign.Gift) {
+	h.t.Helper()
+	ctx := context.Background()
+	now := h.env.Clock.Now()
+	require.NoError(h.t, pgx.BeginFunc(ctx, h.env.App.DB, func(tx pgx.Tx) error {
+		q := db.New(tx)
+		ev := core.EventRecord{WorkspaceID: h.env.WorkspaceID, Mode: g.Mode, CampaignID: g.CampaignID, SendID: g.ID, RecipientID: g.RecipientID}
+		ev.Type, ev.Data = core.EventSendLinkOpened, map[string]any{"generation": 1}
+		if err := h.env.App.RecordEvent(ctx, q, ev); err != nil {
+			return err
+		}
+		if err := q.GiftAddressInsert(ctx, db.GiftAddressInsertParams{
+			SendID: g.ID, Name: g.Recipient.Name, Street: typedStreet, City: typedCity, State: "IL", Zip: typedZip, ConfirmedAt: now,
+		}); err != nil {
+			return err
+		}
+		if err := q.SendSetAddressConfirmed(ctx, db.SendSetAddressConfirmedParams{ID: g.ID, ConfirmedAt: &now}); err != nil {
+			return err
+		}
+		if err := q.GiftLinkUse(ctx, db.GiftLinkUseParams{SendID: g.ID, UsedAt: &now}); err != nil {
+			return err
+		}
+		ev.Type, ev.Data = core.EventSendAddressConfirmed, map[string]any{"generation": 1}
+		return h.env.App.RecordEvent(ctx, q, ev)
+	}))
+}
+
+// requireNoTypedAddress checks that a page shows nothing the recipient typed.
+func requireNoTypedAddress(t *testing.T, body string) {
+	t.Helper()
+	for _, s := range []string{typedStreet, typedCity, typedZip} {
+		require.NotContains(t, body, s, "an address the recipient typed is never shown")
+	}
+}

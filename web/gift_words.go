@@ -1,0 +1,160 @@
+package web
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/campaign"
+	"github.com/giftwell/giftwell/core/giftlink"
+	"github.com/giftwell/giftwell/core/tracking"
+)
+
+// The words the gift pages use for statuses, link states and events.
+
+// giftStatusName says a gift's status in words.
+func giftStatusName(s campaign.SendStatus) string {
+	switch s {
+	case campaign.SendAwaitingAddress:
+		return "Awaiting address"
+	case campaign.SendReady:
+		return "Ready"
+	case campaign.SendInProduction:
+		return "In production"
+	case campaign.SendShipped:
+		return "Shipped"
+	case campaign.SendDelivered:
+		return "Delivered"
+	case campaign.SendDeclined:
+		return "Declined"
+	case campaign.SendExpired:
+		return "Expired"
+	case campaign.SendCancelled:
+		return "Cancelled"
+	}
+	return string(s)
+}
+
+// giftStatusBadge is the badge class of a gift's status, among the
+// shell's campaign badges: green when delivered, grey at the other ends,
+// amber while it waits for its recipient, blue-grey on its way.
+func giftStatusBadge(s campaign.SendStatus) string {
+	switch s {
+	case campaign.SendDelivered:
+		return "badge-active"
+	case campaign.SendDeclined, campaign.SendExpired, campaign.SendCancelled:
+		return "badge-completed"
+	case campaign.SendAwaitingAddress:
+		return "badge-paused"
+	}
+	return "badge-draft"
+}
+
+// linkStateText says a gift's link state: "Active until 2 Aug 2026",
+// "Used", "Revoked", "Expired 2 Aug 2026"; without a link l is nil: "None:
+// you supplied the address" for a sender-supplied address, "None yet" for
+// a gift whose link is still to be made.
+func linkStateText(g campaign.Gift, l *giftlink.Link) string {
+	if l == nil {
+		if g.Recipient.AddressMode == campaign.AddressKnown {
+			return "None: you supplied the address"
+		}
+		return "None yet"
+	}
+	switch l.LinkState {
+	case giftlink.LinkActive:
+		return "Active until " + formatDate(l.ExpiresAt)
+	case giftlink.LinkUsed:
+		return "Used"
+	case giftlink.LinkRevoked:
+		return "Revoked"
+	case giftlink.LinkExpired:
+		return "Expired " + formatDate(l.ExpiresAt)
+	}
+	return string(l.LinkState)
+}
+
+// trackingText is a gift's carrier and tracking number, "UPS 1Z999", or ""
+// before it ships.
+func trackingText(g campaign.Gift) string {
+	return strings.TrimSpace(g.Carrier + " " + g.TrackingNumber)
+}
+
+// eventSentence says what an event of the feed records, in one line. It
+// reads only the fields the feed carries, which never hold an address,
+// email, note or link.
+func eventSentence(e tracking.EventItem) string {
+	s := func(key string) string { v, _ := e.Data[key].(string); return v }
+	switch e.Type {
+	case core.EventSendCreated:
+		return "Gift created"
+	case core.EventSendAutoApproved:
+		return "Approved by auto-approve"
+	case core.EventSendLinkOpened:
+		return "Recipient opened the link"
+	case core.EventSendAddressConfirmed:
+		return "Address confirmed"
+	case core.EventSendGiftLinkChanged:
+		for _, k := range []string{"change", "kind"} {
+			if v := s(k); v != "" {
+				return "Gift link changed: " + v
+			}
+		}
+		return "Gift link changed"
+	case core.EventSendStatusChanged:
+		line := fmt.Sprintf("Status: %s → %s", s("from"), s("to"))
+		if s("from") == "" {
+			line = "Status: " + s("to")
+		}
+		if r := s("reason"); r != "" {
+			line += " (" + core.Clip(r, 200) + ")"
+		}
+		return line
+	case core.EventSendOrderChanged:
+		return fmt.Sprintf("Order: %s → %s", s("from"), s("to"))
+	case core.EventSendTrackingChanged:
+		return strings.TrimSpace("Tracking: " + s("carrier") + " " + s("trackingNumber"))
+	case core.EventSendOutcomeReported:
+		return "Outcome reported: " + s("outcome")
+	}
+	return string(e.Type)
+}
+
+// attributionLines are a gift's attribution values as "name: value",
+// those that are set, metadata in key order.
+func attributionLines(a campaign.Attribution) []string {
+	var out []string
+	for _, f := range []struct{ name, v string }{
+		{"External ID", a.ExternalID}, {"Source", a.Source}, {"Contact", a.ContactID},
+		{"Account", a.AccountID}, {"Opportunity", a.OpportunityID},
+	} {
+		if f.v != "" {
+			out = append(out, f.name+": "+f.v)
+		}
+	}
+	keys := make([]string, 0, len(a.Metadata))
+	for k := range a.Metadata {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		out = append(out, k+": "+a.Metadata[k])
+	}
+	return out
+}
+
+// soonWindow is how near a link's end must be for the home page to warn.
+const soonWindow = 3 * 24 * time.Hour
+
+// joinNonEmpty joins the parts that are not empty with sep.
+func joinNonEmpty(sep string, parts ...string) string {
+	var out []string
+	for _, p := range parts {
+		if p != "" {
+			out = append(out, p)
+		}
+	}
+	return strings.Join(out, sep)
+}
