@@ -24,8 +24,8 @@ const ConfirmReason = "address confirmed by the recipient"
 // gift records when its address was confirmed and send.address_confirmed
 // {generation}, and it moves to ready (send.status_changed; a test gift
 // starts its simulated fulfilment). It returns PageConfirmed with the
-// normalised address; VALIDATION_ERROR naming name, street, street2, city,
-// state or zip; the link's end-state page with INVALID_REQUEST_STATE naming
+// normalised address; the open page with VALIDATION_ERROR naming name,
+// street, street2, city, state or zip (nothing changed); the link's end-state page with INVALID_REQUEST_STATE naming
 // token when the link is used, revoked, expired, replaced or its gift no
 // longer waits (a raced confirm, decline or revoke lost); PageUnknown with
 // NOT_FOUND naming token for a token no link has; RATE_LIMIT while clientIP
@@ -87,14 +87,18 @@ func (s *Service) answer(ctx context.Context, token, clientIP string, fn func(tx
 	}
 	var (
 		page  Page
+		v     linkView
 		found bool
 	)
 	err := s.InTxJobs(ctx, func(tx pgx.Tx) error {
-		v, gen, ok, err := lockTokenView(ctx, tx, token)
-		if err != nil || !ok {
+		var (
+			gen int32
+			err error
+		)
+		v, gen, found, err = lockTokenView(ctx, tx, token)
+		if err != nil || !found {
 			return err
 		}
-		found = true
 		now := s.Clock.Now()
 		if st := pageState(v, gen, now); st != PageOpen {
 			page = Page{State: st}
@@ -107,10 +111,15 @@ func (s *Service) answer(ctx context.Context, token, clientIP string, fn func(tx
 		return err
 	})
 	if err != nil {
-		if core.ErrorCode(err) == core.CodeInvalidRequestState && page.State != "" && page.State != PageOpen {
-			return page, core.AsCoreError(err)
+		err = core.AsCoreError(err)
+		switch {
+		case core.ErrorCode(err) == core.CodeInvalidRequestState && page.State != "" && page.State != PageOpen:
+			return page, err
+		case core.ErrorCode(err) == core.CodeValidation && found:
+			// The link is still open: the page to correct the address on.
+			return s.openPage(ctx, v), err
 		}
-		return Page{}, core.AsCoreError(err)
+		return Page{}, err
 	}
 	if !found {
 		return s.unknownAnswer(ctx, clientIP)
