@@ -59,6 +59,9 @@ func (h *handler) routes() http.Handler {
 	mux.HandleFunc("POST /logout", h.logout)
 	mux.HandleFunc("GET /invite/{token}", h.invitationPage)
 	mux.HandleFunc("POST /invite/{token}", h.acceptInvitation)
+	mux.HandleFunc("GET /g/{token}", giftLinkHeaders(h.giftLinkPage))
+	mux.HandleFunc("POST /g/{token}", giftLinkHeaders(h.confirmGiftLink))
+	mux.HandleFunc("POST /g/{token}/decline", giftLinkHeaders(h.declineGiftLink))
 
 	mux.Handle("GET /{$}", h.signedIn(h.home))
 	mux.Handle("POST /workspace/switch", h.signedIn(h.switchWorkspace))

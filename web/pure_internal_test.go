@@ -13,6 +13,7 @@ import (
 	"github.com/giftwell/giftwell"
 	"github.com/giftwell/giftwell/core"
 	"github.com/giftwell/giftwell/core/campaign"
+	"github.com/giftwell/giftwell/core/giftlink"
 	"github.com/giftwell/giftwell/core/identity"
 	"github.com/giftwell/giftwell/core/ledger"
 	"github.com/giftwell/giftwell/core/tracking"
@@ -85,6 +86,10 @@ func TestEveryPageRenders(t *testing.T) {
 		"campaign":    campaignData{Review: true, Gifts: []giftRow{{Gift: campaign.Gift{ID: "send_1", Status: campaign.SendReady}}}, MoreGifts: true},
 		"balance":     balanceData{CanTopUp: true, Ledger: []ledger.LedgerEntry{{Kind: ledger.LedgerDebit, Cents: -100}}},
 		"sandbox_pay": ledger.SandboxPayment{State: ledger.TopupCreated},
+		"giftlink": giftLinkData{Token: "t", Limits: giftLinkLimits, Page: giftlink.Page{State: giftlink.PageOpen, Test: true,
+			Sender: giftlink.Branding{SenderName: "Sam", ContactEmail: "a@b.example"}, Note: "N", WhatHappensNext: []string{"1"}}},
+		"giftlink_done": giftLinkData{Page: giftlink.Page{State: giftlink.PageConfirmed, Address: &giftlink.Address{Name: "A", Street2: "2"}}},
+		"giftlink_end":  giftLinkData{Title: "T", Text: "X"},
 		"queue": queueData{CanDecide: true, Campaign: &campaign.Campaign{ID: "cmp_1", Mode: campaign.ModeAlwaysOn, Status: campaign.StatusPaused},
 			Items:   []campaign.QueueItem{{CampaignID: "cmp_1", RecipientID: "rcp_1", Blockers: []string{campaign.ReasonRepeatReview.Blocker()}, State: campaign.ApprovalScheduled}},
 			Skipped: []campaign.SkippedItem{{CampaignID: "cmp_1", RecipientID: "rcp_2"}}, MoreSkipped: 1,

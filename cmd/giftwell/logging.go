@@ -76,8 +76,8 @@ func requestLog(log *slog.Logger, m *metrics.Metrics) func(http.Handler) http.Ha
 }
 
 // secretPaths are path prefixes whose next segment is a secret (an
-// invitation token today; gift links later). Logs show the prefix only.
-var secretPaths = []string{"/invite/"}
+// invitation token or a gift link's). Logs show the prefix only.
+var secretPaths = []string{"/invite/", "/g/"}
 
 // loggedPath is the request path as logs show it: secrets in the path are
 // replaced, so a log reader cannot use them.

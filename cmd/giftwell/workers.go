@@ -28,7 +28,8 @@ type PruneSignInRecordsArgs struct{}
 // Kind names the job.
 func (PruneSignInRecordsArgs) Kind() string { return "prune_sign_in_records" }
 
-// PruneSignInRecordsWorker removes sign-in attempts no throttle reads any more.
+// PruneSignInRecordsWorker removes sign-in attempts and gift-link guess
+// windows no throttle reads any more.
 type PruneSignInRecordsWorker struct {
 	river.WorkerDefaults[PruneSignInRecordsArgs]
 	app *giftwell.App
@@ -40,6 +41,9 @@ var _ river.Worker[PruneSignInRecordsArgs] = (*PruneSignInRecordsWorker)(nil)
 func (w *PruneSignInRecordsWorker) Work(ctx context.Context, _ *river.Job[PruneSignInRecordsArgs]) error {
 	if _, err := w.app.Identity.PruneSignInRecords(ctx); err != nil {
 		return fmt.Errorf("prune sign-in records: %w", err)
+	}
+	if _, err := w.app.GiftLinks.PruneGuesses(ctx); err != nil {
+		return fmt.Errorf("prune gift link guesses: %w", err)
 	}
 	return nil
 }
