@@ -5,7 +5,6 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/stretchr/testify/require"
 
 	"github.com/giftwell/giftwell/core"
@@ -127,20 +126,8 @@ func TestConcurrentAnswersOneWins(t *testing.T) {
 	})
 }
 
-// revoke stands in for the sender's revoke (core/giftlink/manage.go): it
-// locks the gift and its link as every link write does and revokes an
-// active link, or answers INVALID_REQUEST_STATE.
+// revoke is the sender's revoke of the link's first generation, by key.
 func revoke(ctx context.Context, g *linkGifts, sendID string) error {
-	return pgx.BeginFunc(ctx, g.env.App.DB, func(tx pgx.Tx) error {
-		q := db.New(tx)
-		r, err := q.GiftLinkGetForUpdate(ctx, sendID)
-		if err != nil {
-			return err
-		}
-		if r.GiftLink.State != string(giftlink.LinkActive) {
-			return core.FieldError(core.CodeInvalidRequestState, "sendId", "the link is %s", r.GiftLink.State)
-		}
-		now := g.env.Clock.Now()
-		return q.GiftLinkRevoke(ctx, db.GiftLinkRevokeParams{RevokedAt: &now, SendID: sendID})
-	})
+	_, err := g.env.App.GiftLinks.Revoke(ctx, g.key, sendID, 1)
+	return err
 }

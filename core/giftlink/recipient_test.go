@@ -42,16 +42,10 @@ func TestOpenShowsTheGiftAndRecordsLinkOpenedOncePerGeneration(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, []map[string]any{{"generation": float64(1)}}, g.eventData(sendID, core.EventSendLinkOpened))
 
-	// A new generation (what regift does) kills the old token and is
-	// recorded once on its own.
-	salt := core.RandomBytes(core.LinkSaltBytes)
-	require.NoError(t, pgx.BeginFunc(ctx, g.env.App.DB, func(tx pgx.Tx) error {
-		q := db.New(tx)
-		now := g.env.Clock.Now()
-		require.NoError(t, q.GiftLinkRegift(ctx, db.GiftLinkRegiftParams{TokenSalt: salt, CreatedAt: now, ExpiresAt: now.Add(campaign.GiftLinkLifetime), SendID: sendID}))
-		require.NoError(t, q.SendSetLinkGeneration(ctx, db.SendSetLinkGenerationParams{Generation: 2, ID: sendID}))
-		return campaign.AddGiftLinkToken(ctx, q, g.env.App.Config, sendID, 2, salt)
-	}))
+	// A regift's new generation kills the old token and is recorded once
+	// on its own.
+	_, err = g.env.App.GiftLinks.Regift(ctx, g.key, sendID, giftlink.Regift{Generation: 1, Recipient: giftlink.RegiftRecipient{Name: "Grace Hopper"}})
+	require.NoError(t, err)
 	old, err := g.env.App.GiftLinks.Open(ctx, token, ip)
 	require.NoError(t, err)
 	require.Equal(t, giftlink.Page{State: giftlink.PageReplaced}, old)
