@@ -47,6 +47,10 @@ const (
 	ReasonLinkExpired Reason = "link_expired"
 )
 
+// Reasons lists every reason, in the order the tool describes them.
+var Reasons = []Reason{ReasonNoGift, ReasonSkipped, ReasonGiftCancelled, ReasonAddressKnown, ReasonLinkPending,
+	ReasonLinkUsed, ReasonLinkRevoked, ReasonLinkExpired}
+
 // Record is a gift-link record (get_gift_link_records): one roster person
 // of a campaign with their gift and its link. Its fields are the spec's,
 // in snake_case. Identity (name, email, company, profile_url) is who the
