@@ -64,7 +64,7 @@ func TestConnectionOnlyOnDistributionRoutes(t *testing.T) {
 		require.Contains(t, res.message(), "distribution", path)
 	}
 
-	res := h.get("/campaigns/cmp_1/distribution", conn)
+	res := h.get("/campaigns/cmp_1/distribution/test-echo", conn)
 	require.Equal(t, http.StatusOK, res.Status, "%s", res.Body)
 	require.JSONEq(t, `{"data":{"id":"cmp_1"}}`, string(res.Body))
 

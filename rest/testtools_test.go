@@ -82,7 +82,7 @@ func testTools() []tools.Tool {
 		tools.Define("get_test_distribution", "A gift-link distribution route. Test only.", tools.ScopeLinks, core.ActReadGiftLinks,
 			func(_ context.Context, _ core.Principal, in distributionIn) (distributionIn, error) {
 				return in, nil
-			}, tools.REST(http.MethodGet, "/campaigns/{id}/distribution", http.StatusOK, tools.Connections())),
+			}, tools.REST(http.MethodGet, "/campaigns/{id}/distribution/test-echo", http.StatusOK, tools.Connections())),
 		tools.Define("fail_test", "Fails as asked. Test only.", tools.ScopeRead, core.ActRead,
 			func(_ context.Context, _ core.Principal, in failIn) (empty, error) {
 				switch in.Kind {

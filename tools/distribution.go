@@ -1,0 +1,48 @@
+package tools
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/giftwell/giftwell"
+	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/giftlink"
+)
+
+// GiftLinkRecordsInput is get_gift_link_records' input: the campaign, the
+// filters (comma-separated lists on REST) and the page.
+type GiftLinkRecordsInput struct {
+	ID           string   `json:"id" jsonschema:"the campaign ID" schema:"minLength=1,maxLength=200"`
+	RecipientIDs []string `json:"recipientIds,omitempty" jsonschema:"only these roster people" schema:"minItems=1,maxItems=500,items.maxLength=100,items.pattern=^recipient_[A-Za-z0-9_-]+$"`
+	GiftIDs      []string `json:"giftIds,omitempty" jsonschema:"only these gifts (send IDs)" schema:"minItems=1,maxItems=500,items.maxLength=100,items.pattern=^send_[A-Za-z0-9_-]+$"`
+	Search       string   `json:"search,omitempty" jsonschema:"case-insensitive text in name, email, company, external ID, source system or profile URL" schema:"maxLength=200"`
+	Availability string   `json:"availability,omitempty" jsonschema:"only ready or only unavailable records" schema:"enum=ready|unavailable"`
+	Limit        int      `json:"limit,omitempty" jsonschema:"page size" schema:"minimum=1,maximum=100,default=50"`
+	Cursor       string   `json:"cursor,omitempty" jsonschema:"nextCursor from the previous page, unchanged, with the same filters; omit for the first page" schema:"maxLength=500"`
+}
+
+// query is the core query of in.
+func (in GiftLinkRecordsInput) query() giftlink.RecordsQuery {
+	return giftlink.RecordsQuery{
+		RecipientIDs: in.RecipientIDs, GiftIDs: in.GiftIDs, Search: in.Search,
+		Availability: giftlink.Availability(in.Availability), Limit: in.Limit, Cursor: in.Cursor,
+	}
+}
+
+const descGetGiftLinkRecords = "Read a campaign's gift links to distribute: one record per roster person, in roster order, with name, email, company, " +
+	"gift_id, gift_status, mode and gift_link, present only when availability is ready; otherwise availability_reason says why " +
+	"(no_gift, skipped, gift_cancelled, address_known, link_pending, link_used, link_revoked, link_expired). " +
+	"Filter by recipientIds, giftIds (send IDs), search or availability; counts cover the whole selection. limit 1-100 (default 50); " +
+	"follow nextCursor with the same filters; CURSOR_STALE means the roster changed: start again. " +
+	"Next, send each gift_link through your own tools; test-mode links must not reach real prospects. It changes nothing."
+
+// distributionTools are the gift-link distribution tools.
+func distributionTools(app *giftwell.App) []Tool {
+	return []Tool{
+		Define("get_gift_link_records", descGetGiftLinkRecords, ScopeLinks, core.ActReadGiftLinks,
+			func(ctx context.Context, p core.Principal, in GiftLinkRecordsInput) (giftlink.Records, error) {
+				return app.GiftLinks.Records(ctx, p, in.ID, in.query())
+			},
+			Title("Read gift-link records"), ReadOnly(), REST(http.MethodGet, "/campaigns/{id}/distribution", http.StatusOK, Connections())),
+	}
+}
