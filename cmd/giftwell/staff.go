@@ -9,6 +9,7 @@ import (
 	"github.com/giftwell/giftwell"
 	"github.com/giftwell/giftwell/core"
 	"github.com/giftwell/giftwell/core/campaign"
+	"github.com/giftwell/giftwell/core/giftlink"
 )
 
 // staffEnableLive switches a workspace from test to live mode, as the
@@ -38,7 +39,8 @@ func staffEnableLive(ctx context.Context, args []string, stdout io.Writer) error
 
 // staffGift moves one gift forward, as the service's staff do for the
 // fulfilment partner (campaign.Service.MoveGift), and prints the gift as
-// one JSON line. An illegal move fails with its code and message.
+// one JSON line with its shippingAddress (null while there is none). An
+// illegal move fails with its code and message.
 func staffGift(ctx context.Context, args []string, stdout io.Writer) error {
 	fs := newFlags("staff gift")
 	send := fs.String("send", "", "the gift ID (send_...)")
@@ -75,5 +77,17 @@ func staffGift(ctx context.Context, args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	return json.NewEncoder(stdout).Encode(g)
+	addr, err := app.GiftLinks.ShippingAddress(ctx, g.ID)
+	if err != nil {
+		return err
+	}
+	return json.NewEncoder(stdout).Encode(staffGiftLine{Gift: g, ShippingAddress: addr})
+}
+
+// staffGiftLine is what staff gift prints: the gift and, for the staff who
+// ship it, where it goes (the recipient's confirmed address, which no key,
+// connection or signed-in read shows).
+type staffGiftLine struct {
+	campaign.Gift
+	ShippingAddress *giftlink.Address `json:"shippingAddress"`
 }

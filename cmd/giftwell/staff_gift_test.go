@@ -50,6 +50,8 @@ func TestCLIStaffGift(t *testing.T) {
 	}
 	g := gift("--send", shipped, "--status", "in_production", "--reason", "order placed")
 	require.Equal(t, "in_production", g["status"])
+	require.Equal(t, map[string]any{"name": "Person 1", "street": "1 Main St", "city": "Austin", "state": "TX", "zip": "78701"},
+		g["shippingAddress"], "staff see where it ships")
 	require.Equal(t, "placed", g["orderState"])
 	g = gift("--send", shipped, "--status", "shipped", "--carrier", "UPS", "--tracking-number", "1Z999", "--tracking-url", "https://ups.example/1Z999")
 	require.Equal(t, []any{"shipped", "UPS", "1Z999", "https://ups.example/1Z999"}, []any{g["status"], g["carrier"], g["trackingNumber"], g["trackingUrl"]})

@@ -702,6 +702,20 @@ func (q *Queries) GiftsWithoutLink(ctx context.Context) ([]GiftsWithoutLinkRow, 
 	return items, nil
 }
 
+const sendGetForShipping = `-- name: SendGetForShipping :one
+SELECT recipient
+FROM sends
+WHERE id = $1
+`
+
+// A gift's recipient snapshot, for the staff's shipping address.
+func (q *Queries) SendGetForShipping(ctx context.Context, id string) ([]byte, error) {
+	row := q.db.QueryRow(ctx, sendGetForShipping, id)
+	var recipient []byte
+	err := row.Scan(&recipient)
+	return recipient, err
+}
+
 const sendSetAddressConfirmed = `-- name: SendSetAddressConfirmed :exec
 UPDATE sends
 SET address_confirmed_at = $1, updated_at = $1

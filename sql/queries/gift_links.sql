@@ -139,3 +139,9 @@ UPDATE sends
 SET recipient = @recipient, recipient_name = @recipient_name, recipient_email = @recipient_email,
     recipient_source_system = '', recipient_external_id = '', recipient_profile_url = '', updated_at = @updated_at
 WHERE id = @id;
+
+-- name: SendGetForShipping :one
+-- A gift's recipient snapshot, for the staff's shipping address.
+SELECT recipient
+FROM sends
+WHERE id = @id;
