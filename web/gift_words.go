@@ -97,10 +97,13 @@ func eventSentence(e tracking.EventItem) string {
 	case core.EventSendAddressConfirmed:
 		return "Address confirmed"
 	case core.EventSendGiftLinkChanged:
-		for _, k := range []string{"change", "kind"} {
-			if v := s(k); v != "" {
-				return "Gift link changed: " + v
-			}
+		switch s("change") {
+		case "message":
+			return "Link message or branding changed"
+		case "regift":
+			return "Regifted: a new link for someone else"
+		case "revoke":
+			return "Link revoked"
 		}
 		return "Gift link changed"
 	case core.EventSendStatusChanged:
