@@ -8,8 +8,8 @@ import (
 	"strconv"
 )
 
-// linkKeyBytes is the size of a link key and of a token's HMAC.
-const linkKeyBytes = 32
+// secretKeyBytes is the size of a link key and of a token's HMAC.
+const secretKeyBytes = 32
 
 // LinkSaltBytes is the size of a gift link's random salt: 128 random bits
 // per generation.
@@ -22,8 +22,8 @@ func RandomBytes(n int) []byte {
 	return b
 }
 
-// NewLinkKey returns a fresh random link key (Config.LinkKey).
-func NewLinkKey() []byte { return RandomBytes(linkKeyBytes) }
+// NewSecretKey returns a fresh random link key (Config.SecretKey).
+func NewSecretKey() []byte { return RandomBytes(secretKeyBytes) }
 
 // GiftLinkToken is the token of generation gen of gift sendID's link:
 // base64url of HMAC-SHA256 under the link key over the gift, the generation
@@ -32,7 +32,7 @@ func NewLinkKey() []byte { return RandomBytes(linkKeyBytes) }
 // copy of the database reveals no link while the service can show a link
 // again (docs/decisions.md, "Gifts issue: gift links").
 func (c Config) GiftLinkToken(sendID string, gen int32, salt []byte) string {
-	mac := hmac.New(sha256.New, c.LinkKey)
+	mac := hmac.New(sha256.New, c.SecretKey)
 	mac.Write([]byte("giftwell gift link\x00"))
 	mac.Write([]byte(sendID))
 	mac.Write([]byte{0})

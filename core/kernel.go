@@ -12,13 +12,14 @@ type Config struct {
 	// SiteURL is the service's web address, without a trailing slash
 	// (e.g. http://127.0.0.1:8080). Review, queue and top-up URLs start with it.
 	SiteURL string
-	// LinkKey is the secret gift-link tokens are derived from (see
-	// GiftLinkToken): at least 32 bytes, kept outside the database so a copy
-	// of it reveals no link. Changing it kills every link. NewKernel fills a
-	// random one when it is empty, which lasts as long as the process: fine
-	// for tests and commands that make no links, never for serve, which
-	// reads it from its link key file.
-	LinkKey []byte
+	// SecretKey is the service's secret: gift-link tokens (GiftLinkToken)
+	// and webhook signing secrets are derived from it, each under its own
+	// label, so the database holds neither. At least 32 bytes, kept outside
+	// the database; changing it ends every link and webhook secret.
+	// NewKernel fills a random one when it is empty, which lasts as long as
+	// the process: fine for tests and commands that derive nothing, never
+	// for serve, which reads it from its key file.
+	SecretKey []byte
 }
 
 // Kernel is what every subject service shares: the database, the clock,
@@ -49,8 +50,8 @@ func NewKernel(db *pgxpool.Pool, cfg Config, clock Clock, log *slog.Logger) *Ker
 		log = slog.New(slog.DiscardHandler)
 	}
 	cfg.SiteURL = strings.TrimRight(cfg.SiteURL, "/")
-	if len(cfg.LinkKey) == 0 {
-		cfg.LinkKey = RandomBytes(linkKeyBytes)
+	if len(cfg.SecretKey) == 0 {
+		cfg.SecretKey = RandomBytes(secretKeyBytes)
 	}
 	return &Kernel{DB: db, Clock: clock, Config: cfg, Log: log}
 }

@@ -29,8 +29,8 @@ type serveConfig struct {
 	trustForwardedFor bool
 	// testFulfilment: see serveTestFulfilmentFlag.
 	testFulfilment onOff
-	// linkKeyFile: see serveLinkKeyFlag.
-	linkKeyFile string
+	// secretKeyFile: see serveSecretKeyFlag.
+	secretKeyFile string
 }
 
 // serve runs the service until SIGINT or SIGTERM: HTTP, River, and the
@@ -79,11 +79,11 @@ func serve(ctx context.Context, args []string, stdout io.Writer) error {
 	if _, err := url.ParseRequestURI(cfg.siteURL); err != nil {
 		return fmt.Errorf("--site-url %q: %w", cfg.siteURL, err)
 	}
-	linkKey, err := loadLinkKey(cfg.linkKeyPath())
+	secretKey, err := loadSecretKey(cfg.secretKeyPath())
 	if err != nil {
 		return err
 	}
-	app := giftwell.New(d.Pool, core.Config{SiteURL: cfg.siteURL, LinkKey: linkKey}, nil, log)
+	app := giftwell.New(d.Pool, core.Config{SiteURL: cfg.siteURL, SecretKey: secretKey}, nil, log)
 	app.Ledger.Payments = payments.SandboxProcessor{SiteURL: app.Config.SiteURL}
 	cfg.configure(app)
 	m := metrics.New()
@@ -148,7 +148,7 @@ func serveFlags(args []string) (serveConfig, error) {
 	fs.StringVar(&cfg.smtpURL, "smtp-url", env("GIFTWELL_SMTP_URL", ""), "smtp://user:pass@host:587?from=... (STARTTLS required unless &starttls=opportunistic or &starttls=off; or smtps://); without it emails are logged (env GIFTWELL_SMTP_URL)")
 	serveHygieneFlags(fs, &cfg)
 	serveTestFulfilmentFlag(fs, &cfg)
-	serveLinkKeyFlag(fs, &cfg)
+	serveSecretKeyFlag(fs, &cfg)
 	if err := parseNoArgs(fs, args); err != nil {
 		return serveConfig{}, err
 	}
