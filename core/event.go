@@ -5,8 +5,18 @@ import (
 	"encoding/json"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/giftwell/giftwell/sql/db"
 )
+
+// EventOutbox is handed every event RecordEvent writes, in the event's
+// transaction: the webhook subject records a delivery and inserts its job
+// there for each endpoint that wants the event, so a delivery exists
+// exactly when its event committed. giftwell.New sets it.
+type EventOutbox interface {
+	Enqueue(ctx context.Context, tx pgx.Tx, ev Event) error
+}
 
 // EventType is the discriminator of an event (the feed's and webhooks' `type`).
 type EventType string
@@ -57,9 +67,11 @@ type EventRecord struct {
 	Data map[string]any
 }
 
-// RecordEvent writes ev in the caller's transaction, so that an event
-// exists exactly when the change it reports was committed.
-func (a *Kernel) RecordEvent(ctx context.Context, q *db.Queries, ev EventRecord) error {
+// RecordEvent writes ev in the caller's transaction tx, so that an event
+// exists exactly when the change it reports was committed, and hands it to
+// the Outbox (webhook deliveries and their jobs) in the same transaction.
+func (a *Kernel) RecordEvent(ctx context.Context, tx pgx.Tx, ev EventRecord) error {
+	q := db.New(tx)
 	data := ev.Data
 	if data == nil {
 		data = map[string]any{}
@@ -68,14 +80,18 @@ func (a *Kernel) RecordEvent(ctx context.Context, q *db.Queries, ev EventRecord)
 	if err != nil {
 		return Internal(err)
 	}
-	if err := q.EventInsert(ctx, db.EventInsertParams{
+	row, err := q.EventInsert(ctx, db.EventInsertParams{
 		ID: NewID(PrefixEvent), WorkspaceID: ev.WorkspaceID, Type: string(ev.Type), Mode: string(ev.Mode),
 		CampaignID: ev.CampaignID, SendID: ev.SendID, RecipientID: ev.RecipientID, Data: raw,
 		InFeed: ev.Type.InFeed(), CreatedAt: a.Clock.Now(),
-	}); err != nil {
+	})
+	if err != nil {
 		return Internal(err)
 	}
-	return nil
+	if a.Outbox == nil {
+		return nil
+	}
+	return a.Outbox.Enqueue(ctx, tx, eventFromRow(row))
 }
 
 // eventFromRow maps a stored event.

@@ -38,6 +38,9 @@ type Kernel struct {
 	// jobs (built after the Kernel, whose workers need it), or an insert-only
 	// one for a command that only writes; tests set an insert-only client.
 	Jobs JobInserter
+	// Outbox receives every recorded event in its transaction (webhook
+	// deliveries); nil records events only.
+	Outbox EventOutbox
 }
 
 // NewKernel builds the Kernel over a migrated database. A nil clock is the

@@ -2,15 +2,14 @@ package web_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/stretchr/testify/require"
 
-	"github.com/giftwell/giftwell/core"
 	"github.com/giftwell/giftwell/core/campaign"
-	"github.com/giftwell/giftwell/sql/db"
+	"github.com/giftwell/giftwell/core/giftlink"
 )
 
 // The typed address of the recipient who confirmed: no page may show it.
@@ -80,33 +79,22 @@ func (h *harness) giftWorld() giftWorld {
 	return w
 }
 
-// confirmAddress does what the recipient's page does when g's recipient
-// opens the link and confirms an address they type.
+// confirmAddress opens g's link and confirms an address as its recipient
+// does on their page.
 func (h *harness) confirmAddress(g campaign.Gift) {
 	h.t.Helper()
 	ctx := context.Background()
-	now := h.env.Clock.Now()
-	require.NoError(h.t, pgx.BeginFunc(ctx, h.env.App.DB, func(tx pgx.Tx) error {
-		q := db.New(tx)
-		ev := core.EventRecord{WorkspaceID: h.env.WorkspaceID, Mode: g.Mode, CampaignID: g.CampaignID, SendID: g.ID, RecipientID: g.RecipientID}
-		ev.Type, ev.Data = core.EventSendLinkOpened, map[string]any{"generation": 1}
-		if err := h.env.App.RecordEvent(ctx, q, ev); err != nil {
-			return err
-		}
-		if err := q.GiftAddressInsert(ctx, db.GiftAddressInsertParams{
-			SendID: g.ID, Name: g.Recipient.Name, Street: typedStreet, City: typedCity, State: "IL", Zip: typedZip, ConfirmedAt: now,
-		}); err != nil {
-			return err
-		}
-		if err := q.SendSetAddressConfirmed(ctx, db.SendSetAddressConfirmedParams{ID: g.ID, ConfirmedAt: &now}); err != nil {
-			return err
-		}
-		if err := q.GiftLinkUse(ctx, db.GiftLinkUseParams{SendID: g.ID, UsedAt: &now}); err != nil {
-			return err
-		}
-		ev.Type, ev.Data = core.EventSendAddressConfirmed, map[string]any{"generation": 1}
-		return h.env.App.RecordEvent(ctx, q, ev)
-	}))
+	key, err := h.env.App.Connect.Authenticate(ctx, h.env.OwnerKey)
+	require.NoError(h.t, err)
+	l, err := h.env.App.GiftLinks.SendLink(ctx, key, g.ID)
+	require.NoError(h.t, err)
+	token := strings.TrimPrefix(l.URL, h.env.SiteURL+"/g/")
+	_, err = h.env.App.GiftLinks.Open(ctx, token, "203.0.113.9")
+	require.NoError(h.t, err)
+	_, err = h.env.App.GiftLinks.Confirm(ctx, token, "203.0.113.9", giftlink.Address{
+		Name: g.Recipient.Name, Street: typedStreet, City: typedCity, State: "IL", Zip: typedZip,
+	})
+	require.NoError(h.t, err)
 }
 
 // requireNoTypedAddress checks that a page shows nothing the recipient typed.

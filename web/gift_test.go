@@ -86,7 +86,7 @@ func TestGiftPageShowsFactsAndTimeline(t *testing.T) {
 		lines = append(lines, m[1])
 	}
 	require.Equal(t, []string{
-		"Gift created", "Recipient opened the link", "Address confirmed", "Status: awaiting_address → ready",
+		"Gift created", "Recipient opened the link", "Address confirmed", "Status: awaiting_address → ready (address confirmed by the recipient)",
 	}, lines, "oldest first, in words")
 
 	res = c.get("/gifts/" + w.Bea)

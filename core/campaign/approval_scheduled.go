@@ -150,7 +150,7 @@ func (a *Service) lockBalanceMaybe(ctx context.Context, tx pgx.Tx, workspaceID s
 // state from ("" for a person just added): a scheduled or waiting state with
 // its reason (createGift already stored an approval), and a
 // playbook.person_waiting event in mode when the person starts waiting.
-func (a *Service) settleDecision(ctx context.Context, q *db.Queries, c campaignRecord, recipientID string, from ApprovalState, fromReason ApprovalReason, d autoDecision, mode core.Mode) error {
+func (a *Service) settleDecision(ctx context.Context, tx pgx.Tx, c campaignRecord, recipientID string, from ApprovalState, fromReason ApprovalReason, d autoDecision, mode core.Mode) error {
 	switch d.state {
 	case ApprovalAutoApproved:
 		return nil
@@ -159,11 +159,11 @@ func (a *Service) settleDecision(ctx context.Context, q *db.Queries, c campaignR
 			return nil
 		}
 	}
-	if err := setApproval(ctx, q, c.ID, recipientID, d.state, d.reason, a.Clock.Now()); err != nil {
+	if err := setApproval(ctx, db.New(tx), c.ID, recipientID, d.state, d.reason, a.Clock.Now()); err != nil {
 		return err
 	}
 	if d.state == ApprovalWaiting && from != ApprovalWaiting {
-		return a.recordWaiting(ctx, q, c, recipientID, d.reason, mode)
+		return a.recordWaiting(ctx, tx, c, recipientID, d.reason, mode)
 	}
 	return nil
 }
@@ -184,8 +184,8 @@ func setApproval(ctx context.Context, q *db.Queries, campaignID, recipientID str
 // recordWaiting records playbook.person_waiting for a person of c who
 // starts waiting with reason: IDs and the reason only, never an email,
 // address or note.
-func (a *Service) recordWaiting(ctx context.Context, q *db.Queries, c campaignRecord, recipientID string, reason ApprovalReason, mode core.Mode) error {
-	return a.RecordEvent(ctx, q, core.EventRecord{
+func (a *Service) recordWaiting(ctx context.Context, tx pgx.Tx, c campaignRecord, recipientID string, reason ApprovalReason, mode core.Mode) error {
+	return a.RecordEvent(ctx, tx, core.EventRecord{
 		WorkspaceID: c.WorkspaceID, Type: core.EventPlaybookPersonWaiting, Mode: mode, CampaignID: c.ID, RecipientID: recipientID,
 		Data: map[string]any{"campaignId": c.ID, "recipientId": recipientID, "reason": reason, "approvalUrl": a.Config.QueueURL(c.ID)},
 	})
@@ -197,14 +197,13 @@ func (a *Service) recordWaiting(ctx context.Context, q *db.Queries, c campaignRe
 // is on; else waiting with auto_approve_off and a playbook.person_waiting
 // event each.
 func (a *Service) queueAdded(ctx context.Context, tx pgx.Tx, p core.Principal, c campaignRecord, added []person) error {
-	q := db.New(tx)
 	on := c.AutoApprove != nil && c.AutoApprove.Enabled
 	for _, who := range added {
 		d := autoDecision{state: ApprovalScheduled}
 		if !on {
 			d = autoDecision{state: ApprovalWaiting, reason: ReasonAutoApproveOff}
 		}
-		if err := a.settleDecision(ctx, q, c, who.id, "", "", d, modeOf(p)); err != nil {
+		if err := a.settleDecision(ctx, tx, c, who.id, "", "", d, modeOf(p)); err != nil {
 			return err
 		}
 	}
@@ -367,7 +366,7 @@ func (a *Service) approveScheduled(ctx context.Context, workspaceID, campaignID,
 			return err
 		}
 		decided = true
-		return a.settleDecision(ctx, q, c, who.id, ApprovalScheduled, "", d, mode)
+		return a.settleDecision(ctx, tx, c, who.id, ApprovalScheduled, "", d, mode)
 	})
 	if err != nil {
 		return false, false, fmt.Errorf("recipient %s: %w", recipientID, core.AsCoreError(err))

@@ -181,7 +181,7 @@ func (a *Service) createGift(ctx context.Context, tx pgx.Tx, gp giftParams) (Gif
 		"totalCents": g.TotalCents, "fundedBy": g.FundedBy, "attribution": g.Attribution, "autoApproved": g.AutoApproved,
 	}
 	ev := core.EventRecord{WorkspaceID: c.WorkspaceID, Type: core.EventSendCreated, Mode: g.Mode, CampaignID: c.ID, SendID: g.ID, RecipientID: who.id, Data: data}
-	if err := a.RecordEvent(ctx, q, ev); err != nil {
+	if err := a.RecordEvent(ctx, tx, ev); err != nil {
 		return Gift{}, err
 	}
 	if g.AutoApproved {
@@ -190,7 +190,7 @@ func (a *Service) createGift(ctx context.Context, tx pgx.Tx, gp giftParams) (Gif
 			ev.Data = maps.Clone(data)
 			ev.Data["perGiftMaxCents"] = c.AutoApprove.PerGiftMaxCents
 		}
-		if err := a.RecordEvent(ctx, q, ev); err != nil {
+		if err := a.RecordEvent(ctx, tx, ev); err != nil {
 			return Gift{}, err
 		}
 	}

@@ -134,7 +134,7 @@ func (a *Service) moveGift(ctx context.Context, tx pgx.Tx, m GiftMove) (Gift, er
 		SendID: row.ID, RecipientID: row.RecipientID}
 	record := func(t core.EventType, data map[string]any) error {
 		ev.Type, ev.Data = t, data
-		return a.RecordEvent(ctx, q, ev)
+		return a.RecordEvent(ctx, tx, ev)
 	}
 	if statusChanged {
 		if err := record(core.EventSendStatusChanged, map[string]any{"from": from, "to": m.To, "reason": m.Reason}); err != nil {

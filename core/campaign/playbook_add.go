@@ -162,7 +162,7 @@ func (a *Service) addToPlaybook(ctx context.Context, tx pgx.Tx, p core.Principal
 	if err != nil {
 		return AddPersonResult{}, err
 	}
-	if err := a.settleDecision(ctx, q, c, np.id, "", "", d, mode); err != nil {
+	if err := a.settleDecision(ctx, tx, c, np.id, "", "", d, mode); err != nil {
 		return AddPersonResult{}, err
 	}
 	if err := a.scheduleIfScheduled(ctx, tx, c, d); err != nil {
@@ -230,7 +230,7 @@ func (a *Service) addAgain(ctx context.Context, tx pgx.Tx, c campaignRecord, pro
 	if err != nil {
 		return AddPersonResult{}, err
 	}
-	if err := a.settleDecision(ctx, q, c, cur.id, ApprovalWaiting, reason, d, mode); err != nil {
+	if err := a.settleDecision(ctx, tx, c, cur.id, ApprovalWaiting, reason, d, mode); err != nil {
 		return AddPersonResult{}, err
 	}
 	if err := a.scheduleIfScheduled(ctx, tx, c, d); err != nil {

@@ -237,7 +237,7 @@ func (a *Service) UnskipGift(ctx context.Context, p core.Principal, in QueueUnsk
 		}); err != nil {
 			return core.Internal(err)
 		}
-		return a.recordWaiting(ctx, q, qp.c, qp.who.id, reason, modeOf(p))
+		return a.recordWaiting(ctx, tx, qp.c, qp.who.id, reason, modeOf(p))
 	})
 	if err != nil {
 		return SkipResult{}, core.AsCoreError(err)

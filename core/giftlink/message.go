@@ -154,7 +154,7 @@ func (s *Service) customize(ctx context.Context, p core.Principal, campaignID st
 			if err := v.checkChangeable(now, path); err != nil {
 				return err
 			}
-			if err := s.saveMessage(ctx, q, p, &v, message, branding, now); err != nil {
+			if err := s.saveMessage(ctx, tx, p, &v, message, branding, now); err != nil {
 				return err
 			}
 			out[i] = v.item(s.Config, now)
@@ -169,7 +169,8 @@ func (s *Service) customize(ctx context.Context, p core.Principal, campaignID st
 
 // saveMessage writes the new message and branding of v (already checked),
 // records the change and send.gift_link_changed, and updates v.
-func (s *Service) saveMessage(ctx context.Context, q *db.Queries, p core.Principal, v *linkView, message *string, branding *Branding, now time.Time) error {
+func (s *Service) saveMessage(ctx context.Context, tx pgx.Tx, p core.Principal, v *linkView, message *string, branding *Branding, now time.Time) error {
+	q := db.New(tx)
 	msg, brand := v.link.Message, v.link.Branding
 	if message != nil {
 		msg = strings.TrimSpace(*message)
@@ -187,7 +188,7 @@ func (s *Service) saveMessage(ctx context.Context, q *db.Queries, p core.Princip
 	v.link.Message, v.link.Branding = msg, brand
 	v.link.MessageVersion++
 	v.link.UpdatedAt = now
-	return s.recordChange(ctx, q, p, *v, changeMessage, now)
+	return s.recordChange(ctx, tx, p, *v, changeMessage, now)
 }
 
 // The kinds of gift_link_changes rows.
@@ -200,15 +201,15 @@ const (
 // recordChange keeps a change in the campaign's link history and records
 // send.gift_link_changed {change, generation, messageVersion}: never the
 // message, a token or an address.
-func (s *Service) recordChange(ctx context.Context, q *db.Queries, p core.Principal, v linkView, kind string, now time.Time) error {
-	if err := q.GiftLinkChangeInsert(ctx, db.GiftLinkChangeInsertParams{
+func (s *Service) recordChange(ctx context.Context, tx pgx.Tx, p core.Principal, v linkView, kind string, now time.Time) error {
+	if err := db.New(tx).GiftLinkChangeInsert(ctx, db.GiftLinkChangeInsertParams{
 		WorkspaceID: v.send.WorkspaceID, CampaignID: v.send.CampaignID, SendID: v.send.ID, Kind: kind,
 		Generation: v.link.Generation, MessageVersion: v.link.MessageVersion, Message: v.link.Message,
 		Branding: v.link.Branding, ChangedBy: p.UserID, CreatedAt: now,
 	}); err != nil {
 		return core.Internal(err)
 	}
-	return s.RecordEvent(ctx, q, core.EventRecord{
+	return s.RecordEvent(ctx, tx, core.EventRecord{
 		WorkspaceID: v.send.WorkspaceID, Type: core.EventSendGiftLinkChanged, Mode: core.Mode(v.send.Mode),
 		CampaignID: v.send.CampaignID, SendID: v.send.ID, RecipientID: v.send.RecipientID,
 		Data: map[string]any{"change": kind, "generation": v.link.Generation, "messageVersion": v.link.MessageVersion},

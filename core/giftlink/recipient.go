@@ -34,7 +34,8 @@ func (s *Service) Open(ctx context.Context, token, clientIP string) (Page, error
 		st    PageState
 		found bool
 	)
-	err := s.InTx(ctx, func(q *db.Queries) error {
+	err := s.InTxJobs(ctx, func(tx pgx.Tx) error {
+		q := db.New(tx)
 		var gen int32
 		var err error
 		v, gen, found, err = findView(ctx, q, token)
@@ -52,7 +53,7 @@ func (s *Service) Open(ctx context.Context, token, clientIP string) (Page, error
 		if n == 0 {
 			return nil
 		}
-		return s.RecordEvent(ctx, q, v.event(core.EventSendLinkOpened))
+		return s.RecordEvent(ctx, tx, v.event(core.EventSendLinkOpened))
 	})
 	if err != nil {
 		return Page{}, core.AsCoreError(err)

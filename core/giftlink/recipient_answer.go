@@ -47,7 +47,7 @@ func (s *Service) Confirm(ctx context.Context, token, clientIP string, a Address
 		if err := q.SendSetAddressConfirmed(ctx, db.SendSetAddressConfirmedParams{ConfirmedAt: &now, ID: v.send.ID}); err != nil {
 			return Page{}, core.Internal(err)
 		}
-		if err := s.RecordEvent(ctx, q, v.event(core.EventSendAddressConfirmed)); err != nil {
+		if err := s.RecordEvent(ctx, tx, v.event(core.EventSendAddressConfirmed)); err != nil {
 			return Page{}, err
 		}
 		if _, err := s.Campaigns.MoveGiftTx(ctx, tx, campaign.GiftMove{SendID: v.send.ID, To: campaign.SendReady, Reason: ConfirmReason}); err != nil {

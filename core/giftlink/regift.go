@@ -102,7 +102,7 @@ func (s *Service) Regift(ctx context.Context, p core.Principal, sendID string, r
 		v.link.MessageVersion++
 		v.link.State, v.link.RevokedAt = string(LinkActive), nil
 		v.link.CreatedAt, v.link.ExpiresAt, v.link.UpdatedAt = now, now.Add(campaign.GiftLinkLifetime), now
-		if err := s.recordChange(ctx, q, p, v, changeRegift, now); err != nil {
+		if err := s.recordChange(ctx, tx, p, v, changeRegift, now); err != nil {
 			return err
 		}
 		out = v.item(s.Config, now)
@@ -166,7 +166,7 @@ func (s *Service) Revoke(ctx context.Context, p core.Principal, sendID string, g
 			return core.Internal(err)
 		}
 		v.link.State, v.link.RevokedAt, v.link.UpdatedAt = string(LinkRevoked), &now, now
-		if err := s.recordChange(ctx, q, p, v, changeRevoke, now); err != nil {
+		if err := s.recordChange(ctx, tx, p, v, changeRevoke, now); err != nil {
 			return err
 		}
 		out = v.item(s.Config, now)

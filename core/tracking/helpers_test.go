@@ -14,7 +14,6 @@ import (
 	"github.com/giftwell/giftwell/core/campaign"
 	"github.com/giftwell/giftwell/core/tracking"
 	"github.com/giftwell/giftwell/internal/apptest"
-	"github.com/giftwell/giftwell/sql/db"
 )
 
 // gifts is a workspace where a signed-in owner runs playbooks, an agent
@@ -90,7 +89,7 @@ func (g *gifts) autoApproved(campaignID, n string) string {
 func record(t testing.TB, env *apptest.Env, ev core.EventRecord) {
 	t.Helper()
 	require.NoError(t, pgx.BeginFunc(context.Background(), env.App.DB, func(tx pgx.Tx) error {
-		return env.App.RecordEvent(context.Background(), db.New(tx), ev)
+		return env.App.RecordEvent(context.Background(), tx, ev)
 	}))
 }
 

@@ -8,6 +8,7 @@ import (
 	"github.com/giftwell/giftwell/core"
 	"github.com/giftwell/giftwell/core/campaign"
 	"github.com/giftwell/giftwell/sql/db"
+	"github.com/jackc/pgx/v5"
 )
 
 // Outcome is what the customer reports happened after a gift.
@@ -94,7 +95,8 @@ func (a *Service) RecordOutcome(ctx context.Context, p core.Principal, in Outcom
 	}
 	occurred = occurred.Truncate(time.Microsecond) // what PostgreSQL keeps
 	var out OutcomeReport
-	err := a.InTx(ctx, func(q *db.Queries) error {
+	err := a.InTxJobs(ctx, func(tx pgx.Tx) error {
+		q := db.New(tx)
 		if _, err := q.SendGet(ctx, db.SendGetParams{WorkspaceID: p.WorkspaceID, ID: in.SendID}); core.IsNoRows(err) {
 			return notFoundGift(in.SendID)
 		} else if err != nil {
@@ -141,7 +143,7 @@ func (a *Service) RecordOutcome(ctx context.Context, p core.Principal, in Outcom
 		if err := q.SendSetOutcome(ctx, db.SendSetOutcomeParams{ID: send.ID, Outcome: row.Outcome, OccurredAt: &occurred, UpdatedAt: now}); err != nil {
 			return core.Internal(err)
 		}
-		if err := a.RecordEvent(ctx, q, core.EventRecord{
+		if err := a.RecordEvent(ctx, tx, core.EventRecord{
 			WorkspaceID: p.WorkspaceID, Type: core.EventSendOutcomeReported, Mode: core.Mode(send.Mode),
 			CampaignID: send.CampaignID, SendID: send.ID, RecipientID: send.RecipientID,
 			Data: map[string]any{"outcome": row.Outcome, "source": row.Source, "occurredAt": occurred},

@@ -61,7 +61,7 @@ func TestEventFeedConcurrentReadersAndWriters(t *testing.T) {
 					typ := []core.EventType{core.EventSendCreated, core.EventSendAutoApproved, core.EventSendStatusChanged, core.EventPlaybookPersonWaiting}[rng.IntN(4)]
 					ev := core.EventRecord{WorkspaceID: env.WorkspaceID, Type: typ, Mode: core.ModeTest, CampaignID: fmt.Sprintf("cmp_w%d", w),
 						SendID: fmt.Sprintf("send_w%d_%d_%d", w, i, j), Data: map[string]any{"writer": w}}
-					if err := env.App.RecordEvent(ctx, db.New(tx), ev); err != nil {
+					if err := env.App.RecordEvent(ctx, tx, ev); err != nil {
 						_ = tx.Rollback(ctx)
 						t.Errorf("writer %d: record: %v", w, err)
 						return

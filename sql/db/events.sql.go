@@ -113,9 +113,10 @@ func (q *Queries) EventFeedList(ctx context.Context, arg EventFeedListParams) ([
 	return items, nil
 }
 
-const eventInsert = `-- name: EventInsert :exec
+const eventInsert = `-- name: EventInsert :one
 INSERT INTO events (id, workspace_id, type, mode, campaign_id, send_id, recipient_id, data, in_feed, created_at)
 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+RETURNING id, seq, workspace_id, type, mode, campaign_id, send_id, recipient_id, data, in_feed, created_at, xid
 `
 
 type EventInsertParams struct {
@@ -131,8 +132,8 @@ type EventInsertParams struct {
 	CreatedAt   time.Time
 }
 
-func (q *Queries) EventInsert(ctx context.Context, arg EventInsertParams) error {
-	_, err := q.db.Exec(ctx, eventInsert,
+func (q *Queries) EventInsert(ctx context.Context, arg EventInsertParams) (Event, error) {
+	row := q.db.QueryRow(ctx, eventInsert,
 		arg.ID,
 		arg.WorkspaceID,
 		arg.Type,
@@ -144,7 +145,22 @@ func (q *Queries) EventInsert(ctx context.Context, arg EventInsertParams) error 
 		arg.InFeed,
 		arg.CreatedAt,
 	)
-	return err
+	var i Event
+	err := row.Scan(
+		&i.ID,
+		&i.Seq,
+		&i.WorkspaceID,
+		&i.Type,
+		&i.Mode,
+		&i.CampaignID,
+		&i.SendID,
+		&i.RecipientID,
+		&i.Data,
+		&i.InFeed,
+		&i.CreatedAt,
+		&i.Xid,
+	)
+	return i, err
 }
 
 const eventListBySend = `-- name: EventListBySend :many

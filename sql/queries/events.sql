@@ -1,6 +1,7 @@
--- name: EventInsert :exec
+-- name: EventInsert :one
 INSERT INTO events (id, workspace_id, type, mode, campaign_id, send_id, recipient_id, data, in_feed, created_at)
-VALUES (@id, @workspace_id, @type, @mode, @campaign_id, @send_id, @recipient_id, @data, @in_feed, @created_at);
+VALUES (@id, @workspace_id, @type, @mode, @campaign_id, @send_id, @recipient_id, @data, @in_feed, @created_at)
+RETURNING *;
 
 -- name: EventListBySend :many
 -- A gift's events in the order they were recorded.
