@@ -26,6 +26,7 @@ var allowedImports = map[string][]string{
 	"core/guide":        {"core", "core/catalog", "core/campaign"},
 	"core/tracking":     {"core", "core/campaign", "sql/db"},
 	"core/giftlink":     {"core", "core/campaign", "core/catalog", "sql/db"},
+	"core/webhook":      {"core", "core/tracking", "sql/db"},
 	".":                 {"core", "core/*"},
 	"tools":             {".", "core", "core/*"},
 	"prompts":           {".", "core", "core/*"},

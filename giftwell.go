@@ -18,6 +18,7 @@ import (
 	"github.com/giftwell/giftwell/core/identity"
 	"github.com/giftwell/giftwell/core/ledger"
 	"github.com/giftwell/giftwell/core/tracking"
+	"github.com/giftwell/giftwell/core/webhook"
 )
 
 // App is every subject service of Giftwell over one Kernel.
@@ -40,6 +41,10 @@ type App struct {
 	Guide *guide.Service
 	// Tracking follows gifts after approval: the event feed.
 	Tracking *tracking.Service
+	// Webhooks delivers events to the workspace's endpoints; it is the
+	// Kernel's Outbox. Its Sender and Guard are set by cmd/giftwell (the
+	// SSRF-guarded HTTP client).
+	Webhooks *webhook.Service
 }
 
 // New builds the App over a migrated database and loads the catalog into
@@ -50,6 +55,8 @@ func New(db *pgxpool.Pool, cfg core.Config, clock core.Clock, log *slog.Logger) 
 	cat := catalog.NewStore(db).WithClock(k.Clock)
 	led := &ledger.Service{Kernel: k}
 	campaigns := &campaign.Service{Kernel: k, Catalog: cat, Ledger: led, TestFulfilment: true}
+	hooks := &webhook.Service{Kernel: k}
+	k.Outbox = hooks
 	return &App{
 		Kernel:    k,
 		Catalog:   cat,
@@ -60,12 +67,14 @@ func New(db *pgxpool.Pool, cfg core.Config, clock core.Clock, log *slog.Logger) 
 		GiftLinks: &giftlink.Service{Kernel: k, Campaigns: campaigns, Catalog: cat},
 		Guide:     &guide.Service{Kernel: k},
 		Tracking:  &tracking.Service{Kernel: k},
+		Webhooks:  hooks,
 	}
 }
 
 // RequeueBackgroundWork queues the jobs of work left from before emails and
 // approvals were River jobs (pending emails, scheduled playbook people
-// without a job) and gives gifts from before gift links their link, one
+// without a job, webhook deliveries without one) and gives gifts from
+// before gift links their link, one
 // subject after the other; serve runs it once at start. It returns how many
 // jobs and links it made.
 func (a *App) RequeueBackgroundWork(ctx context.Context) (int, error) {
@@ -78,5 +87,9 @@ func (a *App) RequeueBackgroundWork(ctx context.Context) (int, error) {
 		return emails + approvals, err
 	}
 	links, err := a.GiftLinks.AddMissingLinks(ctx)
-	return emails + approvals + links, err
+	if err != nil {
+		return emails + approvals + links, err
+	}
+	deliveries, err := a.Webhooks.RequeueDeliveries(ctx)
+	return emails + approvals + links + deliveries, err
 }

@@ -36,6 +36,13 @@ const (
 	EventPlaybookPersonWaiting EventType = "playbook.person_waiting"
 )
 
+// EventTypes lists every event type in the spec's order.
+func EventTypes() []EventType {
+	return []EventType{EventSendCreated, EventSendGiftLinkChanged, EventSendAddressConfirmed, EventSendLinkOpened,
+		EventSendStatusChanged, EventSendOrderChanged, EventSendOutcomeReported, EventSendTrackingChanged,
+		EventSendAutoApproved, EventPlaybookPersonWaiting}
+}
+
 // InFeed reports whether events of type t appear in the event feed
 // (GET /events); playbook.person_waiting is delivered by webhooks only.
 func (t EventType) InFeed() bool { return t != EventPlaybookPersonWaiting }
@@ -52,6 +59,11 @@ type Event struct {
 	RecipientID string          `json:"recipientId,omitempty" jsonschema:"the roster person"`
 	Data        json.RawMessage `json:"data" jsonschema:"the type's own fields"`
 	CreatedAt   time.Time       `json:"createdAt" jsonschema:"when it happened"`
+	// WorkspaceID is the workspace the event belongs to.
+	WorkspaceID string `json:"-"`
+	// Xid is the ID of the transaction that wrote the event: with Seq, its
+	// place in the feed.
+	Xid uint64 `json:"-"`
 }
 
 // EventRecord is an event to record inside a write's transaction.
@@ -99,6 +111,7 @@ func eventFromRow(r db.Event) Event {
 	return Event{
 		ID: r.ID, Seq: r.Seq, Type: EventType(r.Type), Mode: Mode(r.Mode), CampaignID: r.CampaignID,
 		SendID: r.SendID, RecipientID: r.RecipientID, Data: json.RawMessage(r.Data), CreatedAt: r.CreatedAt,
+		WorkspaceID: r.WorkspaceID, Xid: r.Xid,
 	}
 }
 

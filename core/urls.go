@@ -54,3 +54,7 @@ func (a *Kernel) AuthRequired(message string) *Error { return a.Config.AuthRequi
 // OAuthResources are the resource indicators a grant can be bound to:
 // {mcp_url} and {chatgpt_mcp_url}.
 func (c Config) OAuthResources() []string { return []string{c.MCPURL(), c.ChatGPTMCPURL()} }
+
+// WebhooksURL is the page where a signed-in owner or admin adds, removes
+// and inspects webhooks: {site_url}/settings/webhooks.
+func (c Config) WebhooksURL() string { return c.SiteURL + "/settings/webhooks" }

@@ -12,12 +12,16 @@ import (
 
 	"github.com/giftwell/giftwell"
 	"github.com/giftwell/giftwell/core/identity"
+	"github.com/giftwell/giftwell/core/webhook"
 )
 
 // jobs is the River client that runs Giftwell's background work.
 type jobs struct {
 	Client *river.Client[pgx.Tx]
 }
+
+// webhookWorkers is how many webhook attempts one serve makes at once.
+const webhookWorkers = 32
 
 // newJobs builds the River client on pool with every worker (which hold
 // app) and the periodic jobs, and makes it app's job inserter: the App is
@@ -30,8 +34,14 @@ func newJobs(pool *pgxpool.Pool, log *slog.Logger, app *giftwell.App, sender ide
 		Logger:       riverLogger(log),
 		Workers:      workers,
 		PeriodicJobs: periodic,
-		Queues:       map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: 10}},
-		Middleware:   middleware,
+		// Webhook deliveries have their own queue: a slow receiver (at
+		// most webhook.MaxInFlightPerEndpoint workers each) never holds up
+		// emails, approvals or the simulator.
+		Queues: map[string]river.QueueConfig{
+			river.QueueDefault: {MaxWorkers: 10},
+			webhook.Queue:      {MaxWorkers: webhookWorkers},
+		},
+		Middleware: middleware,
 	})
 	if err != nil {
 		return nil, err

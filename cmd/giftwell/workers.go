@@ -12,6 +12,7 @@ import (
 	"github.com/giftwell/giftwell/core/campaign"
 	"github.com/giftwell/giftwell/core/giftlink"
 	"github.com/giftwell/giftwell/core/identity"
+	"github.com/giftwell/giftwell/core/webhook"
 )
 
 // Background work is River jobs. core inserts emails, scheduled approvals
@@ -57,6 +58,7 @@ func addWorkers(workers *river.Workers, app *giftwell.App, sender identity.Email
 	river.AddWorker(workers, &campaign.SimulateFulfilmentWorker{Campaigns: app.Campaigns})
 	river.AddWorker(workers, &PruneSignInRecordsWorker{app: app})
 	river.AddWorker(workers, &giftlink.ExpireLinksWorker{GiftLinks: app.GiftLinks})
+	river.AddWorker(workers, &webhook.DeliverWorker{Webhooks: app.Webhooks})
 	unique := func(args river.JobArgs) func() (river.JobArgs, *river.InsertOpts) {
 		return func() (river.JobArgs, *river.InsertOpts) {
 			return args, &river.InsertOpts{UniqueOpts: river.UniqueOpts{ByArgs: true, ByState: []rivertype.JobState{

@@ -67,6 +67,9 @@ type EventItem struct {
 	CampaignID string         `json:"campaignId" jsonschema:"the gift's campaign"`
 	CreatedAt  time.Time      `json:"createdAt" jsonschema:"when it was recorded"`
 	Data       map[string]any `json:"data" jsonschema:"the type's own fields (IDs, status, amounts, attribution)"`
+	// Cursor is the feed's position right after this event; a
+	// playbook.person_waiting webhook delivery has none.
+	Cursor string `json:"cursor,omitempty" jsonschema:"the feed position after this event: pass it as cursor to continue after it"`
 }
 
 // EventPage is one poll's answer.
@@ -136,7 +139,7 @@ func (a *Service) Events(ctx context.Context, p core.Principal, in EventsInput) 
 		next = after
 	}
 	for _, r := range rows {
-		item, err := itemFromRow(r)
+		item, err := itemFromRow(p.WorkspaceID, r)
 		if err != nil {
 			return EventPage{}, err
 		}
@@ -197,7 +200,7 @@ func filterIDsExist(ctx context.Context, q *db.Queries, workspaceID string, f Ev
 
 // itemFromRow maps a stored feed event. Numbers in data keep their exact
 // digits.
-func itemFromRow(r db.EventFeedListRow) (EventItem, error) {
+func itemFromRow(workspaceID string, r db.EventFeedListRow) (EventItem, error) {
 	data := map[string]any{}
 	dec := json.NewDecoder(bytes.NewReader(r.Data))
 	dec.UseNumber()
@@ -206,6 +209,19 @@ func itemFromRow(r db.EventFeedListRow) (EventItem, error) {
 	}
 	return EventItem{
 		ID: r.ID, Type: core.EventType(r.Type), Mode: core.Mode(r.Mode), SendID: r.SendID, CampaignID: r.CampaignID,
-		CreatedAt: r.CreatedAt.UTC(), Data: data,
+		CreatedAt: r.CreatedAt.UTC(), Data: data, Cursor: encodeCursor(workspaceID, position{xid: r.Xid, seq: r.Seq}),
 	}, nil
+}
+
+// ItemOf is ev as the feed returns it: a webhook delivery's body. An event
+// outside the feed (playbook.person_waiting) has no cursor.
+func ItemOf(ev core.Event) (EventItem, error) {
+	item, err := itemFromRow(ev.WorkspaceID, db.EventFeedListRow{
+		ID: ev.ID, Xid: ev.Xid, Seq: ev.Seq, Type: string(ev.Type), Mode: string(ev.Mode), CampaignID: ev.CampaignID,
+		SendID: ev.SendID, Data: ev.Data, CreatedAt: ev.CreatedAt,
+	})
+	if !ev.Type.InFeed() {
+		item.Cursor = ""
+	}
+	return item, err
 }

@@ -53,7 +53,7 @@ func (a *Service) GiftEvents(ctx context.Context, p core.Principal, sendID strin
 	}
 	t := GiftTimeline{Events: make([]EventItem, 0, min(len(rows), MaxGiftEvents)), More: len(rows) > MaxGiftEvents}
 	for _, r := range rows[:min(len(rows), MaxGiftEvents)] {
-		item, err := itemFromRow(db.EventFeedListRow(r))
+		item, err := itemFromRow(p.WorkspaceID, db.EventFeedListRow(r))
 		if err != nil {
 			return GiftTimeline{}, err
 		}
@@ -86,7 +86,7 @@ func (a *Service) RecentEvents(ctx context.Context, p core.Principal, limit int)
 	}
 	out := make([]RecentEvent, 0, len(rows))
 	for _, r := range rows {
-		item, err := itemFromRow(db.EventFeedListRow{
+		item, err := itemFromRow(p.WorkspaceID, db.EventFeedListRow{
 			ID: r.ID, Xid: r.Xid, Seq: r.Seq, Type: r.Type, Mode: r.Mode, CampaignID: r.CampaignID, SendID: r.SendID,
 			Data: r.Data, CreatedAt: r.CreatedAt,
 		})

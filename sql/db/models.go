@@ -357,6 +357,36 @@ type User struct {
 	EmailVerifiedAt *time.Time
 }
 
+type WebhookDelivery struct {
+	ID            string
+	WorkspaceID   string
+	EndpointID    string
+	EventID       string
+	EventSeq      int64
+	Type          string
+	Source        string
+	State         string
+	Attempts      int32
+	TotalAttempts int32
+	Cycle         int32
+	NextAt        *time.Time
+	LastStatus    int32
+	LastError     string
+	CreatedAt     time.Time
+	UpdatedAt     time.Time
+}
+
+type WebhookEndpoint struct {
+	ID          string
+	WorkspaceID string
+	Url         string
+	Events      []string
+	SecretSalt  []byte
+	CreatedBy   string
+	CreatedAt   time.Time
+	RemovedAt   *time.Time
+}
+
 type Workspace struct {
 	ID        string
 	Name      string
