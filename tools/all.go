@@ -33,8 +33,10 @@ var groups = []func(*giftwell.App) []Tool{
 	distributionTools,
 	giftLinkTools,
 	teamTools,
+	webhookTools,
 	workspaceTools,
 	retiredTools,
+	webhookSignedInTools,
 }
 
 // ByName returns the tools of list indexed by name.

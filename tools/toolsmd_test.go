@@ -93,6 +93,8 @@ var restOnlyRoutes = []string{
 	"PATCH /campaigns/{id}/gift-link-settings",
 	"GET /artwork/{id}",
 	"GET /billing/checkouts/{id}/items",
+	"GET /webhooks/{id}/deliveries",
+	"POST /webhooks/{id}/deliveries/{deliveryId}/retry",
 	"GET /reports/export.csv",
 	"GET /catalog",
 	"GET /balance/ledger",
