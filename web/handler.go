@@ -83,6 +83,12 @@ func (h *handler) routes() http.Handler {
 	mux.Handle("POST /settings/keys", h.signedIn(h.createKey))
 	mux.Handle("POST /settings/keys/{id}/revoke", h.signedIn(h.revokeKey))
 
+	mux.Handle("GET /settings/webhooks", h.signedIn(h.webhooks))
+	mux.Handle("POST /settings/webhooks", h.signedIn(h.createWebhook))
+	mux.Handle("POST /settings/webhooks/{id}/remove", h.signedIn(h.removeWebhook))
+	mux.Handle("GET /settings/webhooks/{id}", h.signedIn(h.deliveries))
+	mux.Handle("POST /settings/webhooks/{id}/deliveries/{deliveryID}/retry", h.signedIn(h.retryDelivery))
+
 	mux.Handle("GET /settings", h.signedIn(h.settings))
 	mux.Handle("POST /settings", h.signedIn(h.saveSettings))
 

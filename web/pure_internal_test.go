@@ -17,6 +17,7 @@ import (
 	"github.com/giftwell/giftwell/core/identity"
 	"github.com/giftwell/giftwell/core/ledger"
 	"github.com/giftwell/giftwell/core/tracking"
+	"github.com/giftwell/giftwell/core/webhook"
 )
 
 func TestLocalPath(t *testing.T) {
@@ -76,9 +77,13 @@ func TestEveryPageRenders(t *testing.T) {
 		"home": homeData{Drafts: 1, Waiting: 2, WaitingPlaybooks: 1, Address: tracking.AddressWait{Awaiting: 2, ExpiringSoon: 1}, Events: []homeEvent{{SendID: "send_1", Text: "Gift created"}}},
 		"gift": giftData{giftRow: giftRow{Gift: campaign.Gift{ID: "send_1", Status: campaign.SendShipped, Carrier: "UPS", TrackingNumber: "1Z", TrackingURL: "https://ups.example/1Z"}},
 			Timeline: []timelineLine{{Text: "Gift created"}}, MoreEvents: true},
-		"keys":        &keysData{},
-		"team":        &teamData{},
-		"settings":    settingsData{},
+		"keys":     &keysData{},
+		"team":     &teamData{},
+		"settings": settingsData{},
+		"webhooks": &webhooksData{CanManage: true, EventNames: webhook.EventNames(), Endpoints: []webhook.Endpoint{{ID: "whk_1", URL: "https://hooks.example/a", Events: []string{"all"}}},
+			Created: &webhook.CreatedEndpoint{Endpoint: webhook.Endpoint{ID: "whk_1"}, Secret: "s"}},
+		"webhooks_deliveries": &deliveriesData{Endpoint: webhook.Endpoint{ID: "whk_1", Events: []string{"send.created"}}, Source: "gift", Sources: []string{"gift", "playbook"},
+			Before: "9", NextBefore: "5", Items: []deliveryRow{{Delivery: webhook.Delivery{ID: "dlv_1", State: "dead"}, CanRetry: true, Retried: true}}},
 		"invite":      invitationData{},
 		"login":       loginData{Next: "/"},
 		"message":     messageData{Title: "T", Text: "X"},
@@ -107,6 +112,18 @@ func TestEveryPageRenders(t *testing.T) {
 			require.Contains(t, buf.String(), `<main id="main"`)
 		}
 	}
+}
+
+func TestCheckboxGroup(t *testing.T) {
+	t.Parallel()
+	v := view{Values: url.Values{"events": {"all", "send.created"}}, Problem: &problem{Field: "events[1]", Message: "Named twice."}}
+	require.True(t, v.Checked("events", "send.created"))
+	require.False(t, v.Checked("events", "send.link_opened"))
+	require.Equal(t, "Named twice.", v.GroupError("events"), "an item's problem shows at its group")
+	require.Empty(t, v.GroupError("event"))
+	v.Problem.Field = "url"
+	require.Empty(t, v.GroupError("events"))
+	require.Empty(t, view{}.GroupError("events"))
 }
 
 func TestFieldWiresItsHintAndError(t *testing.T) {

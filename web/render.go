@@ -143,6 +143,8 @@ var notices = map[string]string{
 	"member-removed":     "The member was removed from the workspace. Their keys and sessions have ended.",
 	"key-revoked":        "The key was revoked. Requests using it now fail.",
 	"settings-saved":     "The settings were saved.",
+	"webhook-removed":    "The webhook endpoint was removed. Deliveries still waiting for it are cancelled.",
+	"delivery-retried":   "The delivery starts a new cycle of up to 8 attempts, the first now. Its new state is marked below.",
 	"switched":           "You switched workspace.",
 	"campaign-active":    "The campaign is on.",
 	"campaign-paused":    "The campaign is paused. Nothing more is sent until it is turned on again.",
