@@ -31,6 +31,7 @@ import (
 	"net/netip"
 	"net/url"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
@@ -202,7 +203,7 @@ func (c *Client) Send(ctx context.Context, rawURL string, header http.Header, bo
 func (c *Client) failure(parent context.Context, err error) error {
 	var refused *dialRefused
 	var tlsErr *tls.CertificateVerificationError
-	var alert tls.AlertError
+	var opErr *net.OpError
 	var recordErr tls.RecordHeaderError
 	var dnsErr *net.DNSError
 	var ue *url.Error
@@ -215,8 +216,8 @@ func (c *Client) failure(parent context.Context, err error) error {
 		return errors.New("timed out after " + c.timeout.String())
 	case errors.As(err, &tlsErr):
 		return errors.New("TLS: certificate not trusted: " + clip(tlsErr.Err.Error()))
-	case errors.As(err, &alert):
-		return errors.New("TLS: the receiver refused the handshake: " + alert.Error())
+	case errors.As(err, &opErr) && opErr.Op == "remote error":
+		return errors.New("TLS: the receiver ended the handshake (" + clip(opErr.Err.Error()) + ")")
 	case errors.As(err, &recordErr):
 		return errors.New("TLS: the receiver does not speak TLS on this port")
 	case errors.As(err, &dnsErr):
@@ -232,6 +233,9 @@ func (c *Client) failure(parent context.Context, err error) error {
 		return errors.New("the receiver closed the connection without an answer")
 	case errors.As(err, &ue):
 		err = ue.Err // its text would repeat the URL, which may carry a token
+	}
+	if msg := err.Error(); strings.Contains(msg, "tls: ") {
+		return errors.New("TLS: " + clip(msg))
 	}
 	return errors.New(clip(err.Error()))
 }
