@@ -164,19 +164,21 @@ func (c *Client) httpClient(tlsConfig *tls.Config, control func(network, address
 // Send POSTs body with exactly header to rawURL (webhook.Sender), within
 // the timeout, without following a redirect (a 3xx is answered as its
 // status), reading at most the response bound of the answer. The error,
-// when no status came back, is a short plain text: "dial refused: 127.0.0.1
+// when no status came back, is a short plain text without the URL (which
+// may carry a token): "refused: url: must use https ..." (a URL the rule
+// refuses, checked again without the network), "dial refused: 127.0.0.1
 // is a loopback address, not a public address", "timed out after 10s",
 // "TLS: ...", "connection refused".
 func (c *Client) Send(ctx context.Context, rawURL string, header http.Header, body []byte) (int, error) {
 	u, err := parseURL(rawURL)
 	if err != nil {
-		return 0, errors.New("refused: the url " + err.Error())
+		return 0, errors.New("refused: url: " + err.Error())
 	}
 	client := c.guarded
 	if c.allowed(u) {
 		client = c.open
 	} else if _, err := checkHost(u); err != nil {
-		return 0, errors.New("refused: the url's host " + err.Error())
+		return 0, errors.New("refused: url: " + err.Error())
 	}
 	attemptCtx, cancel := context.WithTimeout(ctx, c.timeout)
 	defer cancel()

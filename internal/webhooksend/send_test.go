@@ -218,12 +218,12 @@ func TestSendRefusesWhatTheRuleRefuses(t *testing.T) {
 	require.NoError(t, err)
 	header, body := delivery()
 	for url, want := range map[string]string{
-		"http://" + addr + "/":               "refused: the url's host must use https (http:// is not accepted)",
-		"https://" + addr + "/":              "refused: the url's host 127.0.0.1 is a loopback address, not a public address",
-		"https://[::ffff:127.0.0.1]:" + port: "refused: the url's host ::ffff:127.0.0.1 is an IPv4-mapped IPv6 address embedding 127.0.0.1, a loopback address, not a public address",
-		"https://2130706433:" + port + "/":   "refused: the url's host 2130706433 is 127.0.0.1 written another way, a loopback address, not a public address",
-		"https://localhost:" + port + "/":    "refused: the url's host localhost is a single-label name, which names a host on a local network, not a public one",
-		"https://u:p@" + addr + "/":          "refused: the url must not carry a user name or password; deliveries are authenticated by their signature",
+		"http://" + addr + "/":               "refused: url: must use https (http:// is not accepted)",
+		"https://" + addr + "/":              "refused: url: 127.0.0.1 is a loopback address, not a public address",
+		"https://[::ffff:127.0.0.1]:" + port: "refused: url: ::ffff:127.0.0.1 is an IPv4-mapped IPv6 address embedding 127.0.0.1, a loopback address, not a public address",
+		"https://2130706433:" + port + "/":   "refused: url: 2130706433 is 127.0.0.1 written another way, a loopback address, not a public address",
+		"https://localhost:" + port + "/":    "refused: url: localhost is a single-label name, which names a host on a local network, not a public one",
+		"https://u:p@" + addr + "/":          "refused: url: must not carry a user name or password; deliveries are authenticated by their signature",
 	} {
 		status, err := c.Send(context.Background(), url, header, body)
 		require.EqualError(t, err, want, url)
