@@ -37,6 +37,10 @@ var allowedImports = map[string][]string{
 	"oauth":             {".", "core", "core/*", "tools", "prompts", "resources", "internal/*"},
 	"internal/smtp":     {"core", "core/identity"},
 	"internal/payments": {"core", "core/ledger"},
+
+	// The webhook sender, and the verifier customers import alone.
+	"internal/webhooksend": {"core", "core/webhook"},
+	"webhookverify":        {},
 }
 
 // The packages import only what docs/architecture.md allows: the subjects

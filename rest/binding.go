@@ -15,8 +15,8 @@ import (
 )
 
 // binding says where an operation's arguments come from: path parameters
-// always; the other input fields from the query (GET, DELETE) or from a JSON
-// body (POST, PUT, PATCH).
+// always; the other input fields from the query (GET, DELETE, and a route
+// marked tools.QueryParams) or from a JSON body (POST, PUT, PATCH).
 type binding struct {
 	// path lists the path parameters in template order.
 	path []string
@@ -36,7 +36,7 @@ func bodyMethod(method string) bool {
 
 // newBinding derives the binding of a route from its method, path template
 // and input schema. Every path parameter must be an input property.
-func newBinding(method, path string, input *jsonschema.Schema) (binding, error) {
+func newBinding(method, path string, input *jsonschema.Schema, query bool) (binding, error) {
 	b := binding{props: map[string]*jsonschema.Schema{}}
 	if input != nil {
 		for name, s := range input.Properties {
@@ -52,7 +52,7 @@ func newBinding(method, path string, input *jsonschema.Schema) (binding, error) 
 			b.path = append(b.path, name)
 		}
 	}
-	if bodyMethod(method) {
+	if bodyMethod(method) && !query {
 		b.body = len(b.props) > len(b.path)
 	} else {
 		b.query = true

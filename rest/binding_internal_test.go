@@ -33,7 +33,7 @@ func sampleBinding(t testing.TB, method string) binding {
 	t.Helper()
 	s, err := jsonschema.For[sampleInput](nil)
 	require.NoError(t, err)
-	b, err := newBinding(method, "/things/{id}", s)
+	b, err := newBinding(method, "/things/{id}", s, false)
 	require.NoError(t, err)
 	return b
 }
@@ -53,11 +53,11 @@ func TestNewBinding(t *testing.T) {
 		ID string `json:"id"`
 	}](nil)
 	require.NoError(t, err)
-	b, err := newBinding(http.MethodPost, "/things/{id}/ping", onlyPath)
+	b, err := newBinding(http.MethodPost, "/things/{id}/ping", onlyPath, false)
 	require.NoError(t, err)
 	require.False(t, b.body, "a POST with only path fields reads no body")
 
-	_, err = newBinding(http.MethodGet, "/things/{thingId}", onlyPath)
+	_, err = newBinding(http.MethodGet, "/things/{thingId}", onlyPath, false)
 	require.ErrorContains(t, err, "thingId")
 }
 

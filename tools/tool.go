@@ -98,6 +98,10 @@ type Route struct {
 	// may use: the gift-link distribution routes (Authentication §3).
 	// Everywhere else core.Config.AuthorizeRESTRoute refuses connections.
 	Connections bool `json:",omitempty"`
+	// Query puts the fields that are not path parameters in the query
+	// string even on a POST (POST /webhooks/{id}/deliveries/{deliveryId}/retry?source=);
+	// the route then reads no body.
+	Query bool `json:",omitempty"`
 	// Produces is the success body's media type when the route answers with
 	// a file (text/csv) instead of {data}; the tool's payload is then a File.
 	Produces string `json:",omitempty"`
@@ -263,6 +267,10 @@ func OptionalCredentials() RouteOption {
 // Connections lets sign-in connections use the route: only the gift-link
 // distribution routes may (Authentication §3).
 func Connections() RouteOption { return func(r *Route) { r.Connections = true } }
+
+// QueryParams makes a body method's route take its fields from the query
+// string, as the spec writes the route, and read no body.
+func QueryParams() RouteOption { return func(r *Route) { r.Query = true } }
 
 // Produces makes the route answer with a file of mediaType (text/csv)
 // instead of {data}; the tool's payload must be a File.

@@ -69,7 +69,8 @@ func webhookTools(app *giftwell.App) []Tool {
 			func(ctx context.Context, p core.Principal, in RetryWebhookDeliveryInput) (webhook.Delivery, error) {
 				return app.Webhooks.Retry(ctx, p, in.ID, in.DeliveryID, in.Source)
 			},
-			Title("Retry a delivery"), RESTOnly(), OpenWorld(), PersonURL(page), REST(http.MethodPost, "/webhooks/{id}/deliveries/{deliveryId}/retry", http.StatusOK)),
+			Title("Retry a delivery"), RESTOnly(), OpenWorld(), PersonURL(page),
+			REST(http.MethodPost, "/webhooks/{id}/deliveries/{deliveryId}/retry", http.StatusOK, QueryParams())),
 	}
 }
 

@@ -25,12 +25,12 @@ func TestBrowserWebhookEndpointAndDeliveries(t *testing.T) {
 	require.Equal(t, h.site+"/settings/webhooks", b.location())
 	b.fill("url", "https://10.1.2.3/hook")
 	require.EqualValues(t, 400, b.submit(`form[action="/settings/webhooks"] button[type=submit]`))
-	require.Contains(t, b.text("#url-error"), "Must be a public HTTPS address")
+	require.Contains(t, b.text("#url-error"), "10.1.2.3 is a private (RFC 1918) address, not a public address")
 	require.Equal(t, "https://10.1.2.3/hook", b.value("url"), "the URL is kept")
 	b.saveScreenshot("webhooks-url-error")
 
 	b.do(chromedp.Clear(chromedp.ID("url")))
-	b.fill("url", "http://127.0.0.1:9/receiver")
+	b.fill("url", h.base+"/receiver")
 	require.EqualValues(t, 200, b.submit(`form[action="/settings/webhooks"] button[type=submit]`))
 	secret := b.text("#webhook-secret")
 	require.Regexp(t, regexp.MustCompile(`^[0-9a-f]{64}$`), secret)
@@ -46,7 +46,7 @@ func TestBrowserWebhookEndpointAndDeliveries(t *testing.T) {
 	require.Equal(t, h.site+"/settings/webhooks", b.location())
 	require.False(t, b.exists("#webhook-secret"))
 	require.NotContains(t, b.text("main"), secret)
-	require.Contains(t, b.text("#webhooks"), "http://127.0.0.1:9/receiver")
+	require.Contains(t, b.text("#webhooks"), h.base+"/receiver")
 	b.saveScreenshot("webhooks-list")
 
 	// One delivery fails 8 times and dies; a newer one is delivered.

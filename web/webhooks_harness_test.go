@@ -2,11 +2,11 @@ package web_test
 
 import (
 	"context"
-	"errors"
+	"io"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"regexp"
-	"strings"
 	"sync"
 	"testing"
 
@@ -18,66 +18,59 @@ import (
 	"github.com/giftwell/giftwell/internal/apptest"
 )
 
-// loopbackGuard stands in for the real URL guard (internal/webhooksend,
-// which refuses every address that is not public and allows the operator's
-// prefixes) until the lead merges it and apptest provides it: it accepts
-// only http://127.0.0.1: URLs, the loopback receivers of these tests.
-type loopbackGuard struct{}
-
-var _ webhook.URLGuard = loopbackGuard{}
-
-func (loopbackGuard) CheckURL(_ context.Context, raw string) error {
-	if !strings.HasPrefix(raw, "http://127.0.0.1:") {
-		return errors.New("must be a public HTTPS address; this one is not reachable from Giftwell")
-	}
-	return nil
-}
-
-// answeringSender stands in for the real sender (internal/webhooksend):
-// every attempt is answered with Status, and the last one is kept.
-type answeringSender struct {
+// answeringReceiver is a loopback receiver that answers every delivery
+// with status and keeps the last one. The App's real SSRF-guarded client
+// reaches it because the harness allows its URL (apptest.AllowWebhookURLs).
+type answeringReceiver struct {
+	*httptest.Server
 	mu     sync.Mutex
 	status int
 	header http.Header
 	body   []byte
 }
 
-var _ webhook.Sender = (*answeringSender)(nil)
-
-func (s *answeringSender) Send(_ context.Context, _ string, header http.Header, body []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.header, s.body = header.Clone(), append([]byte(nil), body...)
-	return s.status, nil
+func newAnsweringReceiver(t *testing.T) *answeringReceiver {
+	r := &answeringReceiver{status: http.StatusOK}
+	r.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		body, _ := io.ReadAll(req.Body)
+		r.mu.Lock()
+		r.header, r.body = req.Header.Clone(), body
+		status := r.status
+		r.mu.Unlock()
+		w.WriteHeader(status)
+	}))
+	t.Cleanup(r.Close)
+	return r
 }
 
-// answer sets the status every attempt gets.
-func (s *answeringSender) answer(status int) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.status = status
+// answer sets the status every delivery gets.
+func (r *answeringReceiver) answer(status int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.status = status
 }
 
-// last is the last attempt's headers and body.
-func (s *answeringSender) last() (http.Header, []byte) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.header, s.body
+// last is the last delivery's headers and body.
+func (r *answeringReceiver) last() (http.Header, []byte) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.header, r.body
 }
 
-// hooks is a harness whose App has the test guard and sender.
+// hooks is a harness with a loopback receiver its webhooks may reach.
 type hooks struct {
 	*harness
-	sender *answeringSender
+	sender *answeringReceiver
+	// base is the receiver's URL; endpoints are under it.
+	base string
 }
 
 func newHooks(t *testing.T) *hooks {
 	t.Helper()
 	h := newHarness(t)
-	sender := &answeringSender{status: http.StatusOK}
-	h.env.App.Webhooks.Guard = loopbackGuard{}
-	h.env.App.Webhooks.Sender = sender
-	return &hooks{harness: h, sender: sender}
+	rcv := newAnsweringReceiver(t)
+	h.env.AllowWebhookURLs(t, rcv.URL+"/")
+	return &hooks{harness: h, sender: rcv, base: rcv.URL}
 }
 
 var secretPattern = regexp.MustCompile(`<code id="webhook-secret" class="secret-value">([^<]*)</code>`)

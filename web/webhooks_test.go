@@ -33,7 +33,7 @@ func TestWebhookSecretIsShownOnce(t *testing.T) {
 	}
 	require.Contains(t, res.Body, `value="all" id="event-all" checked`, "all is ticked on a fresh form")
 
-	const hook = "http://127.0.0.1:9/giftwell"
+	hook := h.base + "/giftwell"
 	res = owner.post("/settings/webhooks", url.Values{"url": {hook}, "events": {"send.created", "playbook.person_waiting"}})
 	require.Equal(t, http.StatusOK, res.StatusCode, res.Body)
 	require.Equal(t, "no-store", res.Header.Get("Cache-Control"))
@@ -76,7 +76,7 @@ func TestWebhookFormShowsProblemsNextToFields(t *testing.T) {
 
 	res := owner.post("/settings/webhooks", url.Values{"url": {"https://10.0.0.1/hook"}, "events": {"send.created", "send.link_opened"}})
 	require.Equal(t, http.StatusBadRequest, res.StatusCode)
-	require.Contains(t, res.Body, `<p class="field-error" id="url-error"><span class="visually-hidden">Error:</span> Must be a public HTTPS address; this one is not reachable from Giftwell.</p>`)
+	require.Contains(t, res.Body, `<p class="field-error" id="url-error"><span class="visually-hidden">Error:</span> 10.0.0.1 is a private (RFC 1918) address, not a public address.</p>`)
 	require.Contains(t, res.Body, `value="https://10.0.0.1/hook"`, "the typed URL is kept")
 	require.Contains(t, res.Body, `value="send.created" id="event-send.created" checked`, "the ticked events are kept")
 	require.Contains(t, res.Body, `value="send.link_opened" id="event-send.link_opened" checked`)
@@ -88,18 +88,18 @@ func TestWebhookFormShowsProblemsNextToFields(t *testing.T) {
 	require.Contains(t, res.Body, `id="url-error"`)
 	require.Contains(t, res.Body, "Must use https.")
 
-	res = owner.post("/settings/webhooks", url.Values{"url": {"http://127.0.0.1:9/x"}})
+	res = owner.post("/settings/webhooks", url.Values{"url": {h.base + "/x"}})
 	require.Equal(t, http.StatusBadRequest, res.StatusCode)
 	require.Contains(t, res.Body, `<p class="field-error" id="events-error">`)
 	require.Contains(t, res.Body, "Name 1 to 10 of: all, send.created")
-	require.Contains(t, res.Body, `value="http://127.0.0.1:9/x"`)
+	require.Contains(t, res.Body, `value="`+h.base+`/x"`)
 	require.NotContains(t, res.Body, `id="url-error"`)
 
-	res = owner.post("/settings/webhooks", url.Values{"url": {"http://127.0.0.1:9/x"}, "events": webhook.EventNames()})
+	res = owner.post("/settings/webhooks", url.Values{"url": {h.base + "/x"}, "events": webhook.EventNames()})
 	require.Equal(t, http.StatusBadRequest, res.StatusCode, "all and every type are 11 names")
 	require.Contains(t, res.Body, `id="events-error"`)
 
-	res = owner.post("/settings/webhooks", url.Values{"url": {"http://127.0.0.1:9/x"}, "events": {"send.created", "send.nope"}})
+	res = owner.post("/settings/webhooks", url.Values{"url": {h.base + "/x"}, "events": {"send.created", "send.nope"}})
 	require.Equal(t, http.StatusBadRequest, res.StatusCode)
 	require.Contains(t, html.UnescapeString(res.Body), `"send.nope" is not an event type`, "a name core refused shows at the events")
 	require.Contains(t, res.Body, `id="events-error"`)
@@ -115,7 +115,7 @@ func TestWebhooksForMembersAdminsAndOtherWorkspaces(t *testing.T) {
 	ctx := context.Background()
 	owner := h.client()
 	owner.signIn(h.env.OwnerEmail)
-	id, _ := h.addEndpoint(owner, "http://127.0.0.1:9/ours", "all")
+	id, _ := h.addEndpoint(owner, h.base+"/ours", "all")
 
 	memberEmail, _ := h.addMember(core.RoleMember)
 	member := h.client()
@@ -125,8 +125,8 @@ func TestWebhooksForMembersAdminsAndOtherWorkspaces(t *testing.T) {
 	require.Contains(t, res.Body, `id="webhooks-restricted"`)
 	require.Contains(t, res.Body, "Webhooks are managed by an owner or admin of this workspace.")
 	require.NotContains(t, res.Body, `action="/settings/webhooks"`, "no form")
-	require.NotContains(t, res.Body, "127.0.0.1:9/ours", "no list")
-	res = member.post("/settings/webhooks", url.Values{"url": {"http://127.0.0.1:9/mine"}, "events": {"all"}})
+	require.NotContains(t, res.Body, strings.TrimPrefix(h.base, "http://")+"/ours", "no list")
+	res = member.post("/settings/webhooks", url.Values{"url": {h.base + "/mine"}, "events": {"all"}})
 	require.Equal(t, http.StatusForbidden, res.StatusCode)
 	require.NotContains(t, res.Body, "webhook-secret")
 	res = member.post("/settings/webhooks/"+id+"/remove", nil)
@@ -137,8 +137,8 @@ func TestWebhooksForMembersAdminsAndOtherWorkspaces(t *testing.T) {
 	admin := h.client()
 	admin.signIn(adminEmail)
 	res = admin.get("/settings/webhooks")
-	require.Contains(t, res.Body, "127.0.0.1:9/ours", "an admin sees the list")
-	h.addEndpoint(admin, "http://127.0.0.1:9/admins", "send.created")
+	require.Contains(t, res.Body, strings.TrimPrefix(h.base, "http://")+"/ours", "an admin sees the list")
+	h.addEndpoint(admin, h.base+"/admins", "send.created")
 
 	list, err := h.env.App.Webhooks.List(ctx, h.ownerPrincipal())
 	require.NoError(t, err)
@@ -146,7 +146,7 @@ func TestWebhooksForMembersAdminsAndOtherWorkspaces(t *testing.T) {
 
 	other := apptest.NewWorkspace(t, h.env.App, apptest.WorkspaceOptions{})
 	_, them := h.env.SignIn(t, other.OwnerEmail)
-	theirs, err := h.env.App.Webhooks.Create(ctx, them, webhook.EndpointInput{URL: "http://127.0.0.1:9/theirs", Events: []string{"all"}})
+	theirs, err := h.env.App.Webhooks.Create(ctx, them, webhook.EndpointInput{URL: h.base + "/theirs", Events: []string{"all"}})
 	require.NoError(t, err)
 	res = owner.get("/settings/webhooks/" + theirs.ID)
 	require.Equal(t, http.StatusNotFound, res.StatusCode)
@@ -164,7 +164,7 @@ func TestWebhookRemove(t *testing.T) {
 	h := newHooks(t)
 	owner := h.client()
 	owner.signIn(h.env.OwnerEmail)
-	id, _ := h.addEndpoint(owner, "http://127.0.0.1:9/gone", "all")
+	id, _ := h.addEndpoint(owner, h.base+"/gone", "all")
 	h.sender.answer(http.StatusInternalServerError)
 	h.record(core.EventSendCreated, 1)
 	h.work()
@@ -198,7 +198,7 @@ func TestWebhookDeliveriesPageAndRetry(t *testing.T) {
 	h := newHooks(t)
 	owner := h.client()
 	owner.signIn(h.env.OwnerEmail)
-	id, _ := h.addEndpoint(owner, "http://127.0.0.1:9/receiver", "all")
+	id, _ := h.addEndpoint(owner, h.base+"/receiver", "all")
 
 	// One gift event and one playbook event fail 8 times and die; 50 newer
 	// gift events are delivered at the first attempt.
@@ -214,7 +214,7 @@ func TestWebhookDeliveriesPageAndRetry(t *testing.T) {
 
 	res := owner.get("/settings/webhooks/" + id)
 	require.Equal(t, http.StatusOK, res.StatusCode)
-	require.Contains(t, res.Body, `To <code>http://127.0.0.1:9/receiver</code>, for all events`)
+	require.Contains(t, res.Body, `To <code>`+h.base+`/receiver</code>, for all events`)
 	require.Contains(t, res.Body, `href="/settings/webhooks/`+id+`?source=gift" aria-current="page">Gift events</a>`)
 	require.Equal(t, webhook.DefaultDeliveryLimit, strings.Count(res.Body, `data-state="delivered"`), "the first page")
 	require.Equal(t, webhook.DefaultDeliveryLimit, strings.Count(res.Body, "<code>send.status_changed</code>"))

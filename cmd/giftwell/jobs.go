@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"log/slog"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -39,7 +40,7 @@ func newJobs(pool *pgxpool.Pool, log *slog.Logger, app *giftwell.App, sender ide
 		// emails, approvals or the simulator.
 		Queues: map[string]river.QueueConfig{
 			river.QueueDefault: {MaxWorkers: 10},
-			webhook.Queue:      {MaxWorkers: webhookWorkers},
+			webhook.Queue:      {MaxWorkers: webhookWorkers, FetchCooldown: 20 * time.Millisecond},
 		},
 		Middleware: middleware,
 	})

@@ -31,6 +31,8 @@ type serveConfig struct {
 	testFulfilment onOff
 	// secretKeyFile: see serveSecretKeyFlag.
 	secretKeyFile string
+	// webhookAllowURLs and webhookBackoffUnit: see serveWebhookFlags.
+	webhookAllowURLs, webhookBackoffUnit string
 }
 
 // serve runs the service until SIGINT or SIGTERM: HTTP, River, and the
@@ -86,6 +88,9 @@ func serve(ctx context.Context, args []string, stdout io.Writer) error {
 	app := giftwell.New(d.Pool, core.Config{SiteURL: cfg.siteURL, SecretKey: secretKey}, nil, log)
 	app.Ledger.Payments = payments.SandboxProcessor{SiteURL: app.Config.SiteURL}
 	cfg.configure(app)
+	if err := cfg.configureWebhooks(app, log); err != nil {
+		return err
+	}
 	m := metrics.New()
 	m.WatchPool(d.Pool)
 	jobs, err := newJobs(d.Pool, log, app, sender, m.JobMiddleware())
@@ -149,6 +154,7 @@ func serveFlags(args []string) (serveConfig, error) {
 	serveHygieneFlags(fs, &cfg)
 	serveTestFulfilmentFlag(fs, &cfg)
 	serveSecretKeyFlag(fs, &cfg)
+	serveWebhookFlags(fs, &cfg)
 	if err := parseNoArgs(fs, args); err != nil {
 		return serveConfig{}, err
 	}

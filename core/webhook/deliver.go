@@ -197,11 +197,11 @@ type DeliverWorker struct {
 
 var _ river.Worker[DeliverArgs] = (*DeliverWorker)(nil)
 
-// Work makes the attempt; a busy endpoint snoozes the job a second.
+// Work makes the attempt; a busy endpoint snoozes the job a moment.
 func (w *DeliverWorker) Work(ctx context.Context, job *river.Job[DeliverArgs]) error {
 	err := w.Webhooks.Attempt(ctx, job.Args)
 	if errors.Is(err, ErrEndpointBusy) {
-		return river.JobSnooze(time.Second)
+		return river.JobSnooze(250 * time.Millisecond)
 	}
 	return err
 }

@@ -5,7 +5,7 @@ import "sync"
 // MaxInFlightPerEndpoint bounds the attempts one endpoint has in flight in
 // one process, so that a slow receiver holds at most this many of the
 // webhook queue's workers and never delays the others.
-const MaxInFlightPerEndpoint = 4
+const MaxInFlightPerEndpoint = 8
 
 // endpointLimits counts attempts in flight per endpoint.
 type endpointLimits struct {

@@ -41,6 +41,8 @@ type Env struct {
 	OwnerKey    string
 	// SiteURL is the App's configured site URL.
 	SiteURL string
+	// webhookPrefixes are the URL prefixes AllowWebhookURLs allowed.
+	webhookPrefixes []string
 }
 
 // Option changes how New builds the Env.
@@ -60,8 +62,9 @@ func Demo() Option { return func(o *options) { o.demo = true } }
 
 // New returns an Env on its own database: an App with a FakeClock at Epoch,
 // an insert-only River client as its job inserter (work the jobs with
-// WorkJobs), the sandbox payment processor, and a workspace with an owner
-// and the owner's key.
+// WorkJobs), the sandbox payment processor, the real SSRF-guarded webhook
+// client (AllowWebhookURLs lets it reach a test's loopback receivers), and
+// a workspace with an owner and the owner's key.
 func New(t testing.TB, opts ...Option) *Env {
 	t.Helper()
 	o := options{siteURL: "http://127.0.0.1:0"}
@@ -74,10 +77,12 @@ func New(t testing.TB, opts ...Option) *Env {
 	app.Jobs = NewJobs(t, app.DB)
 	app.Ledger.Payments = payments.SandboxProcessor{SiteURL: app.Config.SiteURL}
 	ws := NewWorkspace(t, app, WorkspaceOptions{Demo: o.demo})
-	return &Env{
+	env := &Env{
 		App: app, Clock: clock, SiteURL: app.Config.SiteURL,
 		WorkspaceID: ws.WorkspaceID, OwnerID: ws.OwnerID, OwnerEmail: ws.OwnerEmail, OwnerKey: ws.OwnerKey,
 	}
+	setWebhookClient(t, env, nil)
+	return env
 }
 
 // AddMember adds a new person with role to the Env's workspace and returns

@@ -1,0 +1,196 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/stretchr/testify/require"
+
+	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/webhook"
+	"github.com/giftwell/giftwell/internal/apptest"
+	"github.com/giftwell/giftwell/webhookverify"
+)
+
+// hookReceiver is a loopback receiver that answers with the statuses it is
+// given (the last repeats) and keeps every request.
+type hookReceiver struct {
+	*httptest.Server
+	mu       sync.Mutex
+	statuses []int
+	got      []*http.Request
+	bodies   [][]byte
+}
+
+func newHookReceiver(t *testing.T, env *apptest.Env, statuses ...int) *hookReceiver {
+	t.Helper()
+	r := &hookReceiver{statuses: statuses}
+	r.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		body, _ := io.ReadAll(req.Body)
+		r.mu.Lock()
+		r.got, r.bodies = append(r.got, req), append(r.bodies, body)
+		status := http.StatusOK
+		if len(r.statuses) > 0 {
+			status = r.statuses[0]
+			if len(r.statuses) > 1 {
+				r.statuses = r.statuses[1:]
+			}
+		}
+		r.mu.Unlock()
+		w.WriteHeader(status)
+	}))
+	t.Cleanup(r.Close)
+	env.AllowWebhookURLs(t, r.URL+"/")
+	return r
+}
+
+// eventIDs counts the requests per event ID.
+func (r *hookReceiver) eventIDs() map[string]int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := map[string]int{}
+	for _, req := range r.got {
+		out[req.Header.Get(webhook.HeaderEventID)]++
+	}
+	return out
+}
+
+// recordEvents records n send.created events in transactions of batch.
+func recordEvents(t testing.TB, env *apptest.Env, n, batch int) {
+	t.Helper()
+	ctx := context.Background()
+	for done := 0; done < n; done += batch {
+		require.NoError(t, pgx.BeginFunc(ctx, env.App.DB, func(tx pgx.Tx) error {
+			for i := done; i < min(n, done+batch); i++ {
+				if err := env.App.RecordEvent(ctx, tx, core.EventRecord{
+					WorkspaceID: env.WorkspaceID, Type: core.EventSendCreated, Mode: core.ModeTest,
+					CampaignID: "cmp_fanout", SendID: fmt.Sprintf("send_%06d", i),
+				}); err != nil {
+					return err
+				}
+			}
+			return nil
+		}))
+	}
+}
+
+// A delivery through serve's River client and the real SSRF-guarded
+// sender: the receiver fails twice and then takes it; the deliveries list
+// shows three attempts, and the captured request verifies with the
+// reference verifier. GIFTWELL_TRANSCRIPT_WEBHOOK names a file for what was
+// captured.
+func TestWebhookDeliveredAfterTwoFailures(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	env := apptest.New(t)
+	env.App.Webhooks.BackoffUnit = time.Millisecond
+	_, owner := env.SignIn(t, env.OwnerEmail)
+	rcv := newHookReceiver(t, env, http.StatusInternalServerError, http.StatusBadGateway, http.StatusNoContent)
+	ep, err := env.App.Webhooks.Create(ctx, owner, webhook.EndpointInput{URL: rcv.URL + "/giftwell", Events: []string{"all"}})
+	require.NoError(t, err)
+	env.Clock.Advance(time.Second)
+	startJobs(t, env, &outbox{})
+	recordEvents(t, env, 1, 1)
+
+	var page webhook.DeliveryPage
+	require.Eventually(t, func() bool {
+		page, err = env.App.Webhooks.Deliveries(ctx, owner, ep.ID, webhook.DeliveryQuery{})
+		return err == nil && len(page.Items) == 1 && page.Items[0].State == webhook.StateDelivered
+	}, 30*time.Second, 20*time.Millisecond)
+	d := page.Items[0]
+	require.Equal(t, 3, d.Attempts)
+	require.Equal(t, http.StatusNoContent, d.LastStatus)
+	require.Empty(t, d.LastError)
+
+	rcv.mu.Lock()
+	defer rcv.mu.Unlock()
+	require.Len(t, rcv.got, 3)
+	last, body := rcv.got[2], rcv.bodies[2]
+	require.NoError(t, webhookverify.Verify(ep.Secret, last.Header.Get(webhook.HeaderSignature), body, env.Clock.Now()))
+	require.ErrorIs(t, webhookverify.Verify(ep.Secret, last.Header.Get(webhook.HeaderSignature), append(body, ' '), env.Clock.Now()),
+		webhookverify.ErrNoMatch)
+	if path := os.Getenv("GIFTWELL_TRANSCRIPT_WEBHOOK"); path != "" {
+		var b strings.Builder
+		fmt.Fprintf(&b, "POST %s\n", last.URL.Path)
+		for _, k := range []string{"Content-Type", "User-Agent", webhook.HeaderEventID, webhook.HeaderSignature} {
+			fmt.Fprintf(&b, "%s: %s\n", k, last.Header.Get(k))
+		}
+		fmt.Fprintf(&b, "\n%s\n\nwebhookverify.Verify: ok\n\ndeliveries: %+v\n", body, page)
+		require.NoError(t, os.WriteFile(path, []byte(b.String()), 0o644))
+	}
+}
+
+// 1,000 events fanned out to 3 endpoints through serve's River client:
+// every endpoint gets every event exactly once.
+func TestWebhookFanOutLosesAndRepeatsNothing(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	env := apptest.New(t)
+	_, owner := env.SignIn(t, env.OwnerEmail)
+	var receivers []*hookReceiver
+	for range 3 {
+		rcv := newHookReceiver(t, env)
+		_, err := env.App.Webhooks.Create(ctx, owner, webhook.EndpointInput{URL: rcv.URL + "/", Events: []string{"send.created"}})
+		require.NoError(t, err)
+		receivers = append(receivers, rcv)
+	}
+	env.Clock.Advance(time.Second)
+	const events = 1000
+	recordEvents(t, env, events, 50)
+	startJobs(t, env, &outbox{})
+	require.Eventually(t, func() bool {
+		for _, r := range receivers {
+			if len(r.eventIDs()) < events {
+				return false
+			}
+		}
+		return true
+	}, 120*time.Second, 50*time.Millisecond)
+	for i, r := range receivers {
+		ids := r.eventIDs()
+		require.Len(t, ids, events, "receiver %d", i)
+		for id, n := range ids {
+			require.Equal(t, 1, n, "receiver %d got %s %d times", i, id, n)
+		}
+	}
+}
+
+// A receiver that takes its time holds at most MaxInFlightPerEndpoint
+// workers: another endpoint's deliveries go through meanwhile.
+func TestWebhookSlowReceiverDelaysNoOther(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	env := apptest.New(t)
+	_, owner := env.SignIn(t, env.OwnerEmail)
+	release := make(chan struct{})
+	slow := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-release:
+		case <-r.Context().Done():
+		}
+		w.WriteHeader(http.StatusOK)
+	}))
+	t.Cleanup(slow.Close)
+	t.Cleanup(func() { close(release) })
+	env.AllowWebhookURLs(t, slow.URL+"/")
+	fast := newHookReceiver(t, env)
+	for _, u := range []string{slow.URL + "/", fast.URL + "/"} {
+		_, err := env.App.Webhooks.Create(ctx, owner, webhook.EndpointInput{URL: u, Events: []string{"all"}})
+		require.NoError(t, err)
+	}
+	env.Clock.Advance(time.Second)
+	const events = 40
+	recordEvents(t, env, events, 40)
+	startJobs(t, env, &outbox{})
+	require.Eventually(t, func() bool { return len(fast.eventIDs()) == events }, 30*time.Second, 20*time.Millisecond,
+		"the fast endpoint gets every event while the slow one holds its slots")
+}
