@@ -82,7 +82,7 @@ func TestListTrackingEventsOverMCP(t *testing.T) {
 		keys = append(keys, k)
 	}
 	slices.Sort(keys)
-	require.Equal(t, []string{"campaignId", "createdAt", "data", "id", "mode", "sendId", "type"}, keys)
+	require.Equal(t, []string{"campaignId", "createdAt", "cursor", "data", "id", "mode", "sendId", "type"}, keys)
 	require.Equal(t, "send.created", it["type"])
 	require.Equal(t, "test", it["mode"])
 	require.Equal(t, gift.ID, it["sendId"])

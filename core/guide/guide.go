@@ -227,7 +227,7 @@ func guideSteps(site string) []string {
 		"5. Hand people who are waiting to an owner or admin: give them each result's approvalUrl (" + site + "/?queue=<campaign_id>) and the reason's text from approvalReasons. Agents never approve or skip.",
 		"6. When lowBalance is true, hand topUpUrl to an owner or admin to add funds. Adding funds does not approve people already waiting.",
 		"7. Read gift links (get_gift_link_records or list_campaign_gift_links) once gifts exist, and send them through the user's own tools. Never build a link from an ID.",
-		"8. Track with the event feed (list_tracking_events: store nextCursor after every poll, even an empty one) or get_tracking. Record outcomes (record_outcome) only when the user reports them.",
+		"8. Track with the event feed (list_tracking_events: store nextCursor after every poll, even an empty one) or get_tracking, or ask a signed-in owner or admin to add a webhook (create_webhook) for pushed, signed events. Record outcomes (record_outcome) only when the user reports them.",
 	}
 }
 
@@ -245,5 +245,5 @@ func guideBatchSteps(site string) []string {
 
 const guideTracking = "Follow gifts with get_tracking (one campaign; page with nextCursor until it is null) or list_tracking_events (the event feed: send.created, send.gift_link_changed, send.address_confirmed, send.link_opened, send.status_changed, send.order_changed, send.outcome_reported, send.tracking_changed, send.auto_approved). " +
 	"The feed always returns nextCursor: store it after every poll, including empty ones, pass it back as cursor, and poll again at once while hasMore is true. Test and live events share the feed; check mode. " +
-	"Events never include addresses, emails, notes or gift links. " +
+	"Events never include addresses, emails, notes or gift links. A signed-in owner or admin can add a signed webhook instead of polling (each delivery is the feed item, with its cursor). " +
 	"campaign_results summarises outcomes; record an outcome (replied, meeting_booked, meeting_held) only when the user reports it."
