@@ -19,21 +19,31 @@ type database struct {
 	Pool *pgxpool.Pool
 	// Cluster is the private cluster; nil with DATABASE_URL.
 	Cluster *pgcluster.Cluster
+	// MovedTo is where the private cluster's files live when the postgres
+	// user cannot reach the data directory (root in a private directory);
+	// empty when they are under it.
+	MovedTo string
 }
 
 // dataDir is GIFTWELL_DATA_DIR, default ./.giftwell.
 func dataDir() string { return env("GIFTWELL_DATA_DIR", ".giftwell") }
 
 // openDatabase connects to DATABASE_URL, or starts the private cluster under
-// dir (attaching to it when a `giftwell serve` already runs it), and applies
-// the migrations. Close undoes it.
+// dir (attaching to it when a `giftwell serve` already runs it; its files go
+// where the postgres user can reach them when dir is private to root, see
+// MovedTo), and applies the migrations. Close undoes it.
 func openDatabase(ctx context.Context, dir string) (*database, error) {
 	d := &database{DSN: os.Getenv("DATABASE_URL")}
 	if d.DSN == "" {
-		c, err := pgcluster.Start(ctx, pgcluster.Options{
-			DataDir: filepath.Join(dir, "pg"),
-			LogFile: filepath.Join(dir, "postgres.log"),
-		})
+		pgDir, moved, err := pgcluster.ReachableDataDir(filepath.Join(dir, "pg"))
+		if err != nil {
+			return nil, fmt.Errorf("private PostgreSQL under %s: %w", dir, err)
+		}
+		logFile := filepath.Join(dir, "postgres.log")
+		if moved {
+			d.MovedTo, logFile = filepath.Dir(pgDir), filepath.Join(filepath.Dir(pgDir), "postgres.log")
+		}
+		c, err := pgcluster.Start(ctx, pgcluster.Options{DataDir: pgDir, LogFile: logFile})
 		if err != nil {
 			return nil, fmt.Errorf("private PostgreSQL under %s: %w", dir, err)
 		}

@@ -58,6 +58,10 @@ func serve(ctx context.Context, args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if d.MovedTo != "" {
+		log.Info("the postgres user cannot reach the data directory, so the private PostgreSQL keeps its files elsewhere",
+			"data_dir", cfg.dataDir, "postgres_files", d.MovedTo)
+	}
 	if d.Cluster != nil && d.Cluster.Attached() {
 		// No other serve runs (we hold the lock): a crashed one left it behind.
 		d.Cluster.TakeOver()

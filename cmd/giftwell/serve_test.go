@@ -27,6 +27,8 @@ type serving struct {
 	site   string
 	stdout *apptest.LogBuffer
 	stop   func() error
+	// early are the log lines before "listening".
+	early []string
 }
 
 // startServe starts cmd (a `giftwell serve`), waits until it logs where it
@@ -42,7 +44,9 @@ func startServe(t *testing.T, cmd *exec.Cmd) serving {
 
 	logs := bufio.NewScanner(stderr)
 	var site string
+	var early []string
 	for site == "" && logs.Scan() {
+		early = append(early, logs.Text())
 		var line struct {
 			Msg     string `json:"msg"`
 			SiteURL string `json:"site_url"`
@@ -73,7 +77,7 @@ func startServe(t *testing.T, cmd *exec.Cmd) serving {
 			return nil
 		}
 	}
-	return serving{site: site, stdout: stdout, stop: stop}
+	return serving{site: site, stdout: stdout, stop: stop, early: early}
 }
 
 // serve starts on DATABASE_URL, answers /healthz and /readyz, and stops
@@ -135,4 +139,42 @@ func TestServeFirstRunOnPrivateCluster(t *testing.T) {
 	require.NoError(t, s.stop())
 	_, err = os.Stat(filepath.Join(project, ".giftwell", "pg", "postmaster.pid"))
 	require.ErrorIs(t, err, os.ErrNotExist, "the private cluster stopped with serve")
+}
+
+// `make run` as root from a clone in a 0700 directory (root's home in a
+// container): the postgres user cannot reach ./.giftwell, so the private
+// cluster keeps its files where it can (one log line says where), and
+// everything else stays under ./.giftwell.
+func TestServeAsRootFromPrivateDirectory(t *testing.T) {
+	t.Parallel()
+	if os.Geteuid() != 0 {
+		t.Skip("only root runs PostgreSQL as another user")
+	}
+	project := filepath.Join(t.TempDir(), "clone")
+	require.NoError(t, os.Mkdir(project, 0o700))
+	cmd := exec.Command(giftwellBinary(t), "serve", "--addr", "127.0.0.1:0")
+	cmd.Dir = project
+	cmd.Env = slices.DeleteFunc(os.Environ(), func(kv string) bool {
+		return strings.HasPrefix(kv, "DATABASE_URL=") || strings.HasPrefix(kv, "GIFTWELL_")
+	})
+	s := startServe(t, cmd)
+	var moved string
+	for _, l := range s.early {
+		var line struct {
+			PostgresFiles string `json:"postgres_files"`
+		}
+		if json.Unmarshal([]byte(l), &line) == nil && line.PostgresFiles != "" {
+			moved = line.PostgresFiles
+		}
+	}
+	require.NotEmpty(t, moved, "serve said where the cluster's files are: %v", s.early)
+	t.Cleanup(func() { _ = os.RemoveAll(moved) })
+	require.Eventually(t, func() bool { return strings.Contains(s.stdout.String(), "Saved to ") },
+		10*time.Second, 20*time.Millisecond, "serve printed its first-run text")
+	require.Contains(t, s.stdout.String(), "Sign in:   "+s.site+"/login")
+	_, err := os.Stat(filepath.Join(project, ".giftwell", "first-run.txt"))
+	require.NoError(t, err, "the first-run file stays under ./.giftwell")
+	_, err = os.Stat(filepath.Join(moved, "pg", "PG_VERSION"))
+	require.NoError(t, err, "the cluster lives where the postgres user can reach it")
+	require.NoError(t, s.stop())
 }

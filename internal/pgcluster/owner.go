@@ -1,6 +1,8 @@
 package pgcluster
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
@@ -101,4 +103,52 @@ func TempDir(pattern string) (string, error) {
 		return "", err
 	}
 	return dir, nil
+}
+
+// relocationRoots are where ReachableDataDir puts a cluster the postgres
+// user cannot reach where it was asked for, in order of preference.
+var relocationRoots = func() []string { return []string{"/var/lib/giftwell", filepath.Join(os.TempDir(), "giftwell-data")} }
+
+// ReachableDataDir returns where the cluster files meant for dataDir can
+// live. That is dataDir itself unless the server runs as the postgres user
+// (the caller is root) and a parent of dataDir is not searchable by it, as
+// in a clone under /root or any 0700 directory: then it is a directory the
+// postgres user owns under /var/lib/giftwell (or the system temp directory
+// when that cannot be made), named after the project directory and a hash
+// of dataDir so that two checkouts never share one, and moved is true. The
+// caller keeps everything else (its lock, its first-run file) where it was.
+func ReachableDataDir(dataDir string) (dir string, moved bool, err error) {
+	abs, err := filepath.Abs(dataDir)
+	if err != nil {
+		return "", false, err
+	}
+	account, err := serverAccount()
+	if err != nil || account == nil || account.checkReachable(abs) == nil {
+		return abs, false, err
+	}
+	sum := sha256.Sum256([]byte(abs))
+	name := filepath.Base(filepath.Dir(filepath.Dir(abs))) + "-" + hex.EncodeToString(sum[:6])
+	var errs []error
+	for _, root := range relocationRoots() {
+		home := filepath.Join(root, name)
+		if err := os.MkdirAll(root, 0o755); err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		if err := os.Mkdir(home, 0o700); err != nil && !errors.Is(err, os.ErrExist) {
+			errs = append(errs, err)
+			continue
+		}
+		if err := account.chown(home); err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		dir = filepath.Join(home, filepath.Base(abs))
+		if account.checkReachable(dir) == nil {
+			return dir, true, nil
+		}
+		errs = append(errs, fmt.Errorf("%s is not reachable by the %s user", root, account.name))
+	}
+	return "", false, fmt.Errorf("PostgreSQL runs as the %s user, which cannot reach %s, and no place it can reach could be made: %w",
+		account.name, abs, errors.Join(errs...))
 }
