@@ -44,7 +44,9 @@ type RecipientsAdded struct {
 //
 // It returns NOT_FOUND, CAMPAIGN_COMPLETED, VALIDATION_ERROR (each field
 // by path, a missing version, a roster over 500 or 2000 people),
-// POLICY_CHANGED, TOO_MANY_ARTWORK_FILES, DUPLICATE_RECIPIENT (the same
+// POLICY_CHANGED, TEAM_MANAGER_REQUIRED or HUMAN_APPROVAL_REQUIRED (limits
+// expanded to fit while an auto-approve rule is on: authorizeSpendLimits),
+// TOO_MANY_ARTWORK_FILES, DUPLICATE_RECIPIENT (the same
 // person twice in the request), RECIPIENT_IDENTITY_CONFLICT (identifiers of
 // different people), RECIPIENT_MESSAGE_REQUIRED, and the place of
 // CHECKOUT_LOCKED.
@@ -123,6 +125,11 @@ func (a *Service) addRecipients(ctx context.Context, tx pgx.Tx, q *db.Queries, p
 	checkBatchFits(s, len(final), &pr)
 	checkRoster(s, final, func(i int) string { return paths[i] }, &pr)
 	if err := pr.err(); err != nil {
+		return RecipientsAdded{}, err
+	}
+	// A batch or single that grew to fit raised its limits: a playbook
+	// turned batch keeps its auto-approve rule, so it is a raise like any.
+	if err := a.authorizeSpendLimits(p, c.ID, spendLimitsOf(c.campaignState, c.AutoApprove), spendLimitsOf(s, c.AutoApprove)); err != nil {
 		return RecipientsAdded{}, err
 	}
 	if keepsOn {
