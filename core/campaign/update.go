@@ -330,7 +330,8 @@ func (pl rosterPlan) changed() bool {
 func (pl rosterPlan) appendOnly() bool { return len(pl.updated) == 0 && len(pl.removed) == 0 }
 
 // planRoster plans a roster replacement: items matched to a current person
-// (recipientId, sourceSystem+externalId or email) merge into their record,
+// (recipientId, sourceSystem+externalId, email or profileUrl; see
+// rosterIndex.match) merge into their record,
 // current people no item names are removed, other items are appended. A
 // person with a gift can be neither removed nor changed (INVALID_REQUEST).
 // Nil items keep the roster as it is.
