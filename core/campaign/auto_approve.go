@@ -78,12 +78,10 @@ func (a *Service) SetAutoApprove(ctx context.Context, p core.Principal, id strin
 		if err != nil {
 			return err
 		}
-		if raisesAutoApprove(c, rule, monthly) {
-			if err := core.Authorize(p, core.ActRaiseAutoApprove, a.Config.ReviewURL(c.ID)); err != nil {
-				e := core.AsError(err)
-				e.Message = "only a signed-in owner or admin turns auto-approve on or raises its limits; a member may lower them or turn it off"
-				return e
-			}
+		after := c.campaignState.clone()
+		after.MonthlyBudgetCents = monthly
+		if err := a.authorizeSpendLimits(p, c.ID, spendLimitsOf(c.campaignState, c.AutoApprove), spendLimitsOf(after, rule)); err != nil {
+			return err
 		}
 		if reflect.DeepEqual(rule, c.AutoApprove) && reflect.DeepEqual(monthly, c.MonthlyBudgetCents) {
 			out, err = a.getCampaign(ctx, q, c.WorkspaceID, c.ID)
@@ -169,21 +167,6 @@ func nextAutoApprove(c campaignRecord, in AutoApproveSettings) (*AutoApprove, *i
 		return nil, nil, core.Invalid("perGiftMaxCents", "is %d cents, above the monthly budget of %d cents; it must be at most the monthly budget", rule.PerGiftMaxCents, *monthly)
 	}
 	return &rule, monthly, nil
-}
-
-// raisesAutoApprove reports whether leaving rule and monthly on c needs an
-// owner or admin: the result is on, and it was off, or the per-gift limit
-// or the monthly budget goes up (a budget set where there was none is a
-// raise). Turning it off, lowering and changes while it stays off do not.
-func raisesAutoApprove(c campaignRecord, rule *AutoApprove, monthly *int64) bool {
-	if rule == nil || !rule.Enabled {
-		return false
-	}
-	cur := c.AutoApprove
-	if cur == nil || !cur.Enabled || rule.PerGiftMaxCents > cur.PerGiftMaxCents {
-		return true
-	}
-	return monthly != nil && (c.MonthlyBudgetCents == nil || *monthly > *c.MonthlyBudgetCents)
 }
 
 // writeAutoApprove stores rule and monthly over c with a compare-and-swap on

@@ -268,28 +268,8 @@ func playbookOn(a *Service, c campaignRecord) error {
 // sourceSystem+externalId, recipientId, email or profileUrl (-1 for a new
 // person). It returns NOT_FOUND for a recipientId not on the roster and
 // RECIPIENT_IDENTITY_CONFLICT when the identifiers belong to different
-// people.
+// people or would change the matched person's sourceSystem+externalId.
 func matchPlaybookPerson(people []person, in RecipientInput) (int, error) {
-	pos, by, err := indexRoster(people).match(identityOf(in), playbookPath)
-	if err != nil {
-		return -1, err
-	}
-	if in.ProfileURL == "" {
-		return pos, nil
-	}
-	profile, problem := NormalizeLinkedInProfile(in.ProfileURL)
-	if problem != "" {
-		return pos, nil // applyRecipient names the field
-	}
-	for i, pp := range people {
-		if pp.ProfileURL != profile {
-			continue
-		}
-		if pos >= 0 && pos != i {
-			return -1, core.FieldError(core.CodeRecipientIdentityConflict, playbookPath,
-				"its %s belongs to %s but its profileUrl belongs to %s; send one person's identifiers only", by, people[pos].id, pp.id)
-		}
-		return i, nil
-	}
-	return pos, nil
+	pos, _, err := indexRoster(people).match(identityOf(in), playbookPath)
+	return pos, err
 }

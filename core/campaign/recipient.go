@@ -56,7 +56,7 @@ type RecipientInput struct {
 	Email                   string            `json:"email,omitempty" jsonschema:"optional; never printed; matches the person on later adds" schema:"maxLength=254"`
 	Company                 string            `json:"company,omitempty" jsonschema:"optional; fills {{company}}" schema:"maxLength=200"`
 	Title                   string            `json:"title,omitempty" jsonschema:"the person's job title" schema:"maxLength=200"`
-	SourceSystem            string            `json:"sourceSystem,omitempty" jsonschema:"the system the person comes from (e.g. hubspot); with externalId the stable identity for safe resends" schema:"maxLength=100"`
+	SourceSystem            string            `json:"sourceSystem,omitempty" jsonschema:"the system the person comes from (e.g. hubspot); with externalId the stable identity for safe resends; once a person has both they never change (another value is RECIPIENT_IDENTITY_CONFLICT)" schema:"maxLength=100"`
 	ExternalID              string            `json:"externalId,omitempty" jsonschema:"the person's ID in sourceSystem; becomes the gift's attribution.externalId by default" schema:"maxLength=200"`
 	ProfileURL              string            `json:"profileUrl,omitempty" jsonschema:"a personal LinkedIn profile (linkedin.com/in/<slug> on the bare, www or a two-letter country host), saved as https://www.linkedin.com/in/<slug>; Sales Navigator, company and /pub/ URLs are refused" schema:"maxLength=500"`
 	Context                 string            `json:"context,omitempty" jsonschema:"research notes for the sender; never printed" schema:"maxLength=2000"`

@@ -12,7 +12,7 @@ import (
 
 // RecipientsAdd is what add_recipients takes besides the campaign.
 type RecipientsAdd struct {
-	Recipients []RecipientInput `json:"recipients" jsonschema:"1-500 people to add; people already on the roster (same recipientId, sourceSystem+externalId or email) are skipped" schema:"type=array,minItems=1,maxItems=500"`
+	Recipients []RecipientInput `json:"recipients" jsonschema:"1-500 people to add; people already on the roster (same recipientId, sourceSystem+externalId, email or profileUrl) are skipped; identifiers of different people, or another sourceSystem+externalId than the person has, are RECIPIENT_IDENTITY_CONFLICT" schema:"type=array,minItems=1,maxItems=500"`
 	// ExpectedPolicyVersion is required except on an active playbook.
 	ExpectedPolicyVersion int64 `json:"expectedPolicyVersion,omitempty" jsonschema:"the policyVersion you last read; required unless the campaign is an active playbook" schema:"minimum=1,maximum=9007199254740991"`
 }
@@ -33,8 +33,8 @@ type RecipientsAdded struct {
 }
 
 // AddRecipients adds 1-500 people to campaign id's roster for p. People
-// already on the roster (same recipientId, sourceSystem+externalId or
-// email) are skipped. An active playbook needs no expectedPolicyVersion,
+// already on the roster (same recipientId, sourceSystem+externalId, email
+// or profileUrl: rosterIndex.match) are skipped. An active playbook needs no expectedPolicyVersion,
 // stays on and keeps its version, and every person added needs a complete
 // note (RECIPIENT_MESSAGE_REQUIRED). Any other campaign needs the current
 // version from keys and connections, gets a new version, returns to draft
@@ -44,9 +44,12 @@ type RecipientsAdded struct {
 //
 // It returns NOT_FOUND, CAMPAIGN_COMPLETED, VALIDATION_ERROR (each field
 // by path, a missing version, a roster over 500 or 2000 people),
-// POLICY_CHANGED, TOO_MANY_ARTWORK_FILES, DUPLICATE_RECIPIENT (the same
+// POLICY_CHANGED, TEAM_MANAGER_REQUIRED or HUMAN_APPROVAL_REQUIRED (limits
+// expanded to fit while an auto-approve rule is on: authorizeSpendLimits),
+// TOO_MANY_ARTWORK_FILES, DUPLICATE_RECIPIENT (the same
 // person twice in the request), RECIPIENT_IDENTITY_CONFLICT (identifiers of
-// different people), RECIPIENT_MESSAGE_REQUIRED, and the place of
+// different people, or another sourceSystem+externalId than the matched
+// person has), RECIPIENT_MESSAGE_REQUIRED, and the place of
 // CHECKOUT_LOCKED.
 func (a *Service) AddRecipients(ctx context.Context, p core.Principal, id string, in RecipientsAdd) (RecipientsAdded, error) {
 	if err := core.Authorize(p, core.ActAddPeople, a.Config.ReviewURL(id)); err != nil {
@@ -123,6 +126,11 @@ func (a *Service) addRecipients(ctx context.Context, tx pgx.Tx, q *db.Queries, p
 	checkBatchFits(s, len(final), &pr)
 	checkRoster(s, final, func(i int) string { return paths[i] }, &pr)
 	if err := pr.err(); err != nil {
+		return RecipientsAdded{}, err
+	}
+	// A batch or single that grew to fit raised its limits: a playbook
+	// turned batch keeps its auto-approve rule, so it is a raise like any.
+	if err := a.authorizeSpendLimits(p, c.ID, spendLimitsOf(c.campaignState, c.AutoApprove), spendLimitsOf(s, c.AutoApprove)); err != nil {
 		return RecipientsAdded{}, err
 	}
 	if keepsOn {

@@ -41,9 +41,11 @@ import (
 // (a person appended to an active playbook without a complete note),
 // GIFT_RETIRED, GIFT_UNAVAILABLE, PRICE_QUOTE_REQUIRED (a new productId),
 // LIMITS_BELOW_COMMITMENTS, INVALID_REQUEST (removing or changing a person
-// who has a gift), TEAM_MANAGER_REQUIRED or HUMAN_APPROVAL_REQUIRED (raising
-// monthlyBudgetCents while auto-approve is on), and the places of
-// CHECKOUT_LOCKED and MODE_LOCKED.
+// who has a gift), TEAM_MANAGER_REQUIRED or HUMAN_APPROVAL_REQUIRED naming
+// each limit raised (raising budgetCents, maxSends, perPersonCents or
+// monthlyBudgetCents while auto-approve is on, also when a new productId
+// moves a default perPersonCents: see authorizeSpendLimits), and the places
+// of CHECKOUT_LOCKED and MODE_LOCKED.
 func (a *Service) UpdateCampaign(ctx context.Context, p core.Principal, id string, in CampaignPatch) (Campaign, error) {
 	if err := core.Authorize(p, core.ActEditDrafts, a.Config.ReviewURL(id)); err != nil {
 		return Campaign{}, err
@@ -179,7 +181,7 @@ func (a *Service) updateCampaign(ctx context.Context, tx pgx.Tx, q *db.Queries, 
 			return Campaign{}, err
 		}
 	}
-	if err := a.checkMonthlyRaise(p, c, next); err != nil {
+	if err := a.authorizeSpendLimits(p, c.ID, spendLimitsOf(c.campaignState, c.AutoApprove), spendLimitsOf(next, c.AutoApprove)); err != nil {
 		return Campaign{}, err
 	}
 	if limitsChanged(c.campaignState, next) {
@@ -284,24 +286,6 @@ func limitsChanged(before, after campaignState) bool {
 		!reflect.DeepEqual(before.MonthlyBudgetCents, after.MonthlyBudgetCents)
 }
 
-// checkMonthlyRaise: while auto-approve is on, raising monthlyBudgetCents
-// needs a signed-in owner or admin (PATCH rule 4).
-func (a *Service) checkMonthlyRaise(p core.Principal, c campaignRecord, next campaignState) error {
-	if c.AutoApprove == nil || !c.AutoApprove.Enabled || next.MonthlyBudgetCents == nil {
-		return nil
-	}
-	if c.MonthlyBudgetCents != nil && *next.MonthlyBudgetCents <= *c.MonthlyBudgetCents {
-		return nil
-	}
-	if err := core.Authorize(p, core.ActRaiseAutoApprove, a.Config.ReviewURL(c.ID)); err != nil {
-		e := core.AsError(err)
-		e.Message = "monthlyBudgetCents: while auto-approve is on, only a signed-in owner or admin raises it"
-		e.Fields = []string{"monthlyBudgetCents"}
-		return e
-	}
-	return nil
-}
-
 // notesComplete is RECIPIENT_MESSAGE_REQUIRED for the first person added
 // to an active playbook whose note is missing, too long or has a
 // placeholder without a value: a playbook add needs a complete note.
@@ -346,7 +330,8 @@ func (pl rosterPlan) changed() bool {
 func (pl rosterPlan) appendOnly() bool { return len(pl.updated) == 0 && len(pl.removed) == 0 }
 
 // planRoster plans a roster replacement: items matched to a current person
-// (recipientId, sourceSystem+externalId or email) merge into their record,
+// (recipientId, sourceSystem+externalId, email or profileUrl; see
+// rosterIndex.match) merge into their record,
 // current people no item names are removed, other items are appended. A
 // person with a gift can be neither removed nor changed (INVALID_REQUEST).
 // Nil items keep the roster as it is.
