@@ -72,7 +72,7 @@ const descCreateCampaign = "Create a campaign as a draft. Prefer a playbook (mod
 
 const descUpdateCampaign = "Change a campaign: only the fields you send change; unknown fields are refused. Keys must send expectedPolicyVersion (missing: VALIDATION_ERROR; stale: POLICY_CHANGED, then read and retry). " +
 	"A key's content edit returns an active campaign to draft for review (a paused one stays paused). status paused or completed pauses or ends it (completed is final: every later change gives CAMPAIGN_COMPLETED); " +
-	"keys can never set active (HUMAN_APPROVAL_REQUIRED: hand url to a person). recipients, when sent, is the whole roster: people matched by recipientId, sourceSystem+externalId or email keep their record with the fields you send merged in, " +
+	"keys can never set active (HUMAN_APPROVAL_REQUIRED: hand url to a person). recipients, when sent, is the whole roster: people matched by recipientId, sourceSystem+externalId, email or profileUrl keep their record (a set sourceSystem+externalId never changes) with the fields you send merged in, " +
 	"people left out are removed (never people with a gift), new people are appended; to only add people use add_recipients. An active playbook accepts, without a version, recipients that keep every current person unchanged and append new ones, and stays on. " +
 	"Limits never drop below what gifts already committed (LIMITS_BELOW_COMMITMENTS). Sign-in connections edit drafts only. " + campaignVersionRule
 

@@ -155,6 +155,10 @@ func autoApproveFormError(err error) error {
 		return core.Invalid("monthlyBudget", "must be between %s and %s", core.Dollars(campaign.MinMonthlyBudgetCents), core.Dollars(campaign.MaxMonthlyBudgetCents))
 	case e.Code == core.CodeMonthlyBudgetRequired:
 		return &core.Error{Code: e.Code, Fields: []string{"monthlyBudget"}, Message: "monthlyBudget: enter a monthly budget to turn auto-approve on"}
+	case e.Code == core.CodeTeamManagerRequired && (e.Fields[0] == "perGiftMaxCents" || e.Fields[0] == "monthlyBudgetCents"):
+		field := map[string]string{"perGiftMaxCents": "perGift", "monthlyBudgetCents": "monthlyBudget"}[e.Fields[0]]
+		return &core.Error{Code: e.Code, Fields: []string{field}, Message: field +
+			": only an owner or admin can raise this while auto-approve is on; you may lower it or turn auto-approve off"}
 	case e.Code == core.CodeLimitsBelowCommitments && e.Fields[0] == "monthlyBudgetCents":
 		return &core.Error{Code: e.Code, Fields: []string{"monthlyBudget"}, Message: "monthlyBudget: is below what gifts already committed this month"}
 	}

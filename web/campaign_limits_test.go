@@ -39,7 +39,7 @@ func TestAutoApproveFormKeepsLimitsFromMembers(t *testing.T) {
 	} {
 		res := m.post(path, form)
 		require.Equal(t, http.StatusForbidden, res.StatusCode, res.Body)
-		require.Contains(t, html.UnescapeString(res.Body), "only a signed-in owner or admin raises the limits", form)
+		require.Contains(t, html.UnescapeString(res.Body), "Only an owner or admin can raise this while auto-approve is on", form)
 		require.Equal(t, on, h.readCampaign(c.ID), "nothing changed")
 	}
 
