@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/url"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -79,6 +80,34 @@ func checkText(c *checker, path string, v any) {
 			checkText(c, join(path, k), x[k])
 		}
 	}
+}
+
+// CheckValues refuses hostile text in form or query values, which carry
+// the bytes as sent: every name and value, in name order. The refusal is
+// one VALIDATION_ERROR naming each offending field (a name that is itself
+// hostile is named "field name"); nil when all is text.
+func CheckValues(v url.Values) error {
+	names := make([]string, 0, len(v))
+	for k := range v {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	var c checker
+	for _, k := range names {
+		if HostileText(k) != "" {
+			if !c.reported("field name") {
+				c.add("field name", "%s", msgNUL+" or bytes that are not UTF-8")
+			}
+			continue
+		}
+		for _, s := range v[k] {
+			if msg := HostileText(s); msg != "" {
+				c.add(k, "%s", msg)
+				break
+			}
+		}
+	}
+	return c.err()
 }
 
 // CheckJSON refuses hostile text in raw, a JSON document, before a decoder

@@ -3,8 +3,8 @@ package web
 import (
 	"net/http"
 	"net/url"
-	"slices"
 
+	"github.com/giftwell/giftwell/core"
 	"github.com/giftwell/giftwell/tools"
 )
 
@@ -20,35 +20,28 @@ func (h *handler) refuseHostileText(next http.Handler) http.Handler {
 			h.notFound(w, r)
 			return
 		}
-		if q, err := url.ParseQuery(r.URL.RawQuery); err == nil {
-			if field, bad := hostileField(q); bad {
-				h.message(w, r, http.StatusBadRequest, "Address not understood",
-					"The address's "+field+" holds a character Giftwell cannot read (a NUL or bytes that are not UTF-8). Go back and try again.")
-				return
-			}
+		// A malformed pair is left to the page; the pairs around it are judged.
+		q, _ := url.ParseQuery(r.URL.RawQuery)
+		if field, bad := hostileField(q); bad {
+			h.message(w, r, http.StatusBadRequest, "Address not understood",
+				"The address's "+field+" holds a character Giftwell cannot read (a NUL or bytes that are not UTF-8). Go back and try again.")
+			return
 		}
 		next.ServeHTTP(w, r)
 	})
 }
 
-// hostileField returns the name of the first field of v, in name order,
-// whose name or any value is hostile text, quoted for a page, and whether
-// there is one.
+// hostileField names, for a page, the first field of v (in name order)
+// whose name or a value is hostile text (tools.CheckValues), and reports
+// whether there is one.
 func hostileField(v url.Values) (string, bool) {
-	names := make([]string, 0, len(v))
-	for k := range v {
-		names = append(names, k)
+	err := tools.CheckValues(v)
+	if err == nil {
+		return "", false
 	}
-	slices.Sort(names)
-	for _, k := range names {
-		if tools.HostileText(k) != "" {
-			return "field name", true
-		}
-		for _, s := range v[k] {
-			if tools.HostileText(s) != "" {
-				return "field “" + k + "”", true
-			}
-		}
+	f := core.AsError(err).Fields[0]
+	if f == "field name" {
+		return f, true
 	}
-	return "", false
+	return "field “" + f + "”", true
 }
