@@ -16,9 +16,9 @@ import (
 // returns the refusal, a VALIDATION_ERROR naming the parameter, or nil.
 // Each endpoint answers it in its own protocol's words (invalid_request).
 func hostileRequest(r *http.Request) *core.Error {
-	if err := r.ParseMultipartForm(1 << 20); err != nil && err != http.ErrNotMultipart {
-		return nil // malformed: fosite refuses it itself
-	}
+	// A malformed form is fosite's to refuse; what could be read of it is
+	// judged here, as fosite would read it on.
+	_ = r.ParseMultipartForm(1 << 20)
 	if err := tools.CheckValues(r.Form); err != nil {
 		return core.AsError(err)
 	}
