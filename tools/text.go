@@ -119,6 +119,9 @@ func CheckJSON(raw []byte) error {
 	if utf8.Valid(raw) && !bytes.Contains(raw, []byte(`\u0000`)) {
 		return nil // the common case: nothing to look at
 	}
+	if !json.Valid(raw) {
+		return nil // not JSON: the decoder says so
+	}
 	var c checker
 	w := jsonWalk{dec: json.NewDecoder(bytes.NewReader(raw)), raw: raw}
 	w.dec.UseNumber()
