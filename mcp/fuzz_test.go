@@ -58,6 +58,22 @@ func FuzzHandler(f *testing.F) {
 		{"GET", "/mcp", "", "", "", "", "", true, ""},
 		{"DELETE", "/mcp", "2026-07-28", "", "", "", "", true, ""},
 		{"POST", "/elsewhere", "", "", "", "application/json", "", true, toolsList},
+		// Hostile text in tool arguments: a NUL (escaped) or raw bytes that
+		// are not UTF-8 is a VALIDATION_ERROR result, never an internal one.
+		{"POST", "/mcp", "2026-07-28", "tools/call", "create_campaign", "application/json", "", true,
+			`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"create_campaign","arguments":{"name":"x","mode":"always_on","productId":"gourmet-snack-crate","senderName":"S","senderCompany":"A","description":"x\u0000y"},` + newMeta + `}}`},
+		{"POST", "/mcp", "2026-07-28", "tools/call", "create_campaign", "application/json", "", true,
+			"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"create_campaign\",\"arguments\":{\"name\":\"x\xff\",\"mode\":\"always_on\",\"productId\":\"gourmet-snack-crate\",\"senderName\":\"S\",\"senderCompany\":\"A\"}," + newMeta + "}}"},
+		{"POST", "/mcp", "2026-07-28", "tools/call", "get_campaign", "application/json", "", true,
+			`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_campaign","arguments":{"id":"\u0000"},` + newMeta + `}}`},
+		{"POST", "/mcp", "2026-07-28", "tools/call", "add_recipients", "application/json", "", true,
+			`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"add_recipients","arguments":{"id":"cmp_x","recipients":[{"email":"a@example.com","name":"\u0000"}]},` + newMeta + `}}`},
+		{"POST", "/mcp", "2026-07-28", "tools/call", "list_sends", "application/json", "", true,
+			`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"list_sends","arguments":{"campaignId\u0000":"x"},` + newMeta + `}}`},
+		{"POST", "/mcp", "2026-07-28", "tools/call", "get\u0000", "application/json", "", true,
+			`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get\u0000","arguments":{},` + newMeta + `}}`},
+		{"POST", "/mcp", "2025-03-26", "", "", "application/json", "", true,
+			`[{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"search_gifts","arguments":{"query":"\u0000"}}}]`},
 	}
 	for _, s := range seeds {
 		f.Add(s.method, s.path, s.version, s.mcpMethod, s.mcpName, s.contentType, s.origin, s.auth, []byte(s.body))
@@ -125,10 +141,15 @@ func checkJSON(t *testing.T, status int, body any) {
 			if v["jsonrpc"] != "2.0" {
 				t.Fatalf("bad jsonrpc version: %v", v)
 			}
-			_, hasResult := v["result"]
+			result, hasResult := v["result"]
 			e, hasError := v["error"].(map[string]any)
 			if hasResult == hasError {
 				t.Fatalf("want exactly one of result and error: %v", v)
+			}
+			if r, ok := result.(map[string]any); ok {
+				if sc, ok := r["structuredContent"].(map[string]any); ok && sc["code"] == string(core.CodeInternal) {
+					t.Fatalf("a tool call failed with an internal error: %v", v)
+				}
 			}
 			if hasError {
 				if _, ok := e["code"].(float64); !ok {

@@ -86,6 +86,9 @@ func FuzzDecodeMessages(f *testing.F) {
 		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
 		`{"jsonrpc":"2.0","id":null,"method":""}`,
 		`[[[]]]`, `"x"`, `{`, ``,
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x\u0000","arguments":{"a":"\u0000"}}}`,
+		"{\"jsonrpc\":\"2.0\",\"id\":\"\xff\",\"method\":\"tools/\xffcall\",\"params\":{\"name\":\"\xfe\"}}",
+		`[{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"uri":"giftwell://\u0000"}}]`,
 	} {
 		f.Add([]byte(s))
 	}

@@ -70,9 +70,14 @@ type authorizeRequest struct {
 
 // begin checks the authorization request common to the consent page and its
 // post. It has answered when ok is false: a sign-in redirect, an error page
-// (unknown client, unmatched redirect URI: never redirected), or an error
-// redirect to the client.
+// (hostile text in a parameter, unknown client, unmatched redirect URI:
+// never redirected), or an error redirect to the client.
 func (s *Server) begin(w http.ResponseWriter, r *http.Request) (authorizeRequest, bool) {
+	if e := hostileRequest(r); e != nil {
+		// Nothing is verified yet, so nothing is redirected: a page says it.
+		s.errorPage(w, http.StatusBadRequest, "The request is not valid (invalid_request): "+e.Message+".")
+		return authorizeRequest{}, false
+	}
 	if r.URL.Query().Has("access_token") {
 		s.errorPage(w, http.StatusBadRequest, "Tokens are never accepted in the address.")
 		return authorizeRequest{}, false
@@ -201,8 +206,13 @@ func (s *Server) consent(w http.ResponseWriter, r *http.Request) {
 }
 
 // token serves POST /oauth/token: code exchange and refresh. A resource
-// sent with it must be the grant's.
+// sent with it must be the grant's. A parameter or client credential
+// holding hostile text is invalid_request, before anything is looked up.
 func (s *Server) token(w http.ResponseWriter, r *http.Request) {
+	if e := hostileRequest(r); e != nil {
+		writeOAuthError(w, http.StatusBadRequest, "invalid_request", e.Message)
+		return
+	}
 	ctx := r.Context()
 	session := &Session{}
 	ar, err := s.provider.NewAccessRequest(ctx, r, session)
@@ -230,6 +240,10 @@ func (s *Server) token(w http.ResponseWriter, r *http.Request) {
 
 // revoke serves POST /oauth/revoke (RFC 7009); revoking a refresh token ends its grant.
 func (s *Server) revoke(w http.ResponseWriter, r *http.Request) {
+	if e := hostileRequest(r); e != nil {
+		writeOAuthError(w, http.StatusBadRequest, "invalid_request", e.Message)
+		return
+	}
 	err := s.provider.NewRevocationRequest(r.Context(), r)
 	if err != nil && !errors.Is(err, fosite.ErrNotFound) {
 		s.log.InfoContext(r.Context(), "oauth revoke", "err", err)

@@ -48,6 +48,10 @@ func (s *Server) connectedApps(w http.ResponseWriter, r *http.Request) {
 // disconnect serves POST /oauth/disconnect (form grant_id): ends the grant
 // at once and shows the list again.
 func (s *Server) disconnect(w http.ResponseWriter, r *http.Request) {
+	if e := hostileRequest(r); e != nil {
+		s.errorPage(w, http.StatusBadRequest, "The form is not valid: "+e.Message+".")
+		return
+	}
 	person, ok := s.signedIn(w, r, "/oauth/disconnect")
 	if !ok {
 		return

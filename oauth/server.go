@@ -1,8 +1,10 @@
 package oauth
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -12,6 +14,7 @@ import (
 	"github.com/giftwell/giftwell"
 	"github.com/giftwell/giftwell/core"
 	"github.com/giftwell/giftwell/core/connect"
+	"github.com/giftwell/giftwell/tools"
 )
 
 // AuthorizationServerPath is where RFC 8414 places the authorization server's
@@ -72,7 +75,8 @@ func AuthorizationServerHandler(cfg core.Config) http.Handler {
 // RegistrationHandler serves POST /oauth/register (RFC 7591): JSON client
 // metadata in, the registered client out with 201. Errors are RFC 7591's
 // {error, error_description}: invalid_redirect_uri for a refused redirect
-// URI, invalid_client_metadata for anything else.
+// URI, invalid_client_metadata for anything else (a field holding a NUL
+// character or bytes that are not UTF-8 among them).
 func RegistrationHandler(app *giftwell.App, log *slog.Logger) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodPost {
@@ -85,15 +89,25 @@ func RegistrationHandler(app *giftwell.App, log *slog.Logger) http.Handler {
 			writeOAuthError(w, http.StatusBadRequest, "invalid_client_metadata", "the body must be application/json")
 			return
 		}
-		var reg connect.OAuthClientRegistration
-		dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, MaxRegistrationBytes))
-		if err := dec.Decode(&reg); err != nil {
+		raw, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxRegistrationBytes))
+		if err != nil {
 			var tooBig *http.MaxBytesError
 			if errors.As(err, &tooBig) {
 				writeOAuthError(w, http.StatusRequestEntityTooLarge, "invalid_client_metadata", "the body is larger than 16 KiB")
 				return
 			}
+			writeOAuthError(w, http.StatusBadRequest, "invalid_client_metadata", "the body could not be read in full")
+			return
+		}
+		var reg connect.OAuthClientRegistration
+		if err := json.NewDecoder(bytes.NewReader(raw)).Decode(&reg); err != nil {
 			writeOAuthError(w, http.StatusBadRequest, "invalid_client_metadata", "the body is not a JSON object of client metadata")
+			return
+		}
+		// A NUL or bytes that are not UTF-8 in any field: refused before
+		// anything is stored, naming the field.
+		if err := tools.CheckJSON(raw); err != nil {
+			writeOAuthError(w, http.StatusBadRequest, "invalid_client_metadata", core.AsError(err).Message)
 			return
 		}
 		client, err := app.Connect.RegisterOAuthClient(r.Context(), reg, remoteIP(r))

@@ -12,6 +12,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/tools"
 )
 
 // binding says where an operation's arguments come from: path parameters
@@ -96,7 +97,15 @@ func (b binding) args(r *http.Request, body map[string]any) (json.RawMessage, er
 // merge builds the arguments from path values, a raw query and a decoded
 // body. Query values are coerced to the types of the input's properties;
 // every problem is one VALIDATION_ERROR naming each offending parameter.
+// A path parameter holding a NUL or bytes that are not UTF-8 is 404
+// NOT_FOUND; any other hostile text (tools.CheckText) is a VALIDATION_ERROR.
 func (b binding) merge(path map[string]string, rawQuery string, body map[string]any) (json.RawMessage, error) {
+	for _, name := range b.path {
+		if tools.HostileText(path[name]) != "" {
+			// No ID holds a NUL or bytes that are not UTF-8: nothing is there.
+			return nil, core.Errorf(core.CodeNotFound, "%s: nothing has this ID; an ID never holds a NUL character or bytes that are not UTF-8", name)
+		}
+	}
 	var p problems
 	args := make(map[string]any, len(body)+len(path))
 	for k, v := range body {
@@ -144,6 +153,11 @@ func (b binding) merge(path map[string]string, rawQuery string, body map[string]
 		}
 	}
 	if err := p.err(); err != nil {
+		return nil, err
+	}
+	// Query values are the bytes as sent, which json.Marshal would quietly
+	// turn into U+FFFD: refuse hostile text here, naming the parameter.
+	if err := tools.CheckText(args); err != nil {
 		return nil, err
 	}
 	raw, err := json.Marshal(args)

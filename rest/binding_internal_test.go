@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/tools"
 )
 
 // sampleInput has a property of every kind the coercion knows.
@@ -129,6 +130,15 @@ func FuzzMerge(f *testing.F) {
 	f.Add("t1", "%zz=1", []byte(`{"a":`), true)
 	f.Add("t1", "ids=&query=", []byte(`null`), false)
 	f.Add("t1", "flag=TRUE&any=%00", []byte("{\"\\u0000\":1e999}"), true)
+	// Hostile text: a NUL or bytes that are not UTF-8 anywhere.
+	f.Add("\x00", "limit=1", []byte(``), false)
+	f.Add("t\xff", "", []byte(`{"note":"x"}`), true)
+	f.Add("t1", "ids=a%00,b&flag=true", []byte(``), false)
+	f.Add("t1", "query=%FF%FE", []byte(``), false)
+	f.Add("t1", "%FF=1", []byte(``), false)
+	f.Add("t1", "", []byte("{\"note\":\"x\xffy\"}"), true)
+	f.Add("t1", "", []byte(`{"note":"x\u0000y","list":[{"k":"\u0000"}]}`), true)
+	f.Add("t1", "", []byte(`{"obj":{"a\u0000":1}}`), true)
 	get, post := sampleBinding(f, http.MethodGet), sampleBinding(f, http.MethodPost)
 	f.Fuzz(func(t *testing.T, id, query string, rawBody []byte, isPost bool) {
 		b := get
@@ -141,10 +151,18 @@ func FuzzMerge(f *testing.F) {
 			return
 		}
 		raw, err := b.merge(map[string]string{"id": id}, query, body)
+		if tools.HostileText(id) != "" {
+			require.Equal(t, core.CodeNotFound, core.ErrorCode(err), "a hostile path ID is 404: %v", err)
+			return
+		}
 		if err != nil {
 			requireNamedRefusal(t, err)
 			return
 		}
+		// What passes is text the database stores: no NUL, all UTF-8.
+		require.True(t, utf8.Valid(raw), "%q", raw)
+		require.NoError(t, tools.CheckJSON(raw), "%q", raw)
+		require.True(t, utf8.Valid(rawBody), "a body that is not UTF-8 was accepted: %q", rawBody)
 		var args map[string]any
 		dec := json.NewDecoder(bytes.NewReader(raw))
 		dec.UseNumber()

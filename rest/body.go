@@ -10,6 +10,7 @@ import (
 	"net/http"
 
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/tools"
 )
 
 // MaxBodyBytes is the largest request body the API reads (1 MiB).
@@ -71,7 +72,9 @@ func isJSON(contentType string) bool {
 
 // parseObject decodes a body that must be one JSON object. Zero bytes are no
 // body (nil); anything else that is not a single JSON value is INVALID_JSON,
-// and a value that is not an object is a VALIDATION_ERROR naming the body.
+// and a value that is not an object is a VALIDATION_ERROR naming the body,
+// as is a string or key holding a NUL or bytes that are not UTF-8 (naming
+// the field).
 func parseObject(raw []byte) (map[string]any, error) {
 	if len(raw) == 0 {
 		return nil, nil
@@ -88,6 +91,11 @@ func parseObject(raw []byte) (map[string]any, error) {
 	obj, ok := v.(map[string]any)
 	if !ok {
 		return nil, core.Invalid("body", "must be a JSON object")
+	}
+	// The decoder turned bytes that are not UTF-8 into U+FFFD: judge the
+	// raw bytes, naming each field.
+	if err := tools.CheckJSON(raw); err != nil {
+		return nil, err
 	}
 	return obj, nil
 }

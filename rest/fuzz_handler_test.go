@@ -20,7 +20,9 @@ import (
 // whole handler over a real database: it never panics, every response is
 // JSON (the {data} envelope on success, the error envelope otherwise) and
 // its status is one the request rules, auth and routing produce. The test
-// tool that fails on purpose is left out, so a 500 is a finding.
+// tool that fails on purpose is left out, so a 500 is a finding: hostile
+// text (a NUL, bytes that are not UTF-8) anywhere is refused at the edge,
+// never a database error.
 func FuzzHandler(f *testing.F) {
 	env := apptest.New(f)
 	list := slices.DeleteFunc(append(tools.All(env.App), testTools()...), func(t tools.Tool) bool { return t.Name == "fail_test" })
@@ -49,6 +51,23 @@ func FuzzHandler(f *testing.F) {
 		{"PURGE", "/nowhere", "", "Bearer x y", "", "", false},
 		{"OPTIONS", "/session", "", "", "null", "", false},
 		{"GET", "/openapi.json", "", "", "", "", false},
+		// Hostile text: a NUL or bytes that are not UTF-8 in bodies, path
+		// IDs and query values of real tools.
+		{"POST", "/campaigns", "application/json", "owner", "", `{"name":"x","mode":"always_on","productId":"gourmet-snack-crate","senderName":"S","senderCompany":"A","description":"x\u0000y"}`, false},
+		{"POST", "/campaigns", "application/json", "owner", "", "{\"name\":\"x\xff\",\"mode\":\"always_on\",\"productId\":\"gourmet-snack-crate\",\"senderName\":\"S\",\"senderCompany\":\"A\"}", false},
+		{"POST", "/campaigns", "application/json", "owner", "", `{"name":"x","mode":"always_on","productId":"gourmet-snack-crate","senderName":"S","senderCompany":"A","customization":{"k\u0000":"v"}}`, false},
+		{"GET", "/campaigns/%00", "", "owner", "", "", false},
+		{"GET", "/campaigns/%FF", "", "owner", "", "", false},
+		{"PATCH", "/campaigns/%C3%28", "application/json", "owner", "", `{"message":"hi"}`, false},
+		{"POST", "/campaigns/cmp_x/recipients", "application/json", "owner", "", `{"recipients":[{"email":"a@example.com","name":"\u0000"}]}`, false},
+		{"GET", "/sends?campaignId=%FF", "", "owner", "", "", false},
+		{"GET", "/events?cursor=%00", "", "owner", "", "", false},
+		{"GET", "/catalog/search?query=%FF%00", "", "owner", "", "", false},
+		{"DELETE", "/webhooks/%FF", "", "owner", "", "", false},
+		{"PATCH", "/settings", "application/json", "owner", "", `{"name":"\u0000"}`, false},
+		{"POST", "/queue/approve", "application/json", "owner", "", `{"queueItemId":"\u0000"}`, false},
+		{"GET", "/test-things?ids=a%00", "", "owner", "", "", false},
+		{"POST", "/test-notes/%00", "application/json", "owner", "", `{"note":"hi"}`, false},
 	}
 	for _, s := range seeds {
 		f.Add(s.method, s.path, s.contentType, s.auth, s.origin, []byte(s.body), s.chunked)

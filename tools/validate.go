@@ -177,7 +177,9 @@ func keywordsOf(s *jsonschema.Schema) ([]keyword, error) {
 // decodeArgs checks raw arguments against the tool's input schema and then
 // decodes them into v. Every refusal is a VALIDATION_ERROR whose message
 // names each offending field by its path (recipients[2].email); syntax errors
-// are INVALID_JSON. Absent or null arguments are an empty object.
+// are INVALID_JSON. Hostile text (a NUL, bytes that are not UTF-8) is refused
+// first, by CheckJSON: this is the one place every face's arguments pass.
+// Absent or null arguments are an empty object.
 func decodeArgs(val *validator, raw json.RawMessage, v any) error {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
@@ -194,6 +196,9 @@ func decodeArgs(val *validator, raw json.RawMessage, v any) error {
 	}
 	if _, ok := doc.(map[string]any); !ok {
 		return core.Invalid("arguments", "must be a JSON object")
+	}
+	if err := CheckJSON(raw); err != nil {
+		return err
 	}
 	var c checker
 	val.root.check(&c, "", doc)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/require"
 
@@ -103,7 +104,10 @@ func TestSchemaTagsAppear(t *testing.T) {
 }
 
 func FuzzDecodeArgs(f *testing.F) {
-	for _, seed := range []string{`{}`, `{"name":"ab","limit":5}`, `{"items":[{"key":1}]}`, `[`, `null`, `{"meta":{"a":{"b":[]}}}`, `{"limit":1e400}`} {
+	for _, seed := range []string{`{}`, `{"name":"ab","limit":5}`, `{"items":[{"key":1}]}`, `[`, `null`, `{"meta":{"a":{"b":[]}}}`, `{"limit":1e400}`,
+		// Hostile text: a NUL or bytes that are not UTF-8, in values and keys.
+		`{"name":"a\u0000b"}`, "{\"name\":\"a\xffb\"}", `{"items":[{"key":1},{"key":"\u0000"}]}`, `{"meta":{"a\u0000":{}}}`,
+		"{\"meta\":{\"\xc3\x28\":[\"\xfe\"]}}", `{"name":"\\u0000"}`, `["\u0000"]`, "\"\xff\""} {
 		f.Add(seed)
 	}
 	s, err := schemaFor[sample]()
@@ -116,6 +120,18 @@ func FuzzDecodeArgs(f *testing.F) {
 			e := core.AsError(err)
 			if e.Code != core.CodeValidation && e.Code != core.CodeInvalidJSON {
 				t.Fatalf("unexpected code %s for %q", e.Code, raw)
+			}
+		}
+		// CheckJSON refuses exactly the documents with a NUL or bytes that
+		// are not UTF-8 in a string or key; what decodes is storable text.
+		var doc any
+		if json.Unmarshal([]byte(raw), &doc) == nil {
+			hostile := !utf8.ValidString(raw) || CheckText(doc) != nil
+			if got := CheckJSON([]byte(raw)) != nil; got != hostile {
+				t.Fatalf("CheckJSON(%q) refused=%v, want %v", raw, got, hostile)
+			}
+			if err == nil && hostile {
+				t.Fatalf("decodeArgs accepted hostile text %q", raw)
 			}
 		}
 	})

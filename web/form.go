@@ -10,11 +10,18 @@ import (
 const maxFormBytes = 64 << 10
 
 // parseForm reads the posted form into r.PostForm. It answers 413 for a
-// body over maxFormBytes and 400 for a malformed one, and then returns false.
+// body over maxFormBytes, 400 for a malformed one and 400 naming the field
+// for a value holding a NUL or bytes that are not UTF-8
+// (tools.HostileText), and then returns false.
 func (h *handler) parseForm(w http.ResponseWriter, r *http.Request) bool {
 	r.Body = http.MaxBytesReader(w, r.Body, maxFormBytes)
 	err := r.ParseForm()
 	if err == nil {
+		if field, bad := hostileField(r.PostForm); bad {
+			h.message(w, r, http.StatusBadRequest, "Form not understood",
+				"The form's "+field+" holds a character Giftwell cannot save (a NUL or bytes that are not UTF-8), so nothing was saved. Correct it and try again.")
+			return false
+		}
 		return true
 	}
 	var tooLarge *http.MaxBytesError

@@ -45,7 +45,7 @@ func NewHandler(cfg Config) http.Handler {
 		secureCookies:     strings.HasPrefix(strings.ToLower(cfg.App.Config.SiteURL), "https://"),
 		trustForwardedFor: cfg.TrustForwardedFor,
 	}
-	return securityHeaders(h.crossOriginProtection(h.routes()))
+	return securityHeaders(h.crossOriginProtection(h.refuseHostileText(h.routes())))
 }
 
 // routes is the table of pages. A page is a template in templates/ and a

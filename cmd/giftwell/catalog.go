@@ -1,12 +1,14 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
 	"os"
 
 	"github.com/giftwell/giftwell/core/catalog"
+	"github.com/giftwell/giftwell/tools"
 )
 
 // catalogImport replaces the gift catalog with the JSON array of products in
@@ -28,12 +30,21 @@ func catalogImport(ctx context.Context, args []string, stdout io.Writer) error {
 		defer f.Close()
 		r = f
 	}
+	raw, err := io.ReadAll(r)
+	if err != nil {
+		return err
+	}
+	// A NUL or bytes that are not UTF-8 in any product's text: refused
+	// naming the field ([3].name), before the database is opened.
+	if err := tools.CheckJSON(raw); err != nil {
+		return err
+	}
 	d, err := openDatabase(ctx, dataDir())
 	if err != nil {
 		return err
 	}
 	defer d.Close()
-	n, err := catalog.ImportCatalog(ctx, d.Pool, r)
+	n, err := catalog.ImportCatalog(ctx, d.Pool, bytes.NewReader(raw))
 	if err != nil {
 		return err
 	}

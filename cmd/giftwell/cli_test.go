@@ -107,3 +107,33 @@ func TestCLIMigrateAndCatalogImport(t *testing.T) {
 	require.Equal(t, 1, code)
 	require.Contains(t, stderr, "no such file")
 }
+
+// TestCLIRefusesHostileText: a flag value or an imported catalog holding
+// bytes that are not UTF-8 (or a NUL, which JSON can escape) is a
+// VALIDATION_ERROR naming the flag or field, before the database is opened.
+func TestCLIRefusesHostileText(t *testing.T) {
+	t.Parallel()
+	dsn := testdb.NewDSN(t)
+	catalogFile := t.TempDir() + "/catalog.json"
+	require.NoError(t, os.WriteFile(catalogFile, []byte(`[{"id":"mug","name":"Mug\u0000"}]`), 0o600))
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"workspace", "create", "--name", "Acme\xff", "--owner-email", "a@example.com", "--owner-password", "correct horse"}, "VALIDATION_ERROR: --name: must be UTF-8 text"},
+		{[]string{"workspace", "create", "--name", "Acme", "--owner-email", "a\xc3\x28@example.com", "--owner-password", "correct horse"}, "VALIDATION_ERROR: --owner-email: must be UTF-8 text"},
+		{[]string{"workspace", "add-member", "--workspace", "ws_\xff", "--email", "b@example.com", "--password", "correct horse", "--role", "admin"}, "VALIDATION_ERROR: --workspace: must be UTF-8 text"},
+		{[]string{"staff", "gift", "--send", "send_x", "--status", "cancelled", "--reason", "oops\xff"}, "VALIDATION_ERROR: --reason: must be UTF-8 text"},
+		{[]string{"staff", "enable-live", "--workspace", "\xfe"}, "VALIDATION_ERROR: --workspace: must be UTF-8 text"},
+		{[]string{"catalog", "import", catalogFile}, "VALIDATION_ERROR: [0].name: must not contain a NUL character (U+0000)"},
+	}
+	for _, c := range cases {
+		stdout, stderr, code := runCLI(t, dsn, c.args...)
+		require.Equal(t, 1, code, "%q: %s", c.args, stderr)
+		require.Empty(t, stdout)
+		require.Contains(t, stderr, "giftwell: "+c.want, "%q", c.args)
+	}
+	// The refused create wrote nothing: the same owner's clean create works.
+	_, stderr, code := runCLI(t, dsn, "workspace", "create", "--name", "Acme", "--owner-email", "a@example.com", "--owner-password", "correct horse")
+	require.Equal(t, 0, code, stderr)
+}

@@ -3,12 +3,14 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 
 	"github.com/giftwell/giftwell"
 	"github.com/giftwell/giftwell/core"
 	"github.com/giftwell/giftwell/core/identity"
+	"github.com/giftwell/giftwell/tools"
 )
 
 // workspaceCreate creates a workspace with its owner and prints
@@ -77,16 +79,22 @@ func workspaceAddMember(ctx context.Context, args []string, stdout io.Writer) er
 	return json.NewEncoder(stdout).Encode(out)
 }
 
-// parseNoArgs parses flags and refuses stray positional arguments.
-func parseNoArgs(fs interface {
-	Parse([]string) error
-	Args() []string
-}, args []string) error {
+// parseNoArgs parses flags and refuses stray positional arguments, and
+// flag values the database cannot store as text (bytes that are not UTF-8;
+// an argument cannot hold a NUL): VALIDATION_ERROR naming the flag, before
+// the database is opened.
+func parseNoArgs(fs *flag.FlagSet, args []string) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if len(fs.Args()) > 0 {
 		return fmt.Errorf("unexpected argument %q", fs.Args()[0])
 	}
-	return nil
+	var bad error
+	fs.Visit(func(f *flag.Flag) {
+		if msg := tools.HostileText(f.Value.String()); msg != "" && bad == nil {
+			bad = core.Invalid("--"+f.Name, "%s", msg)
+		}
+	})
+	return bad
 }
