@@ -207,9 +207,23 @@ func (s *faultSite) servedAgain(ctx context.Context) (time.Duration, error) {
 	}
 }
 
+// ready checks that /readyz answers want.
+func (s *faultSite) ready(want int) error {
+	res, err := s.http.Get(s.url + "/readyz")
+	if err != nil {
+		return err
+	}
+	_ = res.Body.Close()
+	if res.StatusCode != want {
+		return fmt.Errorf("/readyz answered %d, want %d", res.StatusCode, want)
+	}
+	return nil
+}
+
 // faults injects the schedule: connections dropped, the database down for
-// a while, latency; after each return of the database it measures how soon
-// a read is served again. It returns the faults injected and the recoveries.
+// a while, latency; while the database is down /readyz says so, and after
+// each return it measures how soon a read is served again (and /readyz is
+// ready again, without a restart). It returns the faults injected and the recoveries.
 func (s *faultSite) faults(ctx context.Context, rng *rand.Rand) (int, []time.Duration, error) {
 	p := s.env.Faults
 	pause := func() { time.Sleep(time.Duration(150+rng.IntN(150)) * time.Millisecond) }
@@ -236,12 +250,18 @@ func (s *faultSite) faults(ctx context.Context, rng *rand.Rand) (int, []time.Dur
 				time.Sleep(time.Duration(200+rng.IntN(200)) * time.Millisecond)
 			}
 			p.Down()
+			if err := s.ready(http.StatusServiceUnavailable); err != nil {
+				return 0, nil, err
+			}
 			time.Sleep(time.Duration(200+rng.IntN(400)) * time.Millisecond)
 			p.SetLatency(0)
 			if err := p.Up(); err != nil {
 				return 0, nil, err
 			}
 			if err := recovered(); err != nil {
+				return 0, nil, err
+			}
+			if err := s.ready(http.StatusOK); err != nil {
 				return 0, nil, err
 			}
 		}
