@@ -76,12 +76,23 @@ func Invalid(field, format string, args ...any) *Error {
 }
 
 // Internal wraps an unexpected error. Its cause is logged, never shown.
+// A cause that says the database or another dependency is unavailable
+// (Unavailable) makes SERVICE_UNAVAILABLE (retry_later, with retryAfterMs)
+// instead: the request may succeed in a moment.
 func Internal(cause error) *Error {
+	if Unavailable(cause) {
+		var e *Error
+		if errors.As(cause, &e) && (e.Code == CodeUnavailableRead || e.Code == CodeUnavailableWrite) {
+			return e
+		}
+		return unavailable(cause)
+	}
 	return &Error{Code: CodeInternal, Message: InternalMessage, Cause: cause}
 }
 
 // AsError returns err as an *Error: itself when it is one, INTERNAL_ERROR
-// wrapping it otherwise. A nil err gives nil.
+// (or SERVICE_UNAVAILABLE, see Internal) wrapping it otherwise. A nil err
+// gives nil.
 func AsError(err error) *Error {
 	if err == nil {
 		return nil

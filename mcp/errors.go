@@ -17,12 +17,17 @@ import (
 // sees passes here and becomes core's envelope with its HTTP status
 // (core.EnvelopeOf): the same envelope REST writes. An internal error (not
 // a *core.Error, INTERNAL_ERROR, or a code outside the table) is logged
-// with its cause and shown only as the generic message.
+// with its cause and shown only as the generic message; an outage
+// (SERVICE_UNAVAILABLE) is logged with its cause too.
 func (h *handler) translate(ctx context.Context, err error) (core.Envelope, int) {
 	status, env, internal := core.EnvelopeOf(err, h.app.Config.SiteURL)
-	if internal {
+	switch {
+	case internal:
 		h.log.LogAttrs(ctx, slog.LevelError, "mcp: internal error",
 			slog.String("request_id", requestID(ctx)), slog.String("error", errorText(err)))
+	case status >= http.StatusInternalServerError:
+		h.log.LogAttrs(ctx, slog.LevelError, "mcp: service unavailable",
+			slog.String("request_id", requestID(ctx)), slog.String("code", env.Code), slog.String("error", errorText(err)))
 	}
 	if ri := requestInfoFrom(ctx); ri != nil {
 		ri.setCode(env.Code)

@@ -45,6 +45,7 @@ type bundle struct {
 type setupOptions struct {
 	extraTools func(app *giftwell.App) []tools.Tool
 	limiter    mcp.ToolCallLimiter
+	faults     bool
 }
 
 // setup starts the MCP face on a fresh workspace. Keys authenticate through
@@ -56,7 +57,11 @@ func setup(t testing.TB, opts ...func(*setupOptions)) *bundle {
 	for _, f := range opts {
 		f(&o)
 	}
-	env := apptest.New(t)
+	var envOpts []apptest.Option
+	if o.faults {
+		envOpts = append(envOpts, apptest.WithFaults())
+	}
+	env := apptest.New(t, envOpts...)
 	list := tools.All(env.App)
 	if o.extraTools != nil {
 		list = append(list, o.extraTools(env.App)...)
@@ -88,6 +93,11 @@ func setup(t testing.TB, opts ...func(*setupOptions)) *bundle {
 // withLimiter limits the assistant endpoint's tool calls with l.
 func withLimiter(l mcp.ToolCallLimiter) func(*setupOptions) {
 	return func(o *setupOptions) { o.limiter = l }
+}
+
+// withFaults routes the App's database through a fault proxy (env.Faults).
+func withFaults() func(*setupOptions) {
+	return func(o *setupOptions) { o.faults = true }
 }
 
 // withTools adds tools to the registry the handler serves.

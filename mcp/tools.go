@@ -98,7 +98,8 @@ func listInRegistryOrder(listed map[string]int) sdk.Middleware {
 
 // toolHandler runs one registry tool for the principal the wrapper put in
 // the context and renders its outcome through the translator. A panicking
-// handler is an INTERNAL_ERROR, not a dead process.
+// handler is an INTERNAL_ERROR, not a dead process. An outage while a tool
+// without the readOnly hint ran is reread_and_retry (core.AfterWrite).
 func (h *handler) toolHandler(t tools.Tool) sdk.ToolHandler {
 	return func(ctx context.Context, req *sdk.CallToolRequest) (res *sdk.CallToolResult, _ error) {
 		defer func() {
@@ -108,6 +109,10 @@ func (h *handler) toolHandler(t tools.Tool) sdk.ToolHandler {
 		}()
 		p, _ := core.PrincipalFrom(ctx)
 		out, err := t.Call(ctx, p, req.Params.Arguments)
+		if err != nil && !t.Hints.ReadOnly {
+			// The write may have landed before the database went away.
+			err = core.AfterWrite(err)
+		}
 		return h.toolResult(ctx, out, err), nil
 	}
 }

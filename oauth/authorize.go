@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/ory/fosite"
@@ -89,6 +90,10 @@ func (s *Server) begin(w http.ResponseWriter, r *http.Request) (authorizeRequest
 	q := r.URL.Query()
 	client, err := s.app.Connect.OAuthClientByID(r.Context(), q.Get("client_id"))
 	if err != nil {
+		if core.Unavailable(err) {
+			s.unavailablePage(w, r, err)
+			return authorizeRequest{}, false
+		}
 		s.errorPage(w, http.StatusBadRequest, "The app asking to connect is not registered.")
 		return authorizeRequest{}, false
 	}
@@ -103,7 +108,7 @@ func (s *Server) begin(w http.ResponseWriter, r *http.Request) (authorizeRequest
 	ctx := context.WithValue(r.Context(), matchedRedirectKey{}, redirect)
 	ar, err := s.provider.NewAuthorizeRequest(ctx, r)
 	if err != nil {
-		s.provider.WriteAuthorizeError(ctx, w, ar, err)
+		s.authorizeError(ctx, w, ar, err)
 		return authorizeRequest{}, false
 	}
 	// fosite enforces PKCE only when it issues the code; refuse before the
@@ -188,7 +193,7 @@ func (s *Server) consent(w http.ResponseWriter, r *http.Request) {
 			s.provider.WriteAuthorizeError(a.ctx, w, a.request, oauthError(e, fosite.ErrAccessDenied))
 		default:
 			s.log.ErrorContext(r.Context(), "oauth grant", "err", err)
-			s.provider.WriteAuthorizeError(a.ctx, w, a.request, fosite.ErrServerError)
+			s.authorizeError(a.ctx, w, a.request, fosite.ErrServerError.WithWrap(err))
 		}
 		return
 	}
@@ -198,7 +203,7 @@ func (s *Server) consent(w http.ResponseWriter, r *http.Request) {
 	session := &Session{GrantID: grant.ID, WorkspaceID: grant.WorkspaceID, UserID: grant.UserID}
 	resp, err := s.provider.NewAuthorizeResponse(a.ctx, a.request, session)
 	if err != nil {
-		s.provider.WriteAuthorizeError(a.ctx, w, a.request, err)
+		s.authorizeError(a.ctx, w, a.request, err)
 		return
 	}
 	resp.AddParameter("iss", s.app.Config.SiteURL)
@@ -208,6 +213,8 @@ func (s *Server) consent(w http.ResponseWriter, r *http.Request) {
 // token serves POST /oauth/token: code exchange and refresh. A resource
 // sent with it must be the grant's. A parameter or client credential
 // holding hostile text is invalid_request, before anything is looked up.
+// While the database is unavailable it answers server_error 503
+// (accessError), never a credential error.
 func (s *Server) token(w http.ResponseWriter, r *http.Request) {
 	if e := hostileRequest(r); e != nil {
 		writeOAuthError(w, http.StatusBadRequest, "invalid_request", e.Message)
@@ -217,12 +224,15 @@ func (s *Server) token(w http.ResponseWriter, r *http.Request) {
 	session := &Session{}
 	ar, err := s.provider.NewAccessRequest(ctx, r, session)
 	if err != nil {
-		s.provider.WriteAccessError(ctx, w, ar, err)
+		s.accessError(ctx, w, ar, err)
 		return
 	}
 	grant, err := s.app.Connect.OAuthGrantByID(ctx, session.GrantID)
 	if err != nil {
-		s.provider.WriteAccessError(ctx, w, ar, fosite.ErrInvalidGrant)
+		if !core.Unavailable(err) {
+			err = fosite.ErrInvalidGrant
+		}
+		s.accessError(ctx, w, ar, err)
 		return
 	}
 	// No scope beyond the grant's, ever (fosite would quietly narrow it).
@@ -232,19 +242,50 @@ func (s *Server) token(w http.ResponseWriter, r *http.Request) {
 	}
 	resp, err := s.provider.NewAccessResponse(ctx, ar)
 	if err != nil {
-		s.provider.WriteAccessError(ctx, w, ar, err)
+		s.accessError(ctx, w, ar, err)
 		return
 	}
 	s.provider.WriteAccessResponse(ctx, w, ar, resp)
 }
 
-// revoke serves POST /oauth/revoke (RFC 7009); revoking a refresh token ends its grant.
+// accessError writes a failed token request: server_error 503 when the
+// database is unavailable, whatever fosite made of it (a failed client
+// lookup is invalid_client to fosite), and fosite's answer otherwise.
+func (s *Server) accessError(ctx context.Context, w http.ResponseWriter, ar fosite.AccessRequester, err error) {
+	if core.Unavailable(err) {
+		s.log.ErrorContext(ctx, "oauth token: service unavailable", "err", err)
+		writeUnavailable(w)
+		return
+	}
+	s.provider.WriteAccessError(ctx, w, ar, err)
+}
+
+// authorizeError writes a failed authorization request as fosite does (a
+// redirect to the client once its redirect URI is known, a page before),
+// with temporarily_unavailable when the database is unavailable.
+func (s *Server) authorizeError(ctx context.Context, w http.ResponseWriter, ar fosite.AuthorizeRequester, err error) {
+	if core.Unavailable(err) {
+		s.log.ErrorContext(ctx, "oauth authorize: service unavailable", "err", err)
+		w.Header().Set("Retry-After", strconv.Itoa((core.UnavailableRetryAfterMs+999)/1000))
+		err = errTemporarilyUnavailable
+	}
+	s.provider.WriteAuthorizeError(ctx, w, ar, err)
+}
+
+// revoke serves POST /oauth/revoke (RFC 7009); revoking a refresh token
+// ends its grant. While the database is unavailable it answers server_error
+// 503, never invalid_client.
 func (s *Server) revoke(w http.ResponseWriter, r *http.Request) {
 	if e := hostileRequest(r); e != nil {
 		writeOAuthError(w, http.StatusBadRequest, "invalid_request", e.Message)
 		return
 	}
 	err := s.provider.NewRevocationRequest(r.Context(), r)
+	if core.Unavailable(err) {
+		s.log.ErrorContext(r.Context(), "oauth revoke: service unavailable", "err", err)
+		writeUnavailable(w)
+		return
+	}
 	if err != nil && !errors.Is(err, fosite.ErrNotFound) {
 		s.log.InfoContext(r.Context(), "oauth revoke", "err", err)
 	}
@@ -285,6 +326,15 @@ func (s *Server) render(ctx context.Context, w http.ResponseWriter, status int, 
 // errorPage is a page for errors that must not redirect to the client.
 func (s *Server) errorPage(w http.ResponseWriter, status int, message string) {
 	s.render(context.Background(), w, status, errorTemplate, page{Data: message})
+}
+
+// unavailablePage is the 503 page, with Retry-After, of a request the
+// database's unavailability stopped before anything can redirect to the
+// client (or on the connected-apps pages).
+func (s *Server) unavailablePage(w http.ResponseWriter, r *http.Request, err error) {
+	s.log.ErrorContext(r.Context(), "oauth: service unavailable", "path", r.URL.Path, "err", err)
+	w.Header().Set("Retry-After", strconv.Itoa((core.UnavailableRetryAfterMs+999)/1000))
+	s.errorPage(w, http.StatusServiceUnavailable, unavailableText)
 }
 
 // page is what the shell's layout (internal/webshell) reads, with the

@@ -10,12 +10,18 @@ import (
 )
 
 // signedIn returns the person signed in with the web app's session cookie,
-// or sends them to sign in (and back to path) and returns false.
+// or sends them to sign in (and back to path) and returns false; while the
+// session cannot be looked up, it shows the unavailable page instead.
 func (s *Server) signedIn(w http.ResponseWriter, r *http.Request, back string) (core.Principal, bool) {
 	c, err := r.Cookie(identity.SessionCookieName)
 	var person core.Principal
 	if err == nil {
 		person, err = s.app.Identity.AuthenticateSession(r.Context(), c.Value)
+	}
+	if core.Unavailable(err) {
+		// The session may well be live: never send the person to sign in.
+		s.unavailablePage(w, r, err)
+		return core.Principal{}, false
 	}
 	if err != nil {
 		http.Redirect(w, r, "/login?next="+url.QueryEscape(back), http.StatusSeeOther)
@@ -32,6 +38,10 @@ func (s *Server) connectedApps(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	apps, err := s.app.Connect.ListConnectedApps(r.Context(), person)
+	if core.Unavailable(err) {
+		s.unavailablePage(w, r, err)
+		return
+	}
 	if err != nil {
 		s.log.ErrorContext(r.Context(), "oauth connected apps", "err", err)
 		s.errorPage(w, http.StatusInternalServerError, "Something went wrong; try again.")
@@ -59,6 +69,10 @@ func (s *Server) disconnect(w http.ResponseWriter, r *http.Request) {
 	if err := s.app.Connect.DisconnectApp(r.Context(), person, r.PostFormValue("grant_id")); err != nil {
 		if core.ErrorCode(err) == core.CodeNotFound {
 			s.errorPage(w, http.StatusNotFound, "That app is not connected to your account in this workspace.")
+			return
+		}
+		if core.Unavailable(err) {
+			s.unavailablePage(w, r, err)
 			return
 		}
 		s.log.ErrorContext(r.Context(), "oauth disconnect", "err", err)

@@ -3,6 +3,7 @@ package oauth
 import (
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -45,3 +46,29 @@ func sentence(e *core.Error) string {
 	}
 	return msg
 }
+
+// unavailableText is what a client or a person reads while the database (or
+// another service Giftwell needs) is unavailable.
+const unavailableText = "Giftwell is briefly unavailable; try again shortly."
+
+// An outage is never a credential error: fosite turns any failed client
+// lookup into invalid_client (which tells a client to drop its
+// registration) and other storage failures into server_error 500, so the
+// endpoints look through fosite's error to core's classification
+// (core.Unavailable) before they answer. The token, revocation and
+// registration endpoints then answer server_error with 503 and
+// Retry-After; the authorization endpoint redirects with
+// temporarily_unavailable once the client and its redirect URI are known,
+// and shows a 503 page before that.
+
+// writeUnavailable writes the JSON answer of the token, revocation and
+// registration endpoints while the database is unavailable: server_error
+// (RFC 6749 §5.2 has no other code for it) with 503 and Retry-After.
+func writeUnavailable(w http.ResponseWriter) {
+	w.Header().Set("Retry-After", strconv.Itoa((core.UnavailableRetryAfterMs+999)/1000))
+	writeOAuthError(w, http.StatusServiceUnavailable, "server_error", unavailableText)
+}
+
+// errTemporarilyUnavailable is the authorization endpoint's redirect while
+// the database is unavailable.
+var errTemporarilyUnavailable = fosite.ErrTemporarilyUnavailable.WithHint(unavailableText)

@@ -75,8 +75,9 @@ func AuthorizationServerHandler(cfg core.Config) http.Handler {
 // RegistrationHandler serves POST /oauth/register (RFC 7591): JSON client
 // metadata in, the registered client out with 201. Errors are RFC 7591's
 // {error, error_description}: invalid_redirect_uri for a refused redirect
-// URI, invalid_client_metadata for anything else (a field holding a NUL
-// character or bytes that are not UTF-8 among them).
+// URI, server_error (503 while the database is unavailable, 500 for an
+// unexpected error), invalid_client_metadata for anything else (a field
+// holding a NUL character or bytes that are not UTF-8 among them).
 func RegistrationHandler(app *giftwell.App, log *slog.Logger) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodPost {
@@ -116,6 +117,11 @@ func RegistrationHandler(app *giftwell.App, log *slog.Logger) http.Handler {
 			if e.Code == core.CodeRateLimit {
 				w.Header().Set("Retry-After", strconv.FormatInt((e.RetryAfterMs+999)/1000, 10))
 				writeOAuthError(w, http.StatusTooManyRequests, "rate_limited", e.Message)
+				return
+			}
+			if core.Unavailable(e) {
+				log.ErrorContext(r.Context(), "oauth register: service unavailable", "err", err)
+				writeUnavailable(w)
 				return
 			}
 			if e.Code == core.CodeInternal {

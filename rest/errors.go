@@ -11,7 +11,7 @@ import (
 
 // fail is the REST face's one error translator: it writes err as core's
 // envelope (core.EnvelopeOf) with its status, adding the REST headers:
-// WWW-Authenticate on AUTH_REQUIRED and Retry-After on 429. Errors with a
+// WWW-Authenticate on AUTH_REQUIRED and Retry-After on 429 and 503. Errors with a
 // 5xx status are logged with their cause; an internal error's text is
 // never shown.
 func (s *server) fail(w http.ResponseWriter, r *http.Request, err error) {
@@ -25,7 +25,7 @@ func (s *server) fail(w http.ResponseWriter, r *http.Request, err error) {
 	if env.Code == string(core.CodeAuthRequired) {
 		h.Set("WWW-Authenticate", "Bearer")
 	}
-	if status == http.StatusTooManyRequests {
+	if status == http.StatusTooManyRequests || (status == http.StatusServiceUnavailable && env.RetryAfterMs > 0) {
 		h.Set("Retry-After", strconv.FormatInt(retryAfterSeconds(env.RetryAfterMs), 10))
 	}
 	body, _ := json.Marshal(env) // an envelope of strings, bools and ints always marshals

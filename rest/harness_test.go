@@ -28,6 +28,11 @@ import (
 // connection with every scope (real connections arrive with OAuth).
 const connectionToken = "mco_access_test-connection"
 
+// offlineKeyToken is a bearer the test authenticator resolves, without the
+// database, to the env's owner acting with a workspace key: it reaches an
+// operation while the database is down (TestDatabaseOutageOverREST).
+const offlineKeyToken = "gwk_test-offline-key"
+
 // harness is the REST face on a real listener over a real database, mounted
 // at /api/v1 as cmd/giftwell mounts it, with every response validated
 // against the OpenAPI documents the server itself serves.
@@ -49,11 +54,18 @@ type harnessOption int
 // answers methods chi does not know, such as PURGE, itself.)
 const stripPrefix harnessOption = 1
 
+// faulty routes the App's database through a fault proxy (env.Faults).
+const faulty harnessOption = 2
+
 func newHarness(t *testing.T, opts ...harnessOption) *harness {
 	t.Helper()
 	srv := httptest.NewUnstartedServer(nil)
 	site := "http://" + srv.Listener.Addr().String()
-	env := apptest.New(t, apptest.WithSiteURL(site))
+	envOpts := []apptest.Option{apptest.WithSiteURL(site)}
+	if slices.Contains(opts, faulty) {
+		envOpts = append(envOpts, apptest.WithFaults())
+	}
+	env := apptest.New(t, envOpts...)
 	logs := &apptest.LogBuffer{}
 	h := rest.NewHandler(rest.Config{
 		App:          env.App,
@@ -78,13 +90,20 @@ func newHarness(t *testing.T, opts ...harnessOption) *harness {
 }
 
 // connectionAware resolves connectionToken to a connection principal of the
-// env's owner and every other bearer through App.Authenticate.
+// env's owner, offlineKeyToken to the owner with a key, and every other
+// bearer through App.Authenticate.
 func connectionAware(env *apptest.Env) func(context.Context, string) (core.Principal, error) {
 	return func(ctx context.Context, bearer string) (core.Principal, error) {
 		if bearer == connectionToken {
 			return core.Principal{
 				WorkspaceID: env.WorkspaceID, UserID: env.OwnerID, Role: core.RoleOwner,
 				Via: core.ViaConnection, Scopes: core.AllScopes, Mode: core.ModeTest,
+			}, nil
+		}
+		if bearer == offlineKeyToken {
+			return core.Principal{
+				WorkspaceID: env.WorkspaceID, UserID: env.OwnerID, Role: core.RoleOwner,
+				Via: core.ViaKey, Mode: core.ModeTest, CredentialID: "key_test-offline",
 			}, nil
 		}
 		return env.App.Connect.Authenticate(ctx, bearer)
@@ -184,11 +203,14 @@ func checkEnvelope(t testing.TB, status int, raw []byte) {
 	require.NotNil(t, env.Code, "error body: %s", raw)
 	require.NotNil(t, env.NextAction, "error body: %s", raw)
 	require.NotNil(t, env.Retryable, "error body: %s", raw)
+	// A wire code may have two rows with one status (SERVICE_UNAVAILABLE
+	// is retry_later on a read, reread_and_retry after a write): the
+	// envelope must match one of them.
 	var info core.CodeInfo
 	found := false
 	for _, c := range core.Codes() {
-		if c.Wire() == *env.Code && c.Info().Status == status {
-			info, found = c.Info(), true
+		if i := c.Info(); c.Wire() == *env.Code && i.Status == status && (!found || string(i.NextAction) == *env.NextAction) {
+			info, found = i, true
 		}
 	}
 	require.True(t, found, "code %s with status %d is not a row of the table", *env.Code, status)

@@ -186,7 +186,7 @@ func errorStatuses(op *operation) []int {
 	if op.Credentials == tools.CredentialsRequired {
 		out = append(out, http.StatusTooManyRequests)
 	}
-	return append(out, http.StatusInternalServerError)
+	return append(out, http.StatusInternalServerError, http.StatusServiceUnavailable)
 }
 
 // ref is a Reference Object to a component (schemas unless kind says otherwise).

@@ -160,6 +160,7 @@ var errorResponses = map[int]errorResponse{
 	http.StatusUnsupportedMediaType:  {name: "UnsupportedMediaType", description: "The body must be sent as application/json."},
 	http.StatusTooManyRequests:       {name: "TooManyRequests", description: "Over the limit; wait retryAfterMs, then send the same request.", header: "Retry-After", headerDescription: "Seconds to wait, rounded up.", headerType: "integer"},
 	http.StatusInternalServerError:   {name: "InternalError", description: "Unexpected. After a write, read current state before anything else."},
+	http.StatusServiceUnavailable:    {name: "ServiceUnavailable", description: "The database or a service Giftwell depends on is briefly unavailable. A read is retry_later: wait retryAfterMs, then send it again. After a write it is reread_and_retry: the write may have landed, so read current state first.", header: "Retry-After", headerDescription: "Seconds to wait, rounded up.", headerType: "integer"},
 }
 
 // addError registers the Error schema (core's envelope, as the registry

@@ -36,6 +36,10 @@ type operation struct {
 	// Produces is the success body's media type when it is a file (text/csv)
 	// rather than the JSON {data} envelope; its schema is a string.
 	Produces string
+	// ReadOnly is the tool's readOnly hint: a failure of the database while
+	// it runs is retry_later; otherwise the write may have landed, and it is
+	// reread_and_retry (core.AfterWrite).
+	ReadOnly bool
 	// bind says where the arguments come from.
 	bind binding
 	// call runs the operation: the tool's Call, or its route's form's.
@@ -73,6 +77,7 @@ func operations(list []tools.Tool) ([]operation, error) {
 			Data:        t.DataSchema,
 			Out:         t.Out,
 			Produces:    r.Produces,
+			ReadOnly:    t.Hints.ReadOnly,
 			call:        t.Call,
 		}
 		if f := r.Form; f != nil {
@@ -118,7 +123,8 @@ func summary(t *tools.Tool) string {
 // handler serves an operation: merge path, query and body into the
 // arguments, run the operation, write {data: out} with the route's status,
 // or the file for a route that produces one. Every failure goes through
-// the one translator, fail.
+// the one translator, fail; an outage while an operation that may write ran
+// is reread_and_retry (core.AfterWrite).
 func (s *server) handler(op *operation) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		args, err := op.bind.args(r, bodyFrom(r.Context()))
@@ -128,6 +134,9 @@ func (s *server) handler(op *operation) http.HandlerFunc {
 		}
 		out, err := op.call(r.Context(), principalFrom(r), args)
 		if err != nil {
+			if !op.ReadOnly {
+				err = core.AfterWrite(err)
+			}
 			s.fail(w, r, err)
 			return
 		}

@@ -27,26 +27,46 @@ type problem struct {
 	// URL is the envelope's url: the page where a person acts on the error.
 	// Every open_url code has one, as on the other faces.
 	URL string
-	// RetryAfterSeconds is set for a throttled request.
+	// RetryAfterSeconds is set for a throttled request and an outage.
 	RetryAfterSeconds int64
 }
 
 // genericProblem is all a person sees of an unexpected error.
 const genericProblem = "Something went wrong on our side. Please try again in a moment."
 
+// unavailableProblem is what a person sees while the database (or another
+// service Giftwell needs) is unavailable; unavailableAfterPost adds, after a
+// form was sent, that it may have been saved.
+const (
+	unavailableProblem   = "Giftwell is briefly unavailable; try again shortly."
+	unavailableAfterPost = " If you were saving a change, reload the page to see whether it was saved before sending it again."
+)
+
 // problemFor is the web app's one translation of errors. It reads core's
 // envelope (core.EnvelopeOf), the one every face writes, and words it for a
 // person: the status and the message, placed next to the envelope's field
 // when that field is one of the form's fields, and made a sentence. An
 // internal error, and any 5xx, is logged with its cause and shown only as a
-// generic message.
+// generic message. An outage (core.Unavailable) is 503 "briefly
+// unavailable; try again shortly" with Retry-After, and after a form's post
+// says the change may have been saved (core.AfterWrite).
 func (h *handler) problemFor(r *http.Request, err error, formFields ...string) *problem {
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		err = core.AfterWrite(err)
+	}
 	status, env, internal := core.EnvelopeOf(err, h.app.Config.SiteURL)
 	if internal || status >= http.StatusInternalServerError {
 		h.log.ErrorContext(r.Context(), "web: request failed",
 			slog.String("request_id", middleware.GetReqID(r.Context())),
 			slog.String("method", r.Method), slog.String("path", r.URL.Path),
 			slog.String("code", string(core.ErrorCode(err))), slog.Any("err", err))
+		if core.Unavailable(err) {
+			p := &problem{Status: status, Message: unavailableProblem, RetryAfterSeconds: max(1, (env.RetryAfterMs+999)/1000)}
+			if env.NextAction == core.RereadAndRetry {
+				p.Message += unavailableAfterPost
+			}
+			return p
+		}
 		return &problem{Status: status, Message: genericProblem}
 	}
 	p := &problem{Status: status, Message: env.Error, URL: env.URL}
@@ -69,7 +89,7 @@ func (h *handler) problemFor(r *http.Request, err error, formFields ...string) *
 	return p
 }
 
-// writeRetryAfter sets Retry-After for a throttled answer.
+// writeRetryAfter sets Retry-After for a throttled or unavailable answer.
 func (p *problem) writeRetryAfter(w http.ResponseWriter) {
 	if p.RetryAfterSeconds > 0 {
 		w.Header().Set("Retry-After", strconv.FormatInt(p.RetryAfterSeconds, 10))

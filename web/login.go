@@ -18,12 +18,19 @@ type loginData struct {
 var loginFields = []string{"email", "password"}
 
 // loginPage shows the sign-in form. A person already signed in goes straight
-// on to next.
+// on to next; while their session cannot be looked up, they get the
+// briefly-unavailable page.
 func (h *handler) loginPage(w http.ResponseWriter, r *http.Request) {
 	next := localPath(r.URL.Query().Get("next"))
 	if token := sessionToken(r); token != "" {
-		if _, err := h.app.Identity.AuthenticateSession(r.Context(), token); err == nil {
+		_, err := h.app.Identity.AuthenticateSession(r.Context(), token)
+		if err == nil {
 			http.Redirect(w, r, next, http.StatusSeeOther)
+			return
+		}
+		if core.Unavailable(err) {
+			// The session may well be live: say so rather than ask to sign in.
+			h.fail(w, r, nil, err)
 			return
 		}
 	}

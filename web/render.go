@@ -117,6 +117,8 @@ func titleFor(status int) string {
 		return "Cannot do that now"
 	case http.StatusTooManyRequests:
 		return "Too many requests"
+	case http.StatusServiceUnavailable:
+		return "Briefly unavailable"
 	}
 	if status >= http.StatusInternalServerError {
 		return "Something went wrong"

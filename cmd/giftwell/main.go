@@ -83,7 +83,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 }
 
 // oneLine renders an error on one line; a *core.Error shows its code, and
-// its cause only when it is internal (operators need it).
+// its cause only when it is internal or an outage (operators need it).
 func oneLine(err error) string {
 	var e *core.Error
 	msg := err.Error()
@@ -94,7 +94,7 @@ func oneLine(err error) string {
 				msg = e.Code.Wire() + ": " + f + strings.TrimPrefix(e.Message, e.Fields[0])
 			}
 		}
-		if e.Code == core.CodeInternal && e.Cause != nil {
+		if (e.Code == core.CodeInternal || core.Unavailable(e)) && e.Cause != nil {
 			msg += ": " + e.Cause.Error()
 		}
 	}

@@ -38,12 +38,12 @@ type oauthSite struct {
 
 const loopbackCallback = "http://127.0.0.1:33418/callback"
 
-func newOAuthSite(t *testing.T) *oauthSite {
+func newOAuthSite(t *testing.T, opts ...apptest.Option) *oauthSite {
 	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
 	site := "http://" + l.Addr().String()
-	env := apptest.New(t, apptest.WithSiteURL(site))
+	env := apptest.New(t, append([]apptest.Option{apptest.WithSiteURL(site)}, opts...)...)
 	srv := httptest.NewUnstartedServer(routes(env.App, slog.New(slog.DiscardHandler)))
 	_ = srv.Listener.Close()
 	srv.Listener = l

@@ -16,9 +16,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgxpool"
+
 	"github.com/giftwell/giftwell"
 	"github.com/giftwell/giftwell/core"
 	"github.com/giftwell/giftwell/core/identity"
+	"github.com/giftwell/giftwell/internal/faultproxy"
 	"github.com/giftwell/giftwell/internal/payments"
 	"github.com/giftwell/giftwell/internal/testdb"
 )
@@ -41,6 +44,8 @@ type Env struct {
 	OwnerKey    string
 	// SiteURL is the App's configured site URL.
 	SiteURL string
+	// Faults is the proxy between the App and its database, with WithFaults; nil otherwise.
+	Faults *faultproxy.Proxy
 	// webhookPrefixes are the URL prefixes AllowWebhookURLs allowed.
 	webhookPrefixes []string
 }
@@ -51,11 +56,17 @@ type Option func(*options)
 type options struct {
 	siteURL string
 	demo    bool
+	faults  bool
 }
 
 // WithSiteURL sets the App's site URL (default "http://127.0.0.1:0"), for
 // tests that serve the faces on a real listener.
 func WithSiteURL(u string) Option { return func(o *options) { o.siteURL = u } }
+
+// WithFaults routes the App's database connections through a
+// faultproxy.Proxy (Env.Faults), so that a test can drop, refuse and delay
+// them: what callers see when the database goes away and comes back.
+func WithFaults() Option { return func(o *options) { o.faults = true } }
 
 // Demo makes the Env's workspace a demo (preview-only) workspace.
 func Demo() Option { return func(o *options) { o.demo = true } }
@@ -73,13 +84,23 @@ func New(t testing.TB, opts ...Option) *Env {
 	}
 	identity.UseFastPasswordHashing()
 	clock := core.NewFakeClock(Epoch)
-	app := giftwell.New(testdb.New(t), core.Config{SiteURL: o.siteURL}, clock, nil)
+	var (
+		pool   *pgxpool.Pool
+		faults *faultproxy.Proxy
+	)
+	if o.faults {
+		pool, faults = faultyPool(t)
+	} else {
+		pool = testdb.New(t)
+	}
+	app := giftwell.New(pool, core.Config{SiteURL: o.siteURL}, clock, nil)
 	app.Jobs = NewJobs(t, app.DB)
 	app.Ledger.Payments = payments.SandboxProcessor{SiteURL: app.Config.SiteURL}
 	ws := NewWorkspace(t, app, WorkspaceOptions{Demo: o.demo})
 	env := &Env{
 		App: app, Clock: clock, SiteURL: app.Config.SiteURL,
 		WorkspaceID: ws.WorkspaceID, OwnerID: ws.OwnerID, OwnerEmail: ws.OwnerEmail, OwnerKey: ws.OwnerKey,
+		Faults: faults,
 	}
 	setWebhookClient(t, env, nil)
 	return env
@@ -179,4 +200,26 @@ func (e *Env) SignIn(t testing.TB, email string) (string, core.Principal) {
 		t.Fatalf("apptest: authenticate session of %s: %v", email, err)
 	}
 	return s.Token, p
+}
+
+// faultyPool is a pool on a new test database whose connections pass
+// through a fault proxy. The pool closes before the proxy, and both before
+// the database is dropped.
+func faultyPool(t testing.TB) (*pgxpool.Pool, *faultproxy.Proxy) {
+	t.Helper()
+	cfg, err := pgxpool.ParseConfig(testdb.NewDSN(t))
+	if err != nil {
+		t.Fatalf("apptest: parse the test database's DSN: %v", err)
+	}
+	proxy, err := faultproxy.Route(&cfg.ConnConfig.Config)
+	if err != nil {
+		t.Fatalf("apptest: %v", err)
+	}
+	t.Cleanup(proxy.Close)
+	pool, err := pgxpool.NewWithConfig(context.Background(), cfg)
+	if err != nil {
+		t.Fatalf("apptest: connect through the fault proxy: %v", err)
+	}
+	t.Cleanup(pool.Close)
+	return pool, proxy
 }
