@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"mime"
 	"net/http"
@@ -89,8 +90,9 @@ func (h *handler) readMessages(w *responseWriter, r *http.Request) ([]message, b
 	return msgs, true
 }
 
-// decodeMessages decodes one JSON-RPC message or a non-empty batch. Invalid
-// JSON is -32700; valid JSON that is not JSON-RPC is -32600.
+// decodeMessages decodes one JSON-RPC message or a non-empty batch of at most
+// MaxBatchMessages. Invalid JSON is -32700; valid JSON that is not JSON-RPC,
+// or a longer batch, is -32600.
 func decodeMessages(body []byte) ([]message, *jsonrpc.Error) {
 	body = bytes.TrimSpace(body)
 	if !json.Valid(body) {
@@ -101,6 +103,10 @@ func decodeMessages(body []byte) ([]message, *jsonrpc.Error) {
 		raws = nil
 		if err := json.Unmarshal(body, &raws); err != nil || len(raws) == 0 {
 			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: "invalid request: a batch must be a non-empty array of messages"}
+		}
+		if len(raws) > MaxBatchMessages {
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: fmt.Sprintf(
+				"invalid request: a batch carries at most %d messages, this one %d; nothing ran, send them in batches of %d or fewer", MaxBatchMessages, len(raws), MaxBatchMessages)}
 		}
 	}
 	msgs := make([]message, 0, len(raws))
