@@ -14,6 +14,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/internal/httpbody"
 )
 
 // message is what the wrapper needs to know of one JSON-RPC message of the
@@ -45,7 +46,7 @@ func (h *handler) originAllowed(r *http.Request) bool {
 }
 
 // readMessages checks the Content-Type, reads the body (at most
-// MaxBodyBytes) and decodes its JSON-RPC framing with the SDK's own decoder.
+// MaxBodyBytes; httpbody.Read drains a longer one before the 413) and decodes its JSON-RPC framing with the SDK's own decoder.
 // It writes the refusal (415, 413 envelope; -32700 or -32600 JSON-RPC error)
 // and returns false, or returns the messages and leaves the body readable
 // again for the SDK.
@@ -54,18 +55,13 @@ func (h *handler) readMessages(w *responseWriter, r *http.Request) ([]message, b
 		h.refuse(w, r, core.Errorf(core.CodeUnsupportedMediaType, "send the JSON-RPC body with Content-Type: application/json"), "")
 		return nil, false
 	}
-	tooLarge := core.Errorf(core.CodeRequestTooLarge, "the body is over %d bytes (1 MiB)", MaxBodyBytes)
-	if r.ContentLength > MaxBodyBytes {
-		h.refuse(w, r, tooLarge, "")
+	body, err := httpbody.Read(w, r, MaxBodyBytes)
+	if errors.Is(err, httpbody.ErrTooLarge) {
+		h.refuse(w, r, core.Errorf(core.CodeRequestTooLarge, "the body is over %d bytes (1 MiB)", MaxBodyBytes), "")
 		return nil, false
 	}
-	body, err := io.ReadAll(io.LimitReader(r.Body, MaxBodyBytes+1))
 	if err != nil {
 		h.refuse(w, r, core.Errorf(core.CodeInvalidRequest, "the body could not be read"), "")
-		return nil, false
-	}
-	if len(body) > MaxBodyBytes {
-		h.refuse(w, r, tooLarge, "")
 		return nil, false
 	}
 	r.Body = io.NopCloser(bytes.NewReader(body))

@@ -1,8 +1,12 @@
 package web
 
 import (
+	"bytes"
 	"errors"
+	"io"
 	"net/http"
+
+	"github.com/giftwell/giftwell/internal/httpbody"
 )
 
 // maxFormBytes bounds a form's body. The longest form (settings) is well
@@ -10,15 +14,18 @@ import (
 const maxFormBytes = 64 << 10
 
 // parseForm reads the posted form into r.PostForm. It answers 413 for a
-// body over maxFormBytes and 400 for a malformed one, and then returns false.
+// body over maxFormBytes (read and thrown away first, up to
+// httpbody.MaxDrainBytes, so that the browser shows the page) and 400 for a malformed one, and then returns false.
 func (h *handler) parseForm(w http.ResponseWriter, r *http.Request) bool {
-	r.Body = http.MaxBytesReader(w, r.Body, maxFormBytes)
-	err := r.ParseForm()
+	body, err := httpbody.Read(w, r, maxFormBytes)
+	if err == nil {
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		err = r.ParseForm()
+	}
 	if err == nil {
 		return true
 	}
-	var tooLarge *http.MaxBytesError
-	if errors.As(err, &tooLarge) {
+	if errors.Is(err, httpbody.ErrTooLarge) {
 		h.message(w, r, http.StatusRequestEntityTooLarge, "Form too large",
 			"The form sent more than 64 KB, so nothing was saved. Shorten the text and try again.")
 		return false

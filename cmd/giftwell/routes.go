@@ -11,6 +11,7 @@ import (
 
 	"github.com/giftwell/giftwell"
 	"github.com/giftwell/giftwell/internal/clientip"
+	"github.com/giftwell/giftwell/internal/httpbody"
 	"github.com/giftwell/giftwell/internal/metrics"
 	"github.com/giftwell/giftwell/internal/reqlog"
 	"github.com/giftwell/giftwell/mcp"
@@ -89,7 +90,7 @@ func routes(app *giftwell.App, log *slog.Logger, opts ...routeOption) http.Handl
 		mux.Handle("GET /metrics", labeled("site", "/metrics", cfg.metrics.Handler()))
 	}
 	mux.Handle("/", site(app, log, cfg))
-	return middleware.RequestID(requestLog(log, cfg.metrics)(mux))
+	return middleware.RequestID(requestLog(log, cfg.metrics)(httpbody.DrainAfter(mux)))
 }
 
 // site serves the routes that are neither API nor MCP: the health checks,
