@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/go-chi/chi/v5"
-	"github.com/go-chi/chi/v5/middleware"
 
 	"github.com/giftwell/giftwell"
 	"github.com/giftwell/giftwell/internal/clientip"
@@ -90,7 +89,7 @@ func routes(app *giftwell.App, log *slog.Logger, opts ...routeOption) http.Handl
 		mux.Handle("GET /metrics", labeled("site", "/metrics", cfg.metrics.Handler()))
 	}
 	mux.Handle("/", site(app, log, cfg))
-	return middleware.RequestID(requestLog(log, cfg.metrics)(httpbody.DrainAfter(mux)))
+	return reqlog.RequestID(requestLog(log, cfg.metrics)(httpbody.DrainAfter(mux)))
 }
 
 // site serves the routes that are neither API nor MCP: the health checks,
