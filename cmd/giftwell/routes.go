@@ -70,7 +70,9 @@ func routes(app *giftwell.App, log *slog.Logger, opts ...routeOption) http.Handl
 	registry := tools.All(app)
 	mux := http.NewServeMux()
 	mux.Handle("/api/v1/", restRoute(http.StripPrefix("/api/v1", rest.NewHandler(rest.Config{App: app, Tools: registry, Log: log}))))
-	mcpHandler := mcp.NewHandler(mcp.Config{App: app, Tools: registry, Log: log})
+	mcpHandler := mcp.NewHandler(mcp.Config{App: app, Tools: registry, Log: log,
+		// In-process until the limits issue's shared counter replaces it.
+		LimitAssistantToolCalls: mcp.NewToolCallWindow(mcp.AssistantToolCallsPerMinute, app.Clock).Allow})
 	for _, path := range []string{"/mcp", "/chatgpt/mcp"} {
 		mux.Handle(path, labeled("mcp", path, mcpHandler))
 		mux.Handle(oauth.WellKnownPrefix+path, labeled("oauth", oauth.WellKnownPrefix+path, oauth.ProtectedResourceHandler(app.Config, path)))
