@@ -157,6 +157,9 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	info.messages = msgs
+	if len(msgs) > 1 {
+		info.batch = &batchAnswers{}
+	}
 	rw.rpcID = singleID(msgs)
 	if !h.versionSupported(rw, r, msgs) {
 		return

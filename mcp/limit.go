@@ -15,9 +15,10 @@ import (
 type ToolCallLimiter func(ctx context.Context, p core.Principal, calls int) error
 
 // toolCallsAllowed asks the limiter, for a request to the assistant
-// endpoint, about the tools/call messages it carries. Without a limiter
-// (Config.LimitAssistantToolCalls nil) every call runs: the limits issue
-// plugs the workspace counter in here.
+// endpoint, about the tools/call messages it carries (each call of a batch
+// counts). Without a limiter (Config.LimitAssistantToolCalls nil) every call
+// runs; cmd/giftwell plugs in a ToolCallWindow, which the limits issue's
+// shared counter is to replace.
 func (h *handler) toolCallsAllowed(w *responseWriter, r *http.Request, m mount, p core.Principal, msgs []message) bool {
 	if h.limitToolCalls == nil || !m.chatgpt {
 		return true

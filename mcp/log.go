@@ -22,6 +22,8 @@ type requestInfo struct {
 	profile   tools.Profile
 	principal core.Principal
 	messages  []message
+	// batch counts the answers of a batch (nil for a lone message).
+	batch *batchAnswers
 
 	mu   sync.Mutex
 	code string // the error code of the outcome, if any

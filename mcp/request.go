@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"mime"
 	"net/http"
@@ -13,6 +14,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/internal/httpbody"
 )
 
 // message is what the wrapper needs to know of one JSON-RPC message of the
@@ -44,7 +46,7 @@ func (h *handler) originAllowed(r *http.Request) bool {
 }
 
 // readMessages checks the Content-Type, reads the body (at most
-// MaxBodyBytes) and decodes its JSON-RPC framing with the SDK's own decoder.
+// MaxBodyBytes; httpbody.Read drains a longer one before the 413) and decodes its JSON-RPC framing with the SDK's own decoder.
 // It writes the refusal (415, 413 envelope; -32700 or -32600 JSON-RPC error)
 // and returns false, or returns the messages and leaves the body readable
 // again for the SDK.
@@ -53,18 +55,13 @@ func (h *handler) readMessages(w *responseWriter, r *http.Request) ([]message, b
 		h.refuse(w, r, core.Errorf(core.CodeUnsupportedMediaType, "send the JSON-RPC body with Content-Type: application/json"), "")
 		return nil, false
 	}
-	tooLarge := core.Errorf(core.CodeRequestTooLarge, "the body is over %d bytes (1 MiB)", MaxBodyBytes)
-	if r.ContentLength > MaxBodyBytes {
-		h.refuse(w, r, tooLarge, "")
+	body, err := httpbody.Read(w, r, MaxBodyBytes)
+	if errors.Is(err, httpbody.ErrTooLarge) {
+		h.refuse(w, r, core.Errorf(core.CodeRequestTooLarge, "the body is over %d bytes (1 MiB)", MaxBodyBytes), "")
 		return nil, false
 	}
-	body, err := io.ReadAll(io.LimitReader(r.Body, MaxBodyBytes+1))
 	if err != nil {
 		h.refuse(w, r, core.Errorf(core.CodeInvalidRequest, "the body could not be read"), "")
-		return nil, false
-	}
-	if len(body) > MaxBodyBytes {
-		h.refuse(w, r, tooLarge, "")
 		return nil, false
 	}
 	r.Body = io.NopCloser(bytes.NewReader(body))
@@ -89,8 +86,9 @@ func (h *handler) readMessages(w *responseWriter, r *http.Request) ([]message, b
 	return msgs, true
 }
 
-// decodeMessages decodes one JSON-RPC message or a non-empty batch. Invalid
-// JSON is -32700; valid JSON that is not JSON-RPC is -32600.
+// decodeMessages decodes one JSON-RPC message or a non-empty batch of at most
+// MaxBatchMessages. Invalid JSON is -32700; valid JSON that is not JSON-RPC,
+// or a longer batch, is -32600.
 func decodeMessages(body []byte) ([]message, *jsonrpc.Error) {
 	body = bytes.TrimSpace(body)
 	if !json.Valid(body) {
@@ -101,6 +99,10 @@ func decodeMessages(body []byte) ([]message, *jsonrpc.Error) {
 		raws = nil
 		if err := json.Unmarshal(body, &raws); err != nil || len(raws) == 0 {
 			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: "invalid request: a batch must be a non-empty array of messages"}
+		}
+		if len(raws) > MaxBatchMessages {
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: fmt.Sprintf(
+				"invalid request: a batch carries at most %d messages, this one %d; nothing ran, send them in batches of %d or fewer", MaxBatchMessages, len(raws), MaxBatchMessages)}
 		}
 	}
 	msgs := make([]message, 0, len(raws))

@@ -44,6 +44,7 @@ func (h *handler) buildServer(pr tools.Profile, p core.Principal) *sdk.Server {
 		SupportedProtocolVersions: supportedVersions,
 		SetCacheable:              privateCache,
 	})
+	s.AddReceivingMiddleware(h.boundBatchAnswers)
 	h.addTools(s, pr, p)
 	h.addPrompts(s)
 	h.addResources(s)

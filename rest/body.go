@@ -10,6 +10,7 @@ import (
 	"net/http"
 
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/internal/httpbody"
 	"github.com/giftwell/giftwell/tools"
 )
 
@@ -28,7 +29,7 @@ func bodyFrom(ctx context.Context) map[string]any {
 // readBody is the request rules for an operation that has a request body:
 // a body needs Content-Type application/json (415 UNSUPPORTED_MEDIA_TYPE),
 // is at most MaxBodyBytes whether or not Content-Length says so (413
-// REQUEST_TOO_LARGE), is valid JSON (400 INVALID_JSON) and is an object
+// REQUEST_TOO_LARGE, the connection closed after it: httpbody.Read), is valid JSON (400 INVALID_JSON) and is an object
 // (400 VALIDATION_ERROR). An empty body stands for {}.
 func (s *server) readBody(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -49,13 +50,9 @@ func decodeBody(w http.ResponseWriter, r *http.Request) (map[string]any, error) 
 	if !isJSON(r.Header.Get("Content-Type")) {
 		return nil, core.Errorf(core.CodeUnsupportedMediaType, "the body must be sent with Content-Type: application/json")
 	}
-	tooLarge := core.Errorf(core.CodeRequestTooLarge, "the body is larger than %d bytes (1 MiB)", MaxBodyBytes)
-	if r.ContentLength > MaxBodyBytes {
-		return nil, tooLarge
-	}
-	raw, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBodyBytes))
-	if mbe := (*http.MaxBytesError)(nil); errors.As(err, &mbe) {
-		return nil, tooLarge
+	raw, err := httpbody.Read(w, r, MaxBodyBytes)
+	if errors.Is(err, httpbody.ErrTooLarge) {
+		return nil, core.Errorf(core.CodeRequestTooLarge, "the body is larger than %d bytes (1 MiB)", MaxBodyBytes)
 	}
 	if err != nil {
 		return nil, core.Errorf(core.CodeInvalidJSON, "body: could not be read in full")

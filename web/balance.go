@@ -2,8 +2,10 @@ package web
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"net/url"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -54,9 +56,9 @@ func (h *handler) createTopup(w http.ResponseWriter, r *http.Request, s session)
 	if !h.parseForm(w, r) {
 		return
 	}
-	cents, ok := parseDollars(r.PostForm.Get("amount"))
-	if !ok {
-		h.formFailed(w, r, s, "balance", h.balanceView, core.Invalid("amount", "enter an amount in US dollars, like 250 or 250.00"), topupFields...)
+	cents, err := parseDollars(r.PostForm.Get("amount"))
+	if err != nil {
+		h.formFailed(w, r, s, "balance", h.balanceView, dollarsInvalid("amount", "250", err), topupFields...)
 		return
 	}
 	session, err := h.app.Ledger.CreateBalanceTopup(r.Context(), s.Principal, ledger.TopupParams{Cents: cents, IdempotencyKey: r.PostForm.Get("idempotencyKey")})
@@ -75,32 +77,67 @@ func topupFormError(err error) error {
 	return err
 }
 
+// errCommaCents is parseDollars' error for an amount whose comma stands
+// where cents go ("25,00"): read as a thousands separator it would be a
+// hundred times what the person meant, so it is refused.
+var errCommaCents = errors.New("comma before cents")
+
+// notDollars is parseDollars' error for anything else it cannot read.
+var notDollars = errors.New("not an amount in dollars")
+
+// thousands is a whole-dollar part with comma thousands separators.
+var thousands = regexp.MustCompile(`^[0-9]{1,3}(,[0-9]{3})+$`)
+
+// commaCents is an amount ending in a comma and one or two digits.
+var commaCents = regexp.MustCompile(`,[0-9]{1,2}$`)
+
 // parseDollars reads an amount in US dollars ("250", "$1,250.50") as cents.
-func parseDollars(s string) (int64, bool) {
-	s = strings.ReplaceAll(strings.TrimPrefix(strings.TrimSpace(s), "$"), ",", "")
+// A comma separates thousands only (1,250 and 2,500.00); an amount ending
+// in a comma and one or two digits ("25,00") is errCommaCents, and any
+// other form an error.
+func parseDollars(s string) (int64, error) {
+	s = strings.TrimPrefix(strings.TrimSpace(s), "$")
+	if commaCents.MatchString(s) {
+		return 0, errCommaCents
+	}
 	whole, frac, hasFrac := strings.Cut(s, ".")
+	if strings.Contains(whole, ",") {
+		if !thousands.MatchString(whole) {
+			return 0, notDollars
+		}
+		whole = strings.ReplaceAll(whole, ",", "")
+	}
 	if whole == "" || len(whole) > 9 || (hasFrac && (len(frac) == 0 || len(frac) > 2)) {
-		return 0, false
+		return 0, notDollars
 	}
 	w, err := strconv.ParseInt(whole, 10, 64)
 	if err != nil || w < 0 || strings.ContainsAny(whole, "+-") {
-		return 0, false
+		return 0, notDollars
 	}
 	var c int64
 	if hasFrac {
 		if strings.ContainsAny(frac, "+-") {
-			return 0, false
+			return 0, notDollars
 		}
 		f, err := strconv.ParseInt(frac, 10, 64)
 		if err != nil {
-			return 0, false
+			return 0, notDollars
 		}
 		if len(frac) == 1 {
 			f *= 10
 		}
 		c = f
 	}
-	return w*100 + c, true
+	return w*100 + c, nil
+}
+
+// dollarsInvalid is the VALIDATION_ERROR naming field for an amount
+// parseDollars refused, with example as a well-formed amount.
+func dollarsInvalid(field, example string, err error) error {
+	if errors.Is(err, errCommaCents) {
+		return core.Invalid(field, "use a dot for cents, like %s.00; a comma only separates thousands, as in 2,500.00", example)
+	}
+	return core.Invalid(field, "enter an amount in US dollars, like %s or %s.00", example, example)
 }
 
 // sandboxPayment shows the local sandbox's test payment page.

@@ -39,6 +39,10 @@ func TestTopUpThroughTheSandboxPage(t *testing.T) {
 	require.Equal(t, http.StatusBadRequest, res.StatusCode, res.Body)
 	require.Contains(t, res.Body, "amount-error")
 	require.Contains(t, html.UnescapeString(res.Body), "$25.00")
+	// 25,00 is not $2,500.00: the comma stands where cents go.
+	res = owner.post("/balance/topup", url.Values{"amount": {"25,00"}, "idempotencyKey": {key}})
+	require.Equal(t, http.StatusBadRequest, res.StatusCode, res.Body)
+	require.Contains(t, html.UnescapeString(res.Body), "Use a dot for cents, like 250.00")
 
 	res = owner.post("/balance/topup", url.Values{"amount": {"$250.50"}, "idempotencyKey": {key}})
 	require.Equal(t, http.StatusSeeOther, res.StatusCode, res.Body)

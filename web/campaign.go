@@ -126,9 +126,9 @@ func autoApproveForm(enabled, perGift, monthly, version string) (campaign.AutoAp
 		if strings.TrimSpace(f.value) == "" {
 			continue
 		}
-		cents, ok := parseDollars(f.value)
-		if !ok {
-			return in, core.Invalid(f.name, "enter an amount in US dollars, like 100 or 100.00")
+		cents, err := parseDollars(f.value)
+		if err != nil {
+			return in, dollarsInvalid(f.name, "100", err)
 		}
 		*f.dst = &cents
 	}

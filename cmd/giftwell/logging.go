@@ -25,7 +25,7 @@ func newLoggerTo(w io.Writer) *slog.Logger {
 }
 
 // requestLog writes the one access-log line of each request, with its
-// request id (set by middleware.RequestID and echoed in X-Request-Id) and
+// request id (set by reqlog.RequestID and echoed in X-Request-Id) and
 // what the faces added to the request's reqlog.Entry (MCP: mount, profile,
 // JSON-RPC methods, names, outcome code, workspace); counts the request in
 // m by the face and route the Entry names; and turns a panic into a logged

@@ -7,10 +7,10 @@ import (
 	"time"
 
 	"github.com/go-chi/chi/v5"
-	"github.com/go-chi/chi/v5/middleware"
 
 	"github.com/giftwell/giftwell"
 	"github.com/giftwell/giftwell/internal/clientip"
+	"github.com/giftwell/giftwell/internal/httpbody"
 	"github.com/giftwell/giftwell/internal/metrics"
 	"github.com/giftwell/giftwell/internal/reqlog"
 	"github.com/giftwell/giftwell/mcp"
@@ -70,7 +70,9 @@ func routes(app *giftwell.App, log *slog.Logger, opts ...routeOption) http.Handl
 	registry := tools.All(app)
 	mux := http.NewServeMux()
 	mux.Handle("/api/v1/", restRoute(http.StripPrefix("/api/v1", rest.NewHandler(rest.Config{App: app, Tools: registry, Log: log}))))
-	mcpHandler := mcp.NewHandler(mcp.Config{App: app, Tools: registry, Log: log})
+	mcpHandler := mcp.NewHandler(mcp.Config{App: app, Tools: registry, Log: log,
+		// In-process until the limits issue's shared counter replaces it.
+		LimitAssistantToolCalls: mcp.NewToolCallWindow(mcp.AssistantToolCallsPerMinute, app.Clock).Allow})
 	for _, path := range []string{"/mcp", "/chatgpt/mcp"} {
 		mux.Handle(path, labeled("mcp", path, mcpHandler))
 		mux.Handle(oauth.WellKnownPrefix+path, labeled("oauth", oauth.WellKnownPrefix+path, oauth.ProtectedResourceHandler(app.Config, path)))
@@ -89,7 +91,7 @@ func routes(app *giftwell.App, log *slog.Logger, opts ...routeOption) http.Handl
 		mux.Handle("GET /metrics", labeled("site", "/metrics", cfg.metrics.Handler()))
 	}
 	mux.Handle("/", site(app, log, cfg))
-	return middleware.RequestID(requestLog(log, cfg.metrics)(mux))
+	return reqlog.RequestID(requestLog(log, cfg.metrics)(httpbody.DrainAfter(mux)))
 }
 
 // site serves the routes that are neither API nor MCP: the health checks,

@@ -122,7 +122,7 @@ func serve(ctx context.Context, args []string, stdout io.Writer) error {
 		return err
 	}
 	defer stopMetrics()
-	srv := &http.Server{Handler: routes(app, log, cfg.routeOptions(m)...), ReadHeaderTimeout: 10 * time.Second}
+	srv := newHTTPServer(routes(app, log, cfg.routeOptions(m)...), defaultServerLimits)
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 	log.Info("listening", "addr", ln.Addr().String(), "site_url", cfg.siteURL, "private_cluster", d.Cluster != nil)

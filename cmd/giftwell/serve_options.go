@@ -47,7 +47,7 @@ func serveMetrics(addr string, m *metrics.Metrics, log *slog.Logger) (stop func(
 	}
 	mux := http.NewServeMux()
 	mux.Handle("GET /metrics", m.Handler())
-	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	srv := newHTTPServer(mux, defaultServerLimits)
 	go func() {
 		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
 			log.Error("metrics listener", "err", err)
