@@ -44,6 +44,14 @@ func txFrom(ctx context.Context) (*ctxTx, bool) {
 	return t, true
 }
 
+// CarriesTx reports whether ctx carries an open transaction (see WithTx).
+// A method that calls another system checks it first: nothing calls out
+// while a transaction is held.
+func CarriesTx(ctx context.Context) bool {
+	_, ok := txFrom(ctx)
+	return ok
+}
+
 // BeginTx begins a transaction and returns a context carrying it (see
 // WithTx). When ctx already carries one, the new transaction is a savepoint
 // inside it. End it with CommitTx or RollbackTx on the returned context.

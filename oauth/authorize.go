@@ -88,13 +88,8 @@ func (s *Server) begin(w http.ResponseWriter, r *http.Request) (authorizeRequest
 		return authorizeRequest{}, false
 	}
 	q := r.URL.Query()
-	client, err := s.app.Connect.OAuthClientByID(r.Context(), q.Get("client_id"))
-	if err != nil {
-		if core.Unavailable(err) {
-			s.unavailablePage(w, r, err)
-			return authorizeRequest{}, false
-		}
-		s.errorPage(w, http.StatusBadRequest, "The app asking to connect is not registered.")
+	client, ok := s.authorizeClient(w, r, q.Get("client_id"))
+	if !ok {
 		return authorizeRequest{}, false
 	}
 	redirect := q.Get("redirect_uri")
@@ -156,7 +151,7 @@ func (s *Server) authorize(w http.ResponseWriter, r *http.Request) {
 		redirectHost = a.request.GetRedirectURI().Scheme + ":"
 	}
 	view := consentView{
-		Client: a.client.ClientName, ClientID: a.client.ClientID, RedirectHost: redirectHost,
+		Client: a.client.ClientName, ClientID: a.client.ClientID, ClientHost: documentHost(a.client.ClientID), RedirectHost: redirectHost,
 		Workspaces: choices, Action: "/oauth/authorize?" + r.URL.RawQuery,
 	}
 	if view.Client == "" {
@@ -218,6 +213,9 @@ func (s *Server) consent(w http.ResponseWriter, r *http.Request) {
 func (s *Server) token(w http.ResponseWriter, r *http.Request) {
 	if e := hostileRequest(r); e != nil {
 		writeOAuthError(w, http.StatusBadRequest, "invalid_request", e.Message)
+		return
+	}
+	if !s.tokenClient(w, r) {
 		return
 	}
 	ctx := r.Context()
@@ -372,6 +370,9 @@ type consentView struct {
 	Client, ClientID, RedirectHost, Action string
 	Workspaces                             []consentWorkspace
 	Scopes                                 []consentScope
+	// ClientHost is the host of a client named by its metadata document
+	// URL: who really speaks, whatever name the document claims.
+	ClientHost string
 }
 
 // shellPage parses a page (defining "title" and "main") into the shell's layout.
@@ -389,7 +390,9 @@ var consentPage = shellPage("consent", `{{define "title"}}Connect {{.Data.Client
 {{define "width"}}narrow{{end}}
 {{define "main"}}{{with .Data -}}
 <h1>Connect {{.Client}} to Giftwell?</h1>
-<p class="lead"><strong>{{.Client}}</strong> (client <code>{{.ClientID}}</code>) asks to act for you.
+{{if .ClientHost}}<p class="lead"><strong>{{.Client}}</strong>, published by <strong>{{.ClientHost}}</strong> (client <code>{{.ClientID}}</code>), asks to act for you.
+Only continue if you trust <strong>{{.ClientHost}}</strong>: anyone can give their app any name.
+{{- else}}<p class="lead"><strong>{{.Client}}</strong> (client <code>{{.ClientID}}</code>) asks to act for you.{{end}}
 Whatever you answer, you will be sent back to <strong>{{.RedirectHost}}</strong>.</p>
 <form method="post" action="{{.Action}}" class="card" id="consent">
 {{- if eq (len .Workspaces) 1}}{{range .Workspaces}}

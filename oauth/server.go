@@ -39,6 +39,7 @@ type AuthorizationServer struct {
 	RevocationEndpointAuthMethodsSupported     []string `json:"revocation_endpoint_auth_methods_supported"`
 	CodeChallengeMethodsSupported              []string `json:"code_challenge_methods_supported"`
 	AuthorizationResponseIssParameterSupported bool     `json:"authorization_response_iss_parameter_supported"`
+	ClientIDMetadataDocumentSupported          bool     `json:"client_id_metadata_document_supported"`
 	ServiceDocumentation                       string   `json:"service_documentation,omitempty"`
 }
 
@@ -62,6 +63,7 @@ func NewAuthorizationServer(cfg core.Config) AuthorizationServer {
 		RevocationEndpointAuthMethodsSupported:     auth,
 		CodeChallengeMethodsSupported:              []string{"S256"},
 		AuthorizationResponseIssParameterSupported: true,
+		ClientIDMetadataDocumentSupported:          true,
 	}
 }
 

@@ -141,6 +141,11 @@ func (a *Service) OAuthClientByID(ctx context.Context, id string) (OAuthClient, 
 	if err != nil {
 		return OAuthClient{}, core.Internal(err)
 	}
+	return clientOf(r), nil
+}
+
+// clientOf is the client a stored row describes.
+func clientOf(r db.OauthClient) OAuthClient {
 	c := OAuthClient{
 		ClientID: r.ID, ClientIDIssuedAt: r.CreatedAt.Unix(), RedirectURIs: r.RedirectUris,
 		TokenEndpointAuthMethod: r.TokenEndpointAuthMethod, GrantTypes: r.GrantTypes, ResponseTypes: r.ResponseTypes,
@@ -149,7 +154,7 @@ func (a *Service) OAuthClientByID(ctx context.Context, id string) (OAuthClient, 
 	if r.SecretHash != nil {
 		c.SecretHash = *r.SecretHash
 	}
-	return c, nil
+	return c
 }
 
 // HashOAuthSecret is the stored form of an OAuth secret or token: its

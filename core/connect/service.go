@@ -9,4 +9,8 @@ import (
 // the transaction boundaries of the subject.
 type Service struct {
 	*core.Kernel
+	// ClientMetadata fetches client ID metadata documents; cmd/giftwell
+	// sets it (internal/clientmeta). Nil: clients cannot name themselves by
+	// a document URL (ResolveOAuthClientDocument answers NOT_FOUND).
+	ClientMetadata ClientMetadataFetcher
 }

@@ -74,7 +74,9 @@ func Demo() Option { return func(o *options) { o.demo = true } }
 // New returns an Env on its own database: an App with a FakeClock at Epoch,
 // an insert-only River client as its job inserter (work the jobs with
 // WorkJobs), the sandbox payment processor, the real SSRF-guarded webhook
-// client (AllowWebhookURLs lets it reach a test's loopback receivers), and
+// client (AllowWebhookURLs lets it reach a test's loopback receivers), the
+// real fetcher of OAuth client ID metadata documents
+// (AllowClientMetadataServer lets it reach a test's document server), and
 // a workspace with an owner and the owner's key.
 func New(t testing.TB, opts ...Option) *Env {
 	t.Helper()
@@ -103,6 +105,7 @@ func New(t testing.TB, opts ...Option) *Env {
 		Faults: faults,
 	}
 	setWebhookClient(t, env, nil)
+	setClientMetadata(t, env, nil, nil)
 	return env
 }
 

@@ -170,15 +170,9 @@ func (c *Client) httpClient(tlsConfig *tls.Config, control func(network, address
 // is a loopback address, not a public address", "timed out after 10s",
 // "TLS: ...", "connection refused".
 func (c *Client) Send(ctx context.Context, rawURL string, header http.Header, body []byte) (int, error) {
-	u, err := parseURL(rawURL)
+	u, client, err := c.clientFor(rawURL)
 	if err != nil {
-		return 0, errors.New("refused: url: " + err.Error())
-	}
-	client := c.guarded
-	if c.allowed(u) {
-		client = c.open
-	} else if _, err := checkHost(u); err != nil {
-		return 0, errors.New("refused: url: " + err.Error())
+		return 0, err
 	}
 	attemptCtx, cancel := context.WithTimeout(ctx, c.timeout)
 	defer cancel()
@@ -199,6 +193,23 @@ func (c *Client) Send(ctx context.Context, rawURL string, header http.Header, bo
 	// that answered a status has answered, however its body ends.
 	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, c.maxResponse))
 	return resp.StatusCode, nil
+}
+
+// clientFor parses rawURL and picks the HTTP client that may dial it: the
+// open one under an allowed prefix, the guarded one for a URL the rule
+// (checked again without the network) lets through; an error otherwise.
+func (c *Client) clientFor(rawURL string) (*url.URL, *http.Client, error) {
+	u, err := parseURL(rawURL)
+	if err != nil {
+		return nil, nil, errors.New("refused: url: " + err.Error())
+	}
+	if c.allowed(u) {
+		return u, c.open, nil
+	}
+	if _, err := checkHost(u); err != nil {
+		return nil, nil, errors.New("refused: url: " + err.Error())
+	}
+	return u, c.guarded, nil
 }
 
 // failure is the short text of an attempt that got no status.

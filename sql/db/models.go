@@ -211,6 +211,8 @@ type OauthClient struct {
 	Scope                   string
 	RegisteredFrom          string
 	CreatedAt               time.Time
+	DocumentFetchedAt       *time.Time
+	DocumentExpiresAt       *time.Time
 }
 
 type OauthGrant struct {

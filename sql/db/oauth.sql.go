@@ -80,7 +80,7 @@ func (q *Queries) OAuthClientCountRecent(ctx context.Context, arg OAuthClientCou
 }
 
 const oAuthClientGetByID = `-- name: OAuthClientGetByID :one
-SELECT id, client_name, client_uri, redirect_uris, token_endpoint_auth_method, secret_hash, grant_types, response_types, scope, registered_from, created_at FROM oauth_clients WHERE id = $1
+SELECT id, client_name, client_uri, redirect_uris, token_endpoint_auth_method, secret_hash, grant_types, response_types, scope, registered_from, created_at, document_fetched_at, document_expires_at FROM oauth_clients WHERE id = $1
 `
 
 func (q *Queries) OAuthClientGetByID(ctx context.Context, id string) (OauthClient, error) {
@@ -98,6 +98,8 @@ func (q *Queries) OAuthClientGetByID(ctx context.Context, id string) (OauthClien
 		&i.Scope,
 		&i.RegisteredFrom,
 		&i.CreatedAt,
+		&i.DocumentFetchedAt,
+		&i.DocumentExpiresAt,
 	)
 	return i, err
 }
