@@ -41,6 +41,10 @@ var allowedImports = map[string][]string{
 	// The webhook sender, and the verifier customers import alone.
 	"internal/webhooksend": {"core", "core/webhook"},
 	"webhookverify":        {},
+
+	// The fetcher of OAuth client ID metadata documents, over the webhook
+	// sender's SSRF guard.
+	"internal/clientmeta": {"core/connect", "internal/webhooksend"},
 }
 
 // The packages import only what docs/architecture.md allows: the subjects
