@@ -101,7 +101,8 @@ func (s *Server) begin(w http.ResponseWriter, r *http.Request) (authorizeRequest
 	if redirect == "" && len(client.RedirectURIs) == 1 {
 		redirect = client.RedirectURIs[0]
 	}
-	if !slices.ContainsFunc(client.RedirectURIs, func(reg string) bool { return connect.RedirectURIMatches(reg, redirect) }) {
+	callbacks := connect.OAuthCallbacks(s.app.Config)
+	if !slices.ContainsFunc(client.RedirectURIs, func(reg string) bool { return connect.RedirectURIMatches(reg, redirect, callbacks) }) {
 		s.errorPage(w, http.StatusBadRequest, "The app's redirect address does not match the one it registered.")
 		return authorizeRequest{}, false
 	}
