@@ -10,7 +10,7 @@ FUZZ_TARGETS := ./core/identity:FuzzIsAPIKeyFormat ./tools:FuzzDecodeArgs ./rest
 # The browser tests drive Debian's chromium headless (web/browser_test.go).
 CHROMIUM := /usr/bin/chromium
 
-.PHONY: run build deps test generate verify bench fuzz
+.PHONY: run build deps tsdeps test generate verify bench fuzz
 
 run: build
 	$(BIN) serve
@@ -32,9 +32,24 @@ deps:
 		fi; \
 	fi
 
+# tsdeps installs the pinned TypeScript MCP SDK for the compatibility test
+# (cmd/giftwell/tsclient_test.go) with npm ci, when node_modules is missing
+# or older than the lockfile. Without npm, or offline, it only warns: the
+# test then skips on a workstation and fails in CI.
+TSCLIENT := internal/tsclient
+tsdeps:
+	@if command -v npm >/dev/null 2>&1; then \
+		if [ ! -f $(TSCLIENT)/node_modules/.package-lock.json ] || [ $(TSCLIENT)/package-lock.json -nt $(TSCLIENT)/node_modules/.package-lock.json ]; then \
+			npm ci --prefix $(TSCLIENT) --no-audit --no-fund || \
+				echo "warning: npm ci failed (offline?); the TypeScript SDK client test skips outside CI" >&2; \
+		fi; \
+	else \
+		echo "warning: npm not found; the TypeScript SDK client test skips outside CI" >&2; \
+	fi
+
 # test starts one throwaway PostgreSQL for the whole run (testpg) and hands
 # it to every test binary through TEST_DATABASE_URL.
-test: deps
+test: deps tsdeps
 	$(GO) vet ./...
 	$(GO) build -o bin/testpg ./internal/testdb/testpg
 	bin/testpg -- $(GO) test -race -count=1 ./...

@@ -20,6 +20,11 @@ type Config struct {
 	// the process: fine for tests and commands that derive nothing, never
 	// for serve, which reads it from its key file.
 	SecretKey []byte
+	// OAuthCallbacks are the https redirect URIs an OAuth client may
+	// register, compared exactly (loopback http and custom application
+	// schemes need no listing). nil means connect.DefaultOAuthCallbacks, the
+	// published callbacks of Claude and ChatGPT; an empty list allows none.
+	OAuthCallbacks []string
 }
 
 // Kernel is what every subject service shares: the database, the clock,

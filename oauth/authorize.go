@@ -55,9 +55,23 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("POST /oauth/revoke", s.revoke)
 	mux.Handle("/oauth/register", RegistrationHandler(s.app, s.log))
 	mux.HandleFunc("/oauth/", func(w http.ResponseWriter, r *http.Request) {
-		writeOAuthError(w, http.StatusNotFound, "invalid_request", "no such OAuth endpoint or method")
+		if allow, ok := endpointMethods[r.URL.Path]; ok {
+			w.Header().Set("Allow", allow)
+			writeOAuthError(w, http.StatusMethodNotAllowed, "invalid_request", r.Method+" is not allowed here; use "+allow)
+			return
+		}
+		writeOAuthError(w, http.StatusNotFound, "invalid_request", "no such OAuth endpoint")
 	})
 	return mux
+}
+
+// endpointMethods are the methods of each endpoint Handler serves, for the
+// 405 answer to any other (/oauth/register answers its own).
+var endpointMethods = map[string]string{
+	"/oauth/authorize":  "GET, POST",
+	"/oauth/disconnect": "GET, POST",
+	"/oauth/token":      "POST",
+	"/oauth/revoke":     "POST",
 }
 
 // authorizeRequest is a checked authorization request of a signed-in person.
@@ -96,7 +110,8 @@ func (s *Server) begin(w http.ResponseWriter, r *http.Request) (authorizeRequest
 	if redirect == "" && len(client.RedirectURIs) == 1 {
 		redirect = client.RedirectURIs[0]
 	}
-	if !slices.ContainsFunc(client.RedirectURIs, func(reg string) bool { return connect.RedirectURIMatches(reg, redirect) }) {
+	callbacks := connect.OAuthCallbacks(s.app.Config)
+	if !slices.ContainsFunc(client.RedirectURIs, func(reg string) bool { return connect.RedirectURIMatches(reg, redirect, callbacks) }) {
 		s.errorPage(w, http.StatusBadRequest, "The app's redirect address does not match the one it registered.")
 		return authorizeRequest{}, false
 	}

@@ -30,12 +30,12 @@ func FuzzRegister(f *testing.F) {
 	for _, s := range []string{
 		`{"client_name":"Claude","redirect_uris":["https://claude.ai/api/mcp/auth_callback"],"token_endpoint_auth_method":"none"}`,
 		`{"client_name":"C","redirect_uris":["http://127.0.0.1:33418/cb"],"token_endpoint_auth_method":"client_secret_basic","grant_types":["authorization_code","refresh_token"],"response_types":["code"],"scope":"gifts:read gifts:write"}`,
-		`{"client_name":"x\u0000y","redirect_uris":["https://claude.ai/cb"],"token_endpoint_auth_method":"none"}`,
-		"{\"client_name\":\"x\xffy\",\"redirect_uris\":[\"https://claude.ai/cb\"],\"token_endpoint_auth_method\":\"none\"}",
+		`{"client_name":"x\u0000y","redirect_uris":["https://claude.ai/api/mcp/auth_callback"],"token_endpoint_auth_method":"none"}`,
+		"{\"client_name\":\"x\xffy\",\"redirect_uris\":[\"https://claude.ai/api/mcp/auth_callback\"],\"token_endpoint_auth_method\":\"none\"}",
 		`{"client_name":"C","redirect_uris":["https://claude.ai/\u0000"],"token_endpoint_auth_method":"none"}`,
-		`{"client_name":"C","redirect_uris":["https://claude.ai/cb"],"client_uri":"https://\u0000","logo_uri":"\ud800","token_endpoint_auth_method":"none"}`,
-		`{"client_name":"C","redirect_uris":["https://claude.ai/cb"],"contacts":["a\u0000"],"software_id":"\u0000","token_endpoint_auth_method":"none"}`,
-		`{"redirect_uris":"https://claude.ai/cb"}`,
+		`{"client_name":"C","redirect_uris":["https://claude.ai/api/mcp/auth_callback"],"client_uri":"https://\u0000","logo_uri":"\ud800","token_endpoint_auth_method":"none"}`,
+		`{"client_name":"C","redirect_uris":["https://claude.ai/api/mcp/auth_callback"],"contacts":["a\u0000"],"software_id":"\u0000","token_endpoint_auth_method":"none"}`,
+		`{"redirect_uris":"https://claude.ai/api/mcp/auth_callback"}`,
 		`{"client_name":7}`, `[]`, `null`, `{`, ``, `{"a\u0000":1}`,
 	} {
 		f.Add([]byte(s), "application/json")
@@ -82,7 +82,7 @@ func FuzzTokenForm(f *testing.F) {
 	env := apptest.New(f, apptest.WithSiteURL("https://gifts.example.com"))
 	h := oauth.NewServer(env.App, nil).Handler()
 	client, err := env.App.Connect.RegisterOAuthClient(f.Context(), connect.OAuthClientRegistration{
-		ClientName: "Fuzz", RedirectURIs: []string{"https://claude.ai/cb"}, TokenEndpointAuthMethod: connect.AuthMethodNone,
+		ClientName: "Fuzz", RedirectURIs: []string{"https://claude.ai/api/mcp/auth_callback"}, TokenEndpointAuthMethod: connect.AuthMethodNone,
 	}, "192.0.2.40")
 	if err != nil {
 		f.Fatal(err)
@@ -93,7 +93,7 @@ func FuzzTokenForm(f *testing.F) {
 		revoke                        bool
 	}{
 		{"grant_type=refresh_token&refresh_token=mco_refresh_x&client_id=" + client.ClientID, form, "", "", false},
-		{"grant_type=authorization_code&code=abc&code_verifier=v&redirect_uri=https://claude.ai/cb&client_id=" + client.ClientID, form, "", "", false},
+		{"grant_type=authorization_code&code=abc&code_verifier=v&redirect_uri=https://claude.ai/api/mcp/auth_callback&client_id=" + client.ClientID, form, "", "", false},
 		{"grant_type=refresh_token&refresh_token=mco_refresh_%00&client_id=" + client.ClientID, form, "", "", false},
 		{"grant_type=refresh_token&refresh_token=x&client_id=%FF", form, "", "", false},
 		{"grant_type=refresh_token&refresh_token=x&resource=%00&scope=gifts:read", form, client.ClientID, "", false},

@@ -16,7 +16,8 @@ import (
 // newProvider composes fosite for Giftwell: authorization code with PKCE
 // S256 only, refresh tokens (rotated; issued without an offline scope) and
 // revocation, over st (the Store of app in production), with
-// tokenStrategy's mco_-prefixed tokens on the App's clock.
+// tokenStrategy's mco_-prefixed tokens on the App's clock. State is
+// optional with PKCE S256 (optionalState).
 func newProvider(app *giftwell.App, st Storage) fosite.OAuth2Provider {
 	cfg := &fosite.Config{
 		AccessTokenLifespan:            connect.OAuthAccessTokenLifetime,
@@ -33,12 +34,12 @@ func newProvider(app *giftwell.App, st Storage) fosite.OAuth2Provider {
 		TokenURL:                       app.Config.SiteURL + "/oauth/token",
 		MinParameterEntropy:            8,
 	}
-	return compose.Compose(cfg, st, tokenStrategy{clock: app.Clock},
+	return optionalState{compose.Compose(cfg, st, tokenStrategy{clock: app.Clock},
 		compose.OAuth2AuthorizeExplicitFactory,
 		compose.OAuth2RefreshTokenGrantFactory,
 		compose.OAuth2TokenRevocationFactory,
 		compose.OAuth2PKCEFactory,
-	)
+	)}
 }
 
 // tokenStrategy issues opaque tokens with the spec's prefixes: 256 random

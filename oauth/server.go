@@ -74,8 +74,9 @@ func AuthorizationServerHandler(cfg core.Config) http.Handler {
 	return staticJSON(NewAuthorizationServer(cfg))
 }
 
-// RegistrationHandler serves POST /oauth/register (RFC 7591): JSON client
-// metadata in, the registered client out with 201. Errors are RFC 7591's
+// RegistrationHandler serves POST /oauth/register (RFC 7591): one JSON
+// object of client metadata in (trailing bytes are refused), the registered
+// client out with 201; another method is 405 invalid_request. Errors are RFC 7591's
 // {error, error_description}: invalid_redirect_uri for a refused redirect
 // URI, server_error (503 while the database is unavailable, 500 for an
 // unexpected error), invalid_client_metadata for anything else (a field
@@ -84,7 +85,7 @@ func RegistrationHandler(app *giftwell.App, log *slog.Logger) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodPost {
 			w.Header().Set("Allow", "POST")
-			writeError(w, core.Errorf(core.CodeMethodNotAllowed, "%s is not allowed here; use POST", r.Method))
+			writeOAuthError(w, http.StatusMethodNotAllowed, "invalid_request", r.Method+" is not allowed here; use POST")
 			return
 		}
 		w.Header().Set("Cache-Control", "no-store")
@@ -102,9 +103,9 @@ func RegistrationHandler(app *giftwell.App, log *slog.Logger) http.Handler {
 			writeOAuthError(w, http.StatusBadRequest, "invalid_client_metadata", "the body could not be read in full")
 			return
 		}
-		var reg connect.OAuthClientRegistration
-		if err := json.NewDecoder(bytes.NewReader(raw)).Decode(&reg); err != nil {
-			writeOAuthError(w, http.StatusBadRequest, "invalid_client_metadata", "the body is not a JSON object of client metadata")
+		reg, err := decodeRegistration(raw)
+		if err != nil {
+			writeOAuthError(w, http.StatusBadRequest, "invalid_client_metadata", err.Error())
 			return
 		}
 		// A NUL or bytes that are not UTF-8 in any field: refused before
@@ -142,6 +143,24 @@ func RegistrationHandler(app *giftwell.App, log *slog.Logger) http.Handler {
 		w.WriteHeader(http.StatusCreated)
 		_ = json.NewEncoder(w).Encode(client)
 	})
+}
+
+// decodeRegistration reads a registration body: one JSON object of client
+// metadata and nothing after it but white space.
+func decodeRegistration(raw []byte) (connect.OAuthClientRegistration, error) {
+	var reg connect.OAuthClientRegistration
+	notObject := errors.New("the body is not a JSON object of client metadata")
+	if t := bytes.TrimLeft(raw, " \t\r\n"); len(t) == 0 || t[0] != '{' {
+		return reg, notObject
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if err := dec.Decode(&reg); err != nil {
+		return reg, notObject
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return reg, errors.New("the body must hold one JSON object and nothing after it")
+	}
+	return reg, nil
 }
 
 // remoteIP is the connection's address without its port. Registration

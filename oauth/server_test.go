@@ -111,7 +111,7 @@ func TestRegisterRefusesBadRedirectURIs(t *testing.T) {
 		"javascript:alert(1)",
 		"http://127.0.0.1.nip.io/cb",
 	} {
-		body, err := json.Marshal(map[string]any{"redirect_uris": []string{"https://ok.example/cb", uri}, "token_endpoint_auth_method": "none"})
+		body, err := json.Marshal(map[string]any{"redirect_uris": []string{"http://127.0.0.1/cb", uri}, "token_endpoint_auth_method": "none"})
 		require.NoError(t, err)
 		status, out, _ := register(t, srv.URL, string(body))
 		require.Equal(t, http.StatusBadRequest, status, uri)
@@ -126,10 +126,10 @@ func TestRegisterRefusesBadMetadata(t *testing.T) {
 	for _, body := range []string{
 		`{}`,
 		`not json`,
-		`{"redirect_uris":["https://a.example/cb"],"grant_types":["client_credentials"]}`,
-		`{"redirect_uris":["https://a.example/cb"],"response_types":["token"]}`,
-		`{"redirect_uris":["https://a.example/cb"],"token_endpoint_auth_method":"private_key_jwt"}`,
-		`{"redirect_uris":["https://a.example/cb"],"scope":"admin"}`,
+		`{"redirect_uris":["http://127.0.0.1/cb"],"grant_types":["client_credentials"]}`,
+		`{"redirect_uris":["http://127.0.0.1/cb"],"response_types":["token"]}`,
+		`{"redirect_uris":["http://127.0.0.1/cb"],"token_endpoint_auth_method":"private_key_jwt"}`,
+		`{"redirect_uris":["http://127.0.0.1/cb"],"scope":"admin"}`,
 	} {
 		status, out, _ := register(t, srv.URL, body)
 		require.Equal(t, http.StatusBadRequest, status, body)
@@ -144,7 +144,7 @@ func TestRegisterRefusesBadMetadata(t *testing.T) {
 func TestRegisterBoundsBodySize(t *testing.T) {
 	t.Parallel()
 	srv, _ := registrationServer(t)
-	big := `{"client_name":"` + strings.Repeat("x", oauth.MaxRegistrationBytes) + `","redirect_uris":["https://a.example/cb"]}`
+	big := `{"client_name":"` + strings.Repeat("x", oauth.MaxRegistrationBytes) + `","redirect_uris":["http://127.0.0.1/cb"]}`
 	status, out, _ := register(t, srv.URL, big)
 	require.Equal(t, http.StatusRequestEntityTooLarge, status)
 	require.Equal(t, "invalid_client_metadata", out["error"])

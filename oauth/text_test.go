@@ -34,11 +34,11 @@ func TestHostileTextGetsTheProtocolsOwnError(t *testing.T) {
 	srv, env := oauthServer(t)
 
 	for _, tc := range []struct{ body, field string }{
-		{`{"client_name":"Claude\u0000","redirect_uris":["https://claude.ai/cb"],"token_endpoint_auth_method":"none"}`, "client_name"},
-		{"{\"client_name\":\"Cl\xffaude\",\"redirect_uris\":[\"https://claude.ai/cb\"],\"token_endpoint_auth_method\":\"none\"}", "client_name"},
-		{`{"client_name":"C","redirect_uris":["https://claude.ai/cb","https://claude.ai/\u0000"],"token_endpoint_auth_method":"none"}`, "redirect_uris[1]"},
-		{`{"client_name":"C","redirect_uris":["https://claude.ai/cb"],"scope":"gifts:read\u0000","token_endpoint_auth_method":"none"}`, "scope"},
-		{`{"client_name":"C","redirect_uris":["https://claude.ai/cb"],"token_endpoint_auth_method":"none","logo_uri":"\u0000"}`, "logo_uri"},
+		{`{"client_name":"Claude\u0000","redirect_uris":["https://claude.ai/api/mcp/auth_callback"],"token_endpoint_auth_method":"none"}`, "client_name"},
+		{"{\"client_name\":\"Cl\xffaude\",\"redirect_uris\":[\"https://claude.ai/api/mcp/auth_callback\"],\"token_endpoint_auth_method\":\"none\"}", "client_name"},
+		{`{"client_name":"C","redirect_uris":["https://claude.ai/api/mcp/auth_callback","https://claude.ai/\u0000"],"token_endpoint_auth_method":"none"}`, "redirect_uris[1]"},
+		{`{"client_name":"C","redirect_uris":["https://claude.ai/api/mcp/auth_callback"],"scope":"gifts:read\u0000","token_endpoint_auth_method":"none"}`, "scope"},
+		{`{"client_name":"C","redirect_uris":["https://claude.ai/api/mcp/auth_callback"],"token_endpoint_auth_method":"none","logo_uri":"\u0000"}`, "logo_uri"},
 	} {
 		status, out := send(t, http.MethodPost, srv.URL+"/oauth/register", "application/json", tc.body, "")
 		require.Equal(t, http.StatusBadRequest, status, "%s: %v", tc.body, out)
@@ -47,13 +47,13 @@ func TestHostileTextGetsTheProtocolsOwnError(t *testing.T) {
 	}
 	// A clean registration still works, so the client IDs below are real.
 	status, out := send(t, http.MethodPost, srv.URL+"/oauth/register", "application/json",
-		`{"client_name":"C","redirect_uris":["https://claude.ai/cb"],"token_endpoint_auth_method":"none"}`, "")
+		`{"client_name":"C","redirect_uris":["https://claude.ai/api/mcp/auth_callback"],"token_endpoint_auth_method":"none"}`, "")
 	require.Equal(t, http.StatusCreated, status, out)
 	clientID := out["client_id"].(string)
 
 	for _, tc := range []struct{ path, form, basic, field string }{
 		{"/oauth/token", "grant_type=refresh_token&refresh_token=mco_refresh_%00&client_id=" + clientID, "", "refresh_token"},
-		{"/oauth/token", "grant_type=authorization_code&code=%FF&client_id=" + clientID + "&code_verifier=x&redirect_uri=https://claude.ai/cb", "", "code"},
+		{"/oauth/token", "grant_type=authorization_code&code=%FF&client_id=" + clientID + "&code_verifier=x&redirect_uri=https://claude.ai/api/mcp/auth_callback", "", "code"},
 		{"/oauth/token", "grant_type=refresh_token&refresh_token=x&client_id=oac_%00", "", "client_id"},
 		{"/oauth/token", "grant_type=refresh_token&refresh_token=x&resource=https://gifts.example.com/mcp%FF&client_id=" + clientID, "", "resource"},
 		{"/oauth/token", "grant_type=refresh_token&refresh_token=x", "oac_%00:secret", "client_id"},
@@ -69,8 +69,8 @@ func TestHostileTextGetsTheProtocolsOwnError(t *testing.T) {
 	}
 
 	for _, path := range []string{
-		"/oauth/authorize?response_type=code&client_id=oac_%00&redirect_uri=https://claude.ai/cb",
-		"/oauth/authorize?response_type=code&client_id=" + clientID + "&redirect_uri=https://claude.ai/cb&state=%FF",
+		"/oauth/authorize?response_type=code&client_id=oac_%00&redirect_uri=https://claude.ai/api/mcp/auth_callback",
+		"/oauth/authorize?response_type=code&client_id=" + clientID + "&redirect_uri=https://claude.ai/api/mcp/auth_callback&state=%FF",
 	} {
 		res, err := http.Get(srv.URL + path)
 		require.NoError(t, err)
@@ -98,7 +98,7 @@ func TestHostileTextGetsTheProtocolsOwnError(t *testing.T) {
 	// the rest of its allowance.
 	for i := 1; i < connect.OAuthRegistrationsPerAddress; i++ {
 		status, out := send(t, http.MethodPost, srv.URL+"/oauth/register", "application/json",
-			`{"client_name":"C","redirect_uris":["https://claude.ai/cb"],"token_endpoint_auth_method":"none"}`, "")
+			`{"client_name":"C","redirect_uris":["https://claude.ai/api/mcp/auth_callback"],"token_endpoint_auth_method":"none"}`, "")
 		require.Equal(t, http.StatusCreated, status, "registration %d: %v", i+1, out)
 	}
 	_, err := env.App.Connect.OAuthClientByID(t.Context(), clientID)

@@ -75,6 +75,9 @@ func routes(app *giftwell.App, log *slog.Logger, opts ...routeOption) http.Handl
 		LimitAssistantToolCalls: mcp.NewToolCallWindow(mcp.AssistantToolCallsPerMinute, app.Clock).Allow})
 	for _, path := range []string{"/mcp", "/chatgpt/mcp"} {
 		mux.Handle(path, labeled("mcp", path, mcpHandler))
+		// With a trailing slash, the same endpoint; a path below it gets the
+		// MCP face's own 404, never the web app's page.
+		mux.Handle(path+"/", labeled("mcp", path, withoutTrailingSlash(path, mcpHandler)))
 		mux.Handle(oauth.WellKnownPrefix+path, labeled("oauth", oauth.WellKnownPrefix+path, oauth.ProtectedResourceHandler(app.Config, path)))
 		// The assistant endpoint's own issuer metadata, where clients that
 		// append the resource path (RFC 8414 §3.1) look for it.
@@ -92,6 +95,22 @@ func routes(app *giftwell.App, log *slog.Logger, opts ...routeOption) http.Handl
 	}
 	mux.Handle("/", site(app, log, cfg))
 	return reqlog.RequestID(requestLog(log, cfg.metrics)(httpbody.DrainAfter(mux)))
+}
+
+// withoutTrailingSlash hands next a request for path+"/" as a request for
+// path; any other request passes unchanged.
+func withoutTrailingSlash(path string, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == path+"/" {
+			r2 := new(http.Request)
+			*r2 = *r
+			u := *r.URL
+			u.Path, u.RawPath = path, ""
+			r2.URL = &u
+			r = r2
+		}
+		next.ServeHTTP(w, r)
+	})
 }
 
 // site serves the routes that are neither API nor MCP: the health checks,

@@ -33,6 +33,8 @@ type serveConfig struct {
 	secretKeyFile string
 	// webhookAllowURLs and webhookBackoffUnit: see serveWebhookFlags.
 	webhookAllowURLs, webhookBackoffUnit string
+	// oauthCallbacks: see serveOAuthCallbacksFlag.
+	oauthCallbacks []string
 }
 
 // serve runs the service until SIGINT or SIGTERM: HTTP, River, and the
@@ -89,7 +91,7 @@ func serve(ctx context.Context, args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	app := giftwell.New(d.Pool, core.Config{SiteURL: cfg.siteURL, SecretKey: secretKey}, nil, log)
+	app := giftwell.New(d.Pool, core.Config{SiteURL: cfg.siteURL, SecretKey: secretKey, OAuthCallbacks: cfg.oauthCallbacks}, nil, log)
 	app.Ledger.Payments = payments.SandboxProcessor{SiteURL: app.Config.SiteURL}
 	cfg.configure(app)
 	if err := cfg.configureWebhooks(app, log); err != nil {
@@ -159,7 +161,12 @@ func serveFlags(args []string) (serveConfig, error) {
 	serveTestFulfilmentFlag(fs, &cfg)
 	serveSecretKeyFlag(fs, &cfg)
 	serveWebhookFlags(fs, &cfg)
+	callbacks := serveOAuthCallbacksFlag(fs)
 	if err := parseNoArgs(fs, args); err != nil {
+		return serveConfig{}, err
+	}
+	var err error
+	if cfg.oauthCallbacks, err = parseOAuthCallbacks(*callbacks); err != nil {
 		return serveConfig{}, err
 	}
 	return cfg, nil

@@ -81,7 +81,7 @@ type OAuthClient struct {
 // RATE_LIMIT after 20 registrations from the address in an hour, or
 // INTERNAL_ERROR.
 func (a *Service) RegisterOAuthClient(ctx context.Context, reg OAuthClientRegistration, clientIP string) (OAuthClient, error) {
-	c, err := normaliseRegistration(reg)
+	c, err := normaliseRegistration(reg, OAuthCallbacks(a.Config))
 	if err != nil {
 		return OAuthClient{}, err
 	}
@@ -164,8 +164,9 @@ func HashOAuthSecret(s string) string {
 	return hex.EncodeToString(sum[:])
 }
 
-// normaliseRegistration checks reg and fills RFC 7591's defaults.
-func normaliseRegistration(reg OAuthClientRegistration) (OAuthClient, error) {
+// normaliseRegistration checks reg, its https redirect URIs against
+// callbacks, and fills RFC 7591's defaults.
+func normaliseRegistration(reg OAuthClientRegistration, callbacks []string) (OAuthClient, error) {
 	if len(reg.RedirectURIs) == 0 {
 		return OAuthClient{}, core.Invalid("redirect_uris", "at least one redirect URI is required")
 	}
@@ -173,7 +174,7 @@ func normaliseRegistration(reg OAuthClientRegistration) (OAuthClient, error) {
 		return OAuthClient{}, core.Invalid("redirect_uris", "at most %d redirect URIs", MaxRedirectURIs)
 	}
 	for i, u := range reg.RedirectURIs {
-		if err := ValidateRedirectURI(u); err != nil {
+		if err := ValidateRedirectURI(u, callbacks); err != nil {
 			f := fmt.Sprintf("redirect_uris[%d]", i)
 			return OAuthClient{}, core.Invalid(f, "%v", err)
 		}

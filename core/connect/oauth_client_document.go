@@ -95,7 +95,7 @@ func (a *Service) ResolveOAuthClientDocument(ctx context.Context, clientID strin
 	if err != nil {
 		return OAuthClient{}, core.Invalid("client_id", "the client's metadata document could not be fetched: %v", err)
 	}
-	c, err := parseClientDocument(clientID, answer.Body)
+	c, err := parseClientDocument(clientID, answer.Body, OAuthCallbacks(a.Config))
 	if err != nil {
 		return OAuthClient{}, core.Invalid("client_id", "the client's metadata document is not valid: %v", err)
 	}
@@ -181,7 +181,7 @@ type clientDocument struct {
 // and client_uri pass the rules of registration (normaliseRegistration). Its
 // scope is not read: the client may ask for any of Giftwell's scopes, and
 // the person decides at consent.
-func parseClientDocument(clientID string, body []byte) (OAuthClient, error) {
+func parseClientDocument(clientID string, body []byte, callbacks []string) (OAuthClient, error) {
 	if !utf8.Valid(body) {
 		return OAuthClient{}, errors.New("it must be UTF-8 text")
 	}
@@ -219,7 +219,7 @@ func parseClientDocument(clientID string, body []byte) (OAuthClient, error) {
 	c, err := normaliseRegistration(OAuthClientRegistration{
 		RedirectURIs: doc.RedirectURIs, TokenEndpointAuthMethod: AuthMethodNone, GrantTypes: grants,
 		ResponseTypes: []string{"code"}, ClientName: doc.ClientName, ClientURI: doc.ClientURI,
-	})
+	}, callbacks)
 	if err != nil {
 		return OAuthClient{}, err
 	}

@@ -2,31 +2,73 @@ package connect
 
 import (
 	"errors"
+	"fmt"
 	"net/url"
+	"slices"
 	"strings"
+
+	"github.com/giftwell/giftwell/core"
 )
 
 // MaxRedirectURILength bounds a registered redirect URI, in bytes.
 const MaxRedirectURILength = 2000
 
-// refusedSchemes are schemes a browser would run or read locally rather than
-// hand to an application: never a redirect target.
+// DefaultOAuthCallbacks are the https callbacks accepted when the operator
+// names none (core.Config.OAuthCallbacks is nil): the published OAuth
+// callbacks of Claude (claude.ai and claude.com) and of ChatGPT's
+// connectors.
+var DefaultOAuthCallbacks = []string{
+	"https://claude.ai/api/mcp/auth_callback",
+	"https://claude.com/api/mcp/auth_callback",
+	"https://chatgpt.com/connector_platform_oauth_redirect",
+}
+
+// OAuthCallbacks returns the https callbacks a client may register on the
+// site of cfg: cfg.OAuthCallbacks, or DefaultOAuthCallbacks when it is nil.
+func OAuthCallbacks(cfg core.Config) []string {
+	if cfg.OAuthCallbacks == nil {
+		return DefaultOAuthCallbacks
+	}
+	return cfg.OAuthCallbacks
+}
+
+// CheckOAuthCallbacks reports why an operator's list of https callbacks
+// cannot be used, naming the first bad entry, or nil. Each must be an https
+// URL that ValidateRedirectURI would accept once listed.
+func CheckOAuthCallbacks(callbacks []string) error {
+	for _, c := range callbacks {
+		if !strings.HasPrefix(c, "https://") {
+			return fmt.Errorf("%q: an allowed callback must be an https URL", c)
+		}
+		if err := ValidateRedirectURI(c, []string{c}); err != nil {
+			return fmt.Errorf("%q: %v", c, err)
+		}
+	}
+	return nil
+}
+
+// refusedSchemes are schemes a browser would run, read locally or hand to
+// something other than the registering application: never a redirect target.
 var refusedSchemes = map[string]bool{
 	"javascript": true, "data": true, "file": true, "vbscript": true, "about": true,
 	"blob": true, "filesystem": true, "ftp": true, "ws": true, "wss": true,
+	"view-source": true, "mailto": true, "tel": true, "sms": true, "jar": true,
 }
 
 // ValidateRedirectURI reports why raw cannot be registered as an OAuth
 // redirect URI, or nil. Allowed (spec Authentication §3, RFC 8252):
 //
-//   - https callbacks with a host (assistants' registered callbacks);
+//   - https callbacks that are exactly one of callbacks (the operator's
+//     list, OAuthCallbacks: the assistants' published callbacks);
 //   - loopback http callbacks on 127.0.0.1, [::1] or localhost, any port and path;
-//   - custom application schemes of desktop clients (myapp:/cb, com.example.app://cb).
+//   - custom application schemes of desktop clients, reverse-DNS or a
+//     single word (com.example.app:/cb, cursor://anysphere.cursor-retrieval/cb),
+//     never one a browser handles itself (refusedSchemes).
 //
 // Never a query, a fragment, credentials, a dot segment, a backslash,
 // whitespace or control characters, and only in the exact lowercase form
 // the match compares byte for byte.
-func ValidateRedirectURI(raw string) error {
+func ValidateRedirectURI(raw string, callbacks []string) error {
 	if raw == "" {
 		return errors.New("is empty")
 	}
@@ -68,6 +110,9 @@ func ValidateRedirectURI(raw string) error {
 		if u.Host != strings.ToLower(u.Host) {
 			return errors.New("host must be lowercase")
 		}
+		if !slices.Contains(callbacks, raw) {
+			return errors.New("is not one of this server's allowed https callbacks; use a loopback http or a custom-scheme callback")
+		}
 		return nil
 	case "http":
 		if _, _, ok := splitLoopback(raw); !ok {
@@ -78,21 +123,41 @@ func ValidateRedirectURI(raw string) error {
 	if refusedSchemes[u.Scheme] {
 		return errors.New("scheme " + u.Scheme + " is not allowed")
 	}
+	if !applicationScheme(u.Scheme) {
+		return errors.New("a custom scheme must be a reverse-DNS name (com.example.app) or a single word")
+	}
 	if u.Host == "" && u.Opaque == "" && u.Path == "" {
 		return errors.New("custom-scheme callbacks need a path")
 	}
 	return nil
 }
 
+// applicationScheme reports whether a lowercase scheme names an
+// application: a single word of letters, digits and hyphens starting with
+// a letter, or such words joined by dots (reverse DNS, RFC 8252 §7.1).
+func applicationScheme(s string) bool {
+	for label := range strings.SplitSeq(s, ".") {
+		if label == "" || label[0] == '-' || label[len(label)-1] == '-' {
+			return false
+		}
+		if strings.Trim(label, "abcdefghijklmnopqrstuvwxyz0123456789-") != "" {
+			return false
+		}
+	}
+	return s[0] >= 'a' && s[0] <= 'z'
+}
+
 // RedirectURIMatches reports whether requested, sent at authorization,
 // matches the registered redirect URI: byte for byte, except that a loopback
 // http callback may name another port (RFC 8252 §7.3), including none.
-func RedirectURIMatches(registered, requested string) bool {
-	if ValidateRedirectURI(requested) != nil {
+// Both must still be allowed by ValidateRedirectURI with callbacks, so an
+// https callback the operator has since removed from the list matches nothing.
+func RedirectURIMatches(registered, requested string, callbacks []string) bool {
+	if ValidateRedirectURI(requested, callbacks) != nil {
 		return false
 	}
 	if registered == requested {
-		return ValidateRedirectURI(registered) == nil
+		return ValidateRedirectURI(registered, callbacks) == nil
 	}
 	rh, rr, ok := splitLoopback(registered)
 	if !ok {

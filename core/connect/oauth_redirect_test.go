@@ -6,8 +6,12 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/giftwell/giftwell/core"
 	"github.com/giftwell/giftwell/core/connect"
 )
+
+// cb is the default allow-list of https callbacks.
+var cb = connect.DefaultOAuthCallbacks
 
 func TestValidateRedirectURI(t *testing.T) {
 	t.Parallel()
@@ -21,8 +25,10 @@ func TestValidateRedirectURI(t *testing.T) {
 		"http://localhost",
 		"cursor://anysphere.cursor-retrieval/oauth/callback",
 		"com.example.desktop:/oauth2redirect",
+		"https://claude.com/api/mcp/auth_callback",
+		"my-app:/cb",
 	} {
-		require.NoError(t, connect.ValidateRedirectURI(ok), ok)
+		require.NoError(t, connect.ValidateRedirectURI(ok, cb), ok)
 	}
 	for _, bad := range []string{
 		"",
@@ -48,18 +54,31 @@ func TestValidateRedirectURI(t *testing.T) {
 		"https:///cb",                     // no host
 		"http://127.0.0.1:999999/cb",      // port too long
 		"https://claude.ai/" + strings.Repeat("a", 2000),
+		"https://claude.ai/cb",                        // https, not on the list
+		"https://evil.example/api/mcp/auth_callback",  // https, not on the list
+		"https://claude.ai/api/mcp/auth_callback/",    // not exactly the listed one
+		"https://claude.ai:443/api/mcp/auth_callback", // not exactly the listed one
+		"vbscript:msgbox",                             // script
+		"blob:https://claude.ai/x",                    // browser object
+		"about:blank",                                 // browser page
+		"wss://claude.ai/cb",                          // socket
+		"view-source:https://claude.ai/",              // browser view
+		"mailto:a@example.com",                        // not an application
+		"com..example:/cb",                            // empty reverse-DNS label
+		"my+app:/cb",                                  // neither a word nor reverse DNS
+		"cursor://",                                   // no path
 	} {
-		require.Error(t, connect.ValidateRedirectURI(bad), bad)
+		require.Error(t, connect.ValidateRedirectURI(bad, cb), bad)
 	}
 }
 
 func TestRedirectURIMatches(t *testing.T) {
 	t.Parallel()
 	const loop = "http://127.0.0.1:33418/callback"
-	require.True(t, connect.RedirectURIMatches(loop, loop))
-	require.True(t, connect.RedirectURIMatches(loop, "http://127.0.0.1:5000/callback"), "RFC 8252: loopback port may differ")
-	require.True(t, connect.RedirectURIMatches(loop, "http://127.0.0.1/callback"))
-	require.True(t, connect.RedirectURIMatches("http://[::1]/cb", "http://[::1]:9/cb"))
+	require.True(t, connect.RedirectURIMatches(loop, loop, cb))
+	require.True(t, connect.RedirectURIMatches(loop, "http://127.0.0.1:5000/callback", cb), "RFC 8252: loopback port may differ")
+	require.True(t, connect.RedirectURIMatches(loop, "http://127.0.0.1/callback", cb))
+	require.True(t, connect.RedirectURIMatches("http://[::1]/cb", "http://[::1]:9/cb", cb))
 	for _, bad := range []string{
 		"http://localhost:33418/callback",       // another loopback host
 		"http://127.0.0.1:33418/Callback",       // case
@@ -71,10 +90,10 @@ func TestRedirectURIMatches(t *testing.T) {
 		"http://127.0.0.1:x/callback",
 		"https://127.0.0.1:33418/callback",
 	} {
-		require.False(t, connect.RedirectURIMatches(loop, bad), bad)
+		require.False(t, connect.RedirectURIMatches(loop, bad, cb), bad)
 	}
 	const https = "https://claude.ai/api/mcp/auth_callback"
-	require.True(t, connect.RedirectURIMatches(https, https))
+	require.True(t, connect.RedirectURIMatches(https, https, cb))
 	for _, bad := range []string{
 		"https://claude.ai:8443/api/mcp/auth_callback", // only loopback ports may differ
 		"https://CLAUDE.ai/api/mcp/auth_callback",
@@ -83,9 +102,9 @@ func TestRedirectURIMatches(t *testing.T) {
 		"https://claude.ai/api/mcp/%61uth_callback",
 		"https://claude.ai.evil.com/api/mcp/auth_callback",
 	} {
-		require.False(t, connect.RedirectURIMatches(https, bad), bad)
+		require.False(t, connect.RedirectURIMatches(https, bad, cb), bad)
 	}
-	require.False(t, connect.RedirectURIMatches("http://example.com/cb", "http://example.com/cb"), "an invalid registration never matches")
+	require.False(t, connect.RedirectURIMatches("http://example.com/cb", "http://example.com/cb", cb), "an invalid registration never matches")
 }
 
 // FuzzRedirectURIMatches checks the matcher's invariants: a match is always
@@ -103,15 +122,16 @@ func FuzzRedirectURIMatches(f *testing.F) {
 	} {
 		f.Add(s[0], s[1])
 	}
+	f.Add("https://claude.ai/api/mcp/auth_callback", "https://claude.ai/api/mcp/auth_callback")
 	f.Fuzz(func(t *testing.T, registered, requested string) {
-		if connect.ValidateRedirectURI(registered) == nil {
-			require.True(t, connect.RedirectURIMatches(registered, registered))
+		if connect.ValidateRedirectURI(registered, cb) == nil {
+			require.True(t, connect.RedirectURIMatches(registered, registered, cb))
 		}
-		if !connect.RedirectURIMatches(registered, requested) {
+		if !connect.RedirectURIMatches(registered, requested, cb) {
 			return
 		}
-		require.NoError(t, connect.ValidateRedirectURI(requested))
-		require.NoError(t, connect.ValidateRedirectURI(registered))
+		require.NoError(t, connect.ValidateRedirectURI(requested, cb))
+		require.NoError(t, connect.ValidateRedirectURI(registered, cb))
 		if registered == requested {
 			return
 		}
@@ -132,4 +152,22 @@ func stripPort(u string) string {
 		host = host[:i]
 	}
 	return host + rest[hostEnd:]
+}
+
+func TestOAuthCallbacksAllowList(t *testing.T) {
+	t.Parallel()
+	require.Equal(t, connect.DefaultOAuthCallbacks, connect.OAuthCallbacks(core.Config{}), "nil means the published callbacks")
+	own := []string{"https://assistant.example/oauth/callback"}
+	cfg := core.Config{OAuthCallbacks: own}
+	require.Equal(t, own, connect.OAuthCallbacks(cfg))
+	require.NoError(t, connect.ValidateRedirectURI(own[0], own))
+	require.Error(t, connect.ValidateRedirectURI("https://claude.ai/api/mcp/auth_callback", own), "the operator's list replaces the default")
+	require.Error(t, connect.ValidateRedirectURI(own[0], []string{}), "an empty list allows no https callback")
+	require.NoError(t, connect.ValidateRedirectURI("http://127.0.0.1:9/cb", []string{}), "loopback needs no listing")
+	require.False(t, connect.RedirectURIMatches(own[0], own[0], connect.DefaultOAuthCallbacks), "a callback removed from the list matches nothing")
+
+	require.NoError(t, connect.CheckOAuthCallbacks(connect.DefaultOAuthCallbacks))
+	for _, bad := range []string{"http://127.0.0.1/cb", "https://a.example/cb?x=1", "https://A.example/cb", "myapp:/cb", ""} {
+		require.Error(t, connect.CheckOAuthCallbacks([]string{bad}), bad)
+	}
 }
