@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"os"
 	"strings"
 	"time"
 
@@ -50,11 +51,15 @@ func serve(ctx context.Context, args []string, stdout io.Writer) error {
 		return err
 	}
 
-	lock, err := lockServe(cfg.dataDir)
-	if err != nil {
-		return err
+	// The lock guards the private cluster only: with DATABASE_URL any
+	// number of serve processes share one database.
+	if os.Getenv("DATABASE_URL") == "" {
+		lock, err := lockServe(cfg.dataDir)
+		if err != nil {
+			return err
+		}
+		defer lock.release()
 	}
-	defer lock.release()
 
 	d, err := openDatabase(ctx, cfg.dataDir)
 	if err != nil {

@@ -97,6 +97,29 @@ func TestServeStartsAndStops(t *testing.T) {
 	require.NoError(t, s.stop(), "exit status 0 after SIGTERM")
 }
 
+// With DATABASE_URL two serve processes share one database, even from one
+// data directory (the lock guards only the private cluster), and both
+// answer.
+func TestTwoServesShareOneDatabase(t *testing.T) {
+	t.Parallel()
+	dsn, dir := testdb.NewDSN(t), t.TempDir()
+	var sites []serving
+	for range 2 {
+		cmd := exec.Command(giftwellBinary(t), "serve", "--addr", "127.0.0.1:0")
+		cmd.Env = append(os.Environ(), "DATABASE_URL="+dsn, "GIFTWELL_DATA_DIR="+dir)
+		sites = append(sites, startServe(t, cmd))
+	}
+	for _, s := range sites {
+		res, err := http.Get(s.site + "/readyz")
+		require.NoError(t, err)
+		_ = res.Body.Close()
+		require.Equal(t, http.StatusOK, res.StatusCode)
+	}
+	for _, s := range sites {
+		require.NoError(t, s.stop())
+	}
+}
+
 // The README's `make run` on a new machine: no DATABASE_URL, no data
 // directory setting, started from the project directory. serve makes its
 // private cluster under ./.giftwell, prints a sign-in and a key that works,

@@ -11,7 +11,8 @@ import (
 )
 
 // serveLock is DATADIR/serve.pid: it keeps two `giftwell serve` processes
-// from managing the same private cluster.
+// from managing the same private cluster. With DATABASE_URL there is no
+// private cluster and no lock: instances share the database.
 type serveLock struct{ path string }
 
 // lockServe takes the data directory for this process. A pid file naming a
