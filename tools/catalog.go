@@ -15,7 +15,7 @@ type GuideInput struct{}
 
 // SearchGiftsInput is search_gifts' input.
 type SearchGiftsInput struct {
-	Query                string `json:"query,omitempty" jsonschema:"what the user wants, in words, e.g. engraved desk gift or coffee; a gift must match at least one word" schema:"maxLength=500"`
+	Query                string `json:"query,omitempty" jsonschema:"what the user wants, in words, e.g. engraved desk gift, about $60, no alcohol; no X, without X and X-free exclude (food, alcohol, portrait, artwork)" schema:"maxLength=500"`
 	UseCase              string `json:"useCase,omitempty" jsonschema:"why the gift is sent, e.g. thank a customer after closed-won; ranks gifts but excludes none" schema:"maxLength=500"`
 	BudgetCents          int64  `json:"budgetCents,omitempty" jsonschema:"the most ONE gift may cost, priceCents + shippingCents, in USD cents (not the campaign total)" schema:"minimum=1,maximum=100000000"`
 	RecipientCount       int    `json:"recipientCount,omitempty" jsonschema:"how many people the campaign is for; campaignEstimateCents = recipientCount x price (default 1)" schema:"minimum=1,maximum=2000"`

@@ -3,10 +3,8 @@ package catalog
 import (
 	"cmp"
 	"context"
-	"fmt"
 	"slices"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/giftwell/giftwell/core"
@@ -91,7 +89,7 @@ func (s *Store) Search(ctx context.Context, p SearchParams) (SearchResult, error
 	if err != nil {
 		return SearchResult{}, err
 	}
-	return SearchCatalog(snap.products, p)
+	return searchCatalog(snap.products, snap.index, p)
 }
 
 func (p SearchParams) validate() error {
@@ -119,15 +117,28 @@ func (p SearchParams) validate() error {
 //  2. available not false and no priceQuoteRequired;
 //  3. priceCents not 0 (an unpriced placeholder);
 //  4. shippingQuoteRequired false preferred: RequireKnownShipping excludes
-//     the others, and otherwise they rank after equally relevant gifts with
-//     known delivery.
+//     the others, and otherwise they rank after gifts with known delivery
+//     (before relevance when a budget must hold, else among equals).
 //
-// Then the filters: the exclude flags, the per-gift budget, verified only in
-// live mode, and, when Query has words, at least one of them matching. Gifts
-// are ranked by relevance (name, giftType, category, fulfillmentKind,
-// occasion, tagline, description; Query counts twice UseCase), then known
-// delivery, featured, and catalog order.
+// Then the filters: the exclude flags (set, or asked for in Query: "no
+// alcohol", "without a logo", "alcohol-free", "non-food"; a gift whose name,
+// giftType, category or tagline has a word the query excludes is left out
+// too, and excluded words never match), the per-gift budget, and verified
+// only in live mode. When Query has words, gifts must match at least one
+// of them; when none does, search falls back to UseCase and the budget and
+// says so in nextStep.
+//
+// Gifts are ranked verified first (only they can be ordered in live mode),
+// then within an amount written in Query ("about $60") first, then known
+// delivery first when a budget must hold, then by full-text relevance
+// (Query counts twice UseCase; see searchtext.go), then known delivery,
+// featured, and catalog order.
 func SearchCatalog(products []Product, p SearchParams) (SearchResult, error) {
+	return searchCatalog(products, newSearchIndex(products), p)
+}
+
+// searchCatalog is SearchCatalog over products read into idx.
+func searchCatalog(products []Product, idx searchIndex, p SearchParams) (SearchResult, error) {
 	if err := p.validate(); err != nil {
 		return SearchResult{}, err
 	}
@@ -139,36 +150,58 @@ func SearchCatalog(products []Product, p SearchParams) (SearchResult, error) {
 	if p.Limit != nil {
 		limit = *p.Limit
 	}
-	query, useCase := searchTerms(p.Query), searchTerms(p.UseCase)
+	query, useCase := parseQuery(p.Query), parseQuery(p.UseCase)
+	filters := p
+	filters.ExcludeFood = p.ExcludeFood || query.excludeFood
+	filters.ExcludeAlcohol = p.ExcludeAlcohol || query.excludeAlcohol
+	filters.ExcludePortrait = p.ExcludePortrait || query.excludePortrait
+	filters.ExcludeArtwork = p.ExcludeArtwork || query.excludeArtwork
+	softBudget := int64(0)
+	if p.BudgetCents == nil {
+		softBudget = query.budgetCents
+	}
+	budgetHolds := p.BudgetCents != nil || softBudget > 0
 
 	type hit struct {
-		pos   int
-		score int
-		p     *Product
+		pos          int
+		score        float64
+		withinBudget bool
+		p            *Product
 	}
-	var hits []hit
+	var matched, others []hit
 	var cheapestOverBudget *Product
 	for i := range products {
 		g := &products[i]
-		if !p.admits(g) {
+		if !filters.admits(g) || idx[i].excludes(query.notStems) {
 			continue
 		}
-		qs := relevance(g, query)
-		if len(query) > 0 && qs == 0 {
-			continue
-		}
+		qs := idx[i].score(query.groups)
 		if p.BudgetCents != nil && g.UnitCents() > *p.BudgetCents {
-			if cheapestOverBudget == nil || g.UnitCents() < cheapestOverBudget.UnitCents() {
+			if (len(query.groups) == 0 || qs > 0) && (cheapestOverBudget == nil || g.UnitCents() < cheapestOverBudget.UnitCents()) {
 				cheapestOverBudget = g
 			}
 			continue
 		}
-		hits = append(hits, hit{pos: i, score: 2*qs + relevance(g, useCase), p: g})
+		h := hit{pos: i, score: 2*qs + idx[i].score(useCase.groups), withinBudget: softBudget == 0 || g.UnitCents() <= softBudget, p: g}
+		if len(query.groups) == 0 || qs > 0 {
+			matched = append(matched, h)
+		} else {
+			others = append(others, h)
+		}
+	}
+	hits, fellBack := matched, len(query.groups) > 0 && len(matched) == 0
+	if fellBack {
+		hits = others
 	}
 	slices.SortStableFunc(hits, func(a, b hit) int {
-		return cmp.Or(
+		knownA, knownB := !a.p.ShippingQuoteRequired, !b.p.ShippingQuoteRequired
+		c := cmp.Or(compareBool(a.p.Verified, b.p.Verified), compareBool(a.withinBudget, b.withinBudget))
+		if budgetHolds {
+			c = cmp.Or(c, compareBool(knownA, knownB))
+		}
+		return cmp.Or(c,
 			cmp.Compare(b.score, a.score),
-			compareBool(!a.p.ShippingQuoteRequired, !b.p.ShippingQuoteRequired),
+			compareBool(knownA, knownB),
 			compareBool(a.p.Featured, b.p.Featured),
 			cmp.Compare(a.pos, b.pos),
 		)
@@ -177,7 +210,7 @@ func SearchCatalog(products []Product, p SearchParams) (SearchResult, error) {
 	for _, h := range hits[:min(limit, len(hits))] {
 		res.Items = append(res.Items, searchItem(*h.p, recipients))
 	}
-	res.NextStep = nextStep(res.Items, p, cheapestOverBudget)
+	res.NextStep = nextStep(res.Items, searchContext{p: p, query: query, fellBack: fellBack, cheapestOverBudget: cheapestOverBudget})
 	return res, nil
 }
 
@@ -234,115 +267,4 @@ func searchItem(g Product, recipients int) SearchItem {
 	}
 	item.EstimateNote = strings.Join(notes, " ")
 	return item
-}
-
-func nextStep(items []SearchItem, p SearchParams, cheapestOverBudget *Product) NextStep {
-	if len(items) == 0 {
-		hint := "No gift passed the selection rules and filters. Try fewer or broader words in query, drop exclude flags or requireKnownShipping"
-		if cheapestOverBudget != nil {
-			hint += fmt.Sprintf(", or raise budgetCents (the least expensive match costs %d cents per gift)", cheapestOverBudget.UnitCents())
-		}
-		return NextStep{Tool: "search_gifts", Instructions: hint + ". browse_gifts lists the whole catalog. Never invent a product ID."}
-	}
-	top := items[0]
-	return NextStep{
-		Tool:      "create_campaign",
-		ProductID: top.ID,
-		Mode:      "always_on",
-		Instructions: fmt.Sprintf("Show the user the best matches with their estimates and let them choose (the first is %s, %q). "+
-			"Call get_gift for the chosen productId to read its lettering limits, recipient details, artwork and portrait needs. "+
-			"Then call create_campaign with that productId, name, senderName and senderCompany. Prefer mode always_on (a playbook: one gift per trigger, people added over time), "+
-			"then batch (a fixed list of at most %d people, with budgetCents, perPersonCents and maxSends), then single. "+
-			"A signed-in person turns it on or pays at the campaign's review URL; never invent a product ID.",
-			top.ID, top.Name, core.RecipientsPerCampaign),
-	}
-}
-
-// searchTerms splits text into lowercase word stems, dropping stopwords and
-// bare numbers.
-func searchTerms(text string) []string {
-	var terms []string
-	for _, w := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
-		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
-	}) {
-		if stopwords[w] || isNumber(w) {
-			continue
-		}
-		if st := stem(w); !slices.Contains(terms, st) {
-			terms = append(terms, st)
-		}
-	}
-	return terms
-}
-
-func isNumber(w string) bool {
-	return strings.IndexFunc(w, func(r rune) bool { return !unicode.IsDigit(r) }) < 0
-}
-
-// stem strips a common English suffix so that "engraved", "engraving" and
-// "engrave" meet.
-func stem(w string) string {
-	for _, suf := range []string{"ing", "ed", "es", "s", "e"} {
-		if suf == "s" && strings.HasSuffix(w, "ss") {
-			continue
-		}
-		if rest, ok := strings.CutSuffix(w, suf); ok && utf8.RuneCountInString(rest) >= 3 {
-			return rest
-		}
-	}
-	return w
-}
-
-// termMatches reports whether a query stem meets a field stem: equal, or one
-// a prefix of the other with at least five letters in common (plant/planter).
-func termMatches(q, f string) bool {
-	if q == f {
-		return true
-	}
-	short, long := q, f
-	if len(short) > len(long) {
-		short, long = long, short
-	}
-	return len(short) >= 5 && strings.HasPrefix(long, short)
-}
-
-// relevance scores g for terms: for each term, the weight of the best field
-// it appears in.
-func relevance(g *Product, terms []string) int {
-	if len(terms) == 0 {
-		return 0
-	}
-	fields := []struct {
-		weight int
-		text   string
-	}{
-		{6, g.Name}, {4, g.GiftType}, {4, g.Category}, {3, string(g.FulfillmentKind)},
-		{3, g.Occasion}, {3, g.Tagline}, {1, g.Description},
-	}
-	stems := make([][]string, len(fields))
-	for i, f := range fields {
-		stems[i] = searchTerms(f.text)
-	}
-	score := 0
-	for _, t := range terms {
-		best := 0
-		for i, f := range fields {
-			if f.weight > best && slices.ContainsFunc(stems[i], func(s string) bool { return termMatches(t, s) }) {
-				best = f.weight
-			}
-		}
-		score += best
-	}
-	return score
-}
-
-var stopwords = map[string]bool{}
-
-func init() {
-	for w := range strings.FieldsSeq(`a an the and or but for to of in on at by with from into about as is are be
-		it its this that these those our my your their his her we i me us you they them who what which
-		some something any gift gifts present presents send sending sent give giving get idea ideas good nice
-		great best want need looking like under over than per each people person someone team`) {
-		stopwords[w] = true
-	}
 }

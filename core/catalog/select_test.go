@@ -50,10 +50,10 @@ func handCatalog() []catalog.Product {
 }
 
 // selectableHand is every gift of handCatalog that passes rules 1-3, in the
-// order a search without words ranks them: known delivery first (rule 4),
-// then featured, then catalog order.
+// order a search without words ranks them: verified first, then known
+// delivery (rule 4), then featured, then catalog order.
 var selectableHand = []string{"logo-tumbler", "ceramic-mug", "logo-cookies", "bourbon-flight", "portrait",
-	"smart-notebook", "headphones", "stoneware-mug", "freight-canvas"}
+	"headphones", "stoneware-mug", "freight-canvas", "smart-notebook"}
 
 func itemIDs(items []catalog.SearchItem) []string {
 	out := []string{}
@@ -99,15 +99,15 @@ func TestSearchSelectionRulesAndFilters(t *testing.T) {
 		{"every filter at once", catalog.SearchParams{Limit: all, ExcludeFood: true, ExcludeAlcohol: true, ExcludePortrait: true,
 			ExcludeArtwork: true, RequireKnownShipping: true, BudgetCents: apptest.Ptr[int64](4000)}, []string{"ceramic-mug", "smart-notebook"}},
 		{"a query keeps gifts matching one of its words", catalog.SearchParams{Query: "bourbon"}, []string{"bourbon-flight"}},
-		{"a query matching nothing", catalog.SearchParams{Query: "kayak"}, []string{}},
-		{"a query cannot bring back a retired gift", catalog.SearchParams{Query: "engraved pen"}, []string{}},
+		{"a query matching nothing falls back to the filters", catalog.SearchParams{Query: "kayak", Limit: all}, selectableHand},
+		{"a query cannot bring back a retired gift", catalog.SearchParams{Query: "engraved pen", Limit: all}, selectableHand},
 		{"rule 4: known delivery first among equals", catalog.SearchParams{Query: "mug"}, []string{"ceramic-mug", "stoneware-mug"}},
 		{"featured first among equals", catalog.SearchParams{Query: "logo"}, []string{"logo-tumbler", "logo-cookies"}},
 		{"stems meet: celebrating finds celebrate", catalog.SearchParams{Query: "celebrating"}, []string{"bourbon-flight"}},
 		{"useCase ranks but excludes nothing", catalog.SearchParams{Limit: all, UseCase: "portrait"},
 			append([]string{"portrait"}, withoutIDs(selectableHand, "portrait")...)},
-		{"query counts more than useCase", catalog.SearchParams{Query: "tumbler notebook", UseCase: "notebook"},
-			[]string{"smart-notebook", "logo-tumbler"}},
+		{"query counts more than useCase", catalog.SearchParams{Query: "tumbler headphones", UseCase: "headphones"},
+			[]string{"headphones", "logo-tumbler"}},
 		{"limit", catalog.SearchParams{Limit: apptest.Ptr(2)}, selectableHand[:2]},
 		{"default limit is 10", catalog.SearchParams{}, selectableHand},
 	}

@@ -55,6 +55,8 @@ type catalogSnapshot struct {
 	version  int64
 	products []Product
 	byID     map[string]int
+	// index is the products read for search.
+	index searchIndex
 	// checked is when the version was last compared with the database's.
 	checked time.Time
 }
@@ -249,6 +251,7 @@ func newCatalogSnapshot(version int64, rows [][]byte) (*catalogSnapshot, error) 
 		snap.byID[snap.products[i].ID] = i
 	}
 	NormalizeCatalog(snap.products)
+	snap.index = newSearchIndex(snap.products)
 	return snap, nil
 }
 
