@@ -42,7 +42,8 @@ const playbookPath = "recipient"
 // decides within moments).
 //
 // The call is idempotent: a person already on the playbook (matched by
-// sourceSystem+externalId, then recipientId, email or profileUrl) is
+// sourceSystem+externalId, then recipientId, email or profileUrl; an add
+// with none of these by name and company: addIdentityOf) is
 // answered with alreadyQueued and their current state. A matched person who
 // still waits takes the non-empty fields sent (details merge key by key),
 // and auto-approve runs again when it is on; anyone else is left as they
@@ -149,7 +150,7 @@ func (a *Service) addToPlaybook(ctx context.Context, tx pgx.Tx, p core.Principal
 	only := []person{np}
 	pathOf := func(int) string { return playbookPath }
 	checkRoster(c.campaignState, only, pathOf, &pr)
-	if err := pr.err(); err != nil {
+	if err := pr.errOnAdd(); err != nil {
 		return AddPersonResult{}, err
 	}
 	if err := notesComplete(c.campaignState, only, pathOf, only); err != nil {
@@ -182,7 +183,7 @@ func (a *Service) addAgain(ctx context.Context, tx pgx.Tx, c campaignRecord, pro
 	var pr problems
 	merged := cur
 	merged.personFields = applyRecipient(cur.personFields, in, playbookPath, recipientRules{product: product}, &pr)
-	if err := pr.err(); err != nil {
+	if err := pr.errOnAdd(); err != nil {
 		return AddPersonResult{}, err
 	}
 	row, err := q.RecipientGetForApproval(ctx, db.RecipientGetForApprovalParams{CampaignID: c.ID, ID: cur.id})
@@ -265,11 +266,13 @@ func playbookOn(a *Service, c campaignRecord) error {
 }
 
 // matchPlaybookPerson finds the roster person in names: the same
-// sourceSystem+externalId, recipientId, email or profileUrl (-1 for a new
-// person). It returns NOT_FOUND for a recipientId not on the roster and
+// sourceSystem+externalId, recipientId, email or profileUrl, or for an add
+// with none of them the same name and company (-1 for a new person). It
+// returns NOT_FOUND for a recipientId not on the roster and
 // RECIPIENT_IDENTITY_CONFLICT when the identifiers belong to different
-// people or would change the matched person's sourceSystem+externalId.
+// people, would change the matched person's sourceSystem+externalId, or
+// the name and company alone name several people.
 func matchPlaybookPerson(people []person, in RecipientInput) (int, error) {
-	pos, _, err := indexRoster(people).match(identityOf(in), playbookPath)
+	pos, _, err := indexRoster(people).match(addIdentityOf(in), playbookPath)
 	return pos, err
 }

@@ -30,7 +30,7 @@ type PlaybookApproval struct {
 type AddPersonResult struct {
 	Queued        bool             `json:"queued" jsonschema:"true when the person is on the playbook (now or from an earlier add)"`
 	RecipientID   string           `json:"recipientId" jsonschema:"the person's roster ID"`
-	AlreadyQueued bool             `json:"alreadyQueued" jsonschema:"true when an earlier add already queued this person (matched by sourceSystem+externalId, then recipientId, email or profileUrl); the person's current state is returned; a waiting person takes the fields sent and auto-approve runs again when on"`
+	AlreadyQueued bool             `json:"alreadyQueued" jsonschema:"true when an earlier add already queued this person (matched by sourceSystem+externalId, then recipientId, email or profileUrl; an add with none of these by name and company); the person's current state is returned; a waiting person takes the fields sent and auto-approve runs again when on"`
 	ApprovalURL   string           `json:"approvalUrl" jsonschema:"the queue page for this playbook, to hand to an owner or admin"`
 	Approval      PlaybookApproval `json:"approval" jsonschema:"the person's approval state"`
 }

@@ -12,7 +12,7 @@ import (
 
 // RecipientsAdd is what add_recipients takes besides the campaign.
 type RecipientsAdd struct {
-	Recipients []RecipientInput `json:"recipients" jsonschema:"1-500 people to add; people already on the roster (same recipientId, sourceSystem+externalId, email or profileUrl) are skipped; identifiers of different people, or another sourceSystem+externalId than the person has, are RECIPIENT_IDENTITY_CONFLICT" schema:"type=array,minItems=1,maxItems=500"`
+	Recipients []RecipientInput `json:"recipients" jsonschema:"1-500 people to add; people already on the roster (same recipientId, sourceSystem+externalId, email or profileUrl; a person sent with none of these: same name and company) are skipped; identifiers of different people, or another sourceSystem+externalId than the person has, are RECIPIENT_IDENTITY_CONFLICT" schema:"type=array,minItems=1,maxItems=500"`
 	// ExpectedPolicyVersion is required except on an active playbook.
 	ExpectedPolicyVersion int64 `json:"expectedPolicyVersion,omitempty" jsonschema:"the policyVersion you last read; required unless the campaign is an active playbook" schema:"minimum=1,maximum=9007199254740991"`
 }
@@ -34,7 +34,8 @@ type RecipientsAdded struct {
 
 // AddRecipients adds 1-500 people to campaign id's roster for p. People
 // already on the roster (same recipientId, sourceSystem+externalId, email
-// or profileUrl: rosterIndex.match) are skipped. An active playbook needs no expectedPolicyVersion,
+// or profileUrl: rosterIndex.match; for a person sent with none of these,
+// the same name and company: addIdentityOf) are skipped. An active playbook needs no expectedPolicyVersion,
 // stays on and keeps its version, and every person added needs a complete
 // note (RECIPIENT_MESSAGE_REQUIRED). Any other campaign needs the current
 // version from keys and connections, gets a new version, returns to draft
@@ -101,20 +102,22 @@ func (a *Service) addRecipients(ctx context.Context, tx pgx.Tx, q *db.Queries, p
 	var added []person
 	for i, item := range in.Recipients {
 		path := fmt.Sprintf("recipients[%d]", i)
-		pos, by, err := ix.match(identityOf(item), path)
+		pos, by, err := ix.match(addIdentityOf(item), path)
 		if err != nil {
 			return RecipientsAdded{}, err
 		}
 		if pos >= 0 {
 			// Checked as an update of the person they match, then skipped.
-			_ = applyRecipient(roster.people[pos].personFields, item, path, recipientRules{product: product}, &pr)
-			res.Skipped = append(res.Skipped, SkippedRecipient{Index: i, RecipientID: roster.people[pos].id,
+			_ = applyRecipient(ix.people[pos].personFields, item, path, recipientRules{product: product}, &pr)
+			res.Skipped = append(res.Skipped, SkippedRecipient{Index: i, RecipientID: ix.people[pos].id,
 				Reason: "already on the roster (same " + by + ")"})
 			continue
 		}
 		f := applyRecipient(newPersonFields(), item, path, recipientRules{product: product}, &pr)
 		np := person{personFields: f, id: core.NewID(core.PrefixRecipient), position: next, createdAt: now}
 		next++
+		// A name-only person sent twice in this request is added once.
+		ix.addNamed(np)
 		added = append(added, np)
 		final = append(final, np)
 		paths = append(paths, path)
@@ -125,7 +128,7 @@ func (a *Service) addRecipients(ctx context.Context, tx pgx.Tx, q *db.Queries, p
 	expandToFit(&s, len(final))
 	checkBatchFits(s, len(final), &pr)
 	checkRoster(s, final, func(i int) string { return paths[i] }, &pr)
-	if err := pr.err(); err != nil {
+	if err := pr.errOnAdd(); err != nil {
 		return RecipientsAdded{}, err
 	}
 	// A batch or single that grew to fit raised its limits: a playbook
