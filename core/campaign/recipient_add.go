@@ -40,8 +40,9 @@ type RecipientsAdded struct {
 // note (RECIPIENT_MESSAGE_REQUIRED). Any other campaign needs the current
 // version from keys and connections, gets a new version, returns to draft
 // when it was an active batch or single (a paused one stays paused), and a
-// batch or single's maxSends and budgetCents expand to fit. An add that
-// adds nobody changes nothing.
+// batch or single's maxSends and budgetCents expand to fit (the answer's
+// statusChange says when the status moved). An add that adds nobody
+// changes nothing.
 //
 // It returns NOT_FOUND, CAMPAIGN_COMPLETED, VALIDATION_ERROR (each field
 // by path, a missing version, a roster over 500 or 2000 people),
@@ -65,6 +66,7 @@ func (a *Service) AddRecipients(ctx context.Context, p core.Principal, id string
 	var out RecipientsAdded
 	err := a.editRoster(ctx, p, id, in.Recipients, func(tx pgx.Tx, q *db.Queries, c campaignRecord, roster rosterView) (err error) {
 		out, err = a.addRecipients(ctx, tx, q, p, c, roster, in)
+		a.withStatusChange(c.Status, &out.Campaign)
 		return err
 	})
 	if err != nil {
