@@ -37,7 +37,9 @@ const playbookPath = "recipient"
 // AddToPlaybook adds one person to active playbook campaignID for p and
 // runs auto-approve: the answer's approval is auto_approved (paid from the
 // balance in p's mode, with sendId), waiting with a reason (nothing
-// charged; a playbook.person_waiting event), or scheduled (the add met
+// charged; a playbook.person_waiting event; the answer carries the
+// person's queue blockers, and topUpUrl when the balance is low), or
+// scheduled (the add met
 // another approval; the playbook's approval job, inserted with the add,
 // decides within moments).
 //
@@ -76,6 +78,9 @@ func (a *Service) AddToPlaybook(ctx context.Context, p core.Principal, campaignI
 		var out AddPersonResult
 		err := pgx.BeginFunc(ctx, a.DB, func(tx pgx.Tx) (err error) {
 			out, err = a.addToPlaybook(ctx, tx, p, campaignID, in.Recipient)
+			if err == nil && out.Approval.State == ApprovalWaiting {
+				err = a.explainWaiting(ctx, db.New(tx), p, &out)
+			}
 			return err
 		})
 		if errors.Is(err, errPlaybookLocked) {
