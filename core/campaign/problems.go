@@ -2,6 +2,7 @@ package campaign
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/giftwell/giftwell/core"
@@ -43,7 +44,9 @@ func (p *problems) record(field, format string, args ...any) {
 		return
 	}
 	p.msgs = append(p.msgs, field+": "+fmt.Sprintf(format, args...))
-	p.fields = append(p.fields, field)
+	if !slices.Contains(p.fields, field) {
+		p.fields = append(p.fields, field)
+	}
 }
 
 // any reports whether a problem was recorded.
