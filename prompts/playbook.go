@@ -3,6 +3,8 @@ package prompts
 import (
 	"fmt"
 	"strings"
+
+	"github.com/giftwell/giftwell/core/campaign"
 )
 
 // onError is the recovery paragraph every prompt ends with.
@@ -52,9 +54,9 @@ This prompt changed nothing. Follow these steps in order:
    playbook on; an owner or admin can also set auto-approve and a monthly budget. Wait until they confirm.
 5. For each trigger, add one person with add_to_playbook {id, recipient}: include sourceSystem and
    externalId (a resend with the same pair is safe), name and company, and a message when the shared note
-   does not fit. Read approval.state: auto_approved or scheduled needs nothing more; waiting means an
-   owner or admin must approve, so hand them the approvalUrl with the reason (auto_approve_off,
-   low_balance, shipping_quote). PLAYBOOK_OFF means the playbook is not on yet: hand the url to a
+   does not fit. Read approval.state: auto_approved is paid; scheduled is not paid yet and may still end
+   up waiting; waiting means an owner or admin must approve, so hand them the approvalUrl with the
+   reason and blockers (and topUpUrl when the result has one). PLAYBOOK_OFF means the playbook is not on yet: hand the url to a
    teammate, then resend the same add.
 6. Call get_balance; when lowBalance is true, hand topUpUrl to an owner or admin. You never approve,
    skip, pay or add funds.
@@ -98,11 +100,12 @@ func addPeopleToPlaybook() Prompt {
    name, company and title, email when known, and a message when the shared note needs overriding (at
    most 500 characters after placeholders). In live mode each person needs addressMode known and a US
    address. Research notes go in context; never put personal data or secrets in attribution.
-3. Read approval.state for each person:
-   - auto_approved or scheduled: the gift is paid from the balance; nothing more to do.
-   - waiting: collect the approvalUrl and reason (auto_approve_off, low_balance, shipping_quote) and hand
-     them to an owner or admin together.
-   - RECIPIENT_SKIPPED: an owner or admin skipped this person; do not re-add them.
+3. Read approval.state for each person (get_workflow_guide's approvalStates says the same):
+` + approvalStateLines() + `   - RECIPIENT_SKIPPED: an owner or admin skipped this person; do not re-add them.
+   Without sourceSystem+externalId, email or profileUrl a person is matched by name and company: two
+   different people who share both need an identifier each.
+   A result with statusChange means the playbook changed status (an edit returned it to draft): hand
+   statusChange.reviewUrl to a signed-in teammate before adding more.
 4. PLAYBOOK_BUSY: nothing was saved; wait retryAfterMs and resend the same add.
    RECIPIENT_MESSAGE_REQUIRED: write a note of at most 500 characters and resend.
 5. Call get_balance. When lowBalance is true, hand topUpUrl to an owner or admin. Adding funds does not
@@ -115,4 +118,14 @@ func addPeopleToPlaybook() Prompt {
 			return b.String()
 		},
 	}
+}
+
+// approvalStateLines lists every approval state with its meaning, one
+// bullet each, indented for a numbered step.
+func approvalStateLines() string {
+	var b strings.Builder
+	for _, s := range campaign.ApprovalStates() {
+		fmt.Fprintf(&b, "   - %s: %s\n", s, s.Meaning())
+	}
+	return b.String()
 }

@@ -19,7 +19,7 @@ type AddToPlaybookInput struct {
 const descAddToPlaybook = "Add one person to an active playbook, once per trigger, and read approval.state: auto_approved (auto-approve paid the gift from the balance; sendId), " +
 	"waiting (nothing charged; reason says why, see get_workflow_guide's approvalReasons; hand approvalUrl to a signed-in owner or admin), or scheduled (auto-approve decides in the background within minutes). " +
 	"Agents never approve: only auto-approve, within limits a person set, or a signed-in owner or admin spends. No expectedPolicyVersion is needed and the playbook stays on. " +
-	"Send sourceSystem+externalId: the call is idempotent on the person (matched by sourceSystem+externalId, then recipientId, email or profileUrl) and answers alreadyQueued with their current state, " +
+	"Send sourceSystem+externalId: the call is idempotent on the person (matched by sourceSystem+externalId, then recipientId, email or profileUrl; a name-only person by name and company) and answers alreadyQueued with their current state, " +
 	"so a resend after a timeout is safe. Adding a waiting person again takes the fields sent (fill missing details, note or address this way) and runs auto-approve again when it is on. " +
 	"The person needs an identity and a complete note (RECIPIENT_MESSAGE_REQUIRED); fields follow add_recipients. Errors: PLAYBOOK_OFF (draft or paused: hand url to a teammate to turn it on, then resend), " +
 	"PLAYBOOK_BUSY (wait retryAfterMs, then resend the same body), RECIPIENT_SKIPPED (an owner or admin skipped them: do not re-add), NOT_ALWAYS_ON (use add_recipients for batches), " +

@@ -29,7 +29,7 @@ type ApproveRepeatsInput struct {
 
 const descAddRecipients = "Add 1-500 people to a campaign's roster. Each person needs an identity: a name, a personal LinkedIn profileUrl " +
 	"(linkedin.com/in/<slug>; Sales Navigator, company and /pub/ URLs are refused), or sourceSystem plus externalId (the stable identity: use it so resends are safe). " +
-	"People already on the roster (same recipientId, sourceSystem+externalId, email or profileUrl) are skipped and listed in skipped; identifiers of different people, or another externalId for a person who has one, give RECIPIENT_IDENTITY_CONFLICT, " +
+	"People already on the roster (same recipientId, sourceSystem+externalId, email or profileUrl; a person sent with none of these: same name and company) are skipped and listed in skipped; identifiers of different people, or another externalId for a person who has one, give RECIPIENT_IDENTITY_CONFLICT, " +
 	"the same person twice in one call DUPLICATE_RECIPIENT. addressMode confirm (default) lets the recipient confirm their address through the gift link; known takes the sender's US address " +
 	"(name, address, city, state as code or name, zip of 5 or 9 digits; country US only). Fill details keyed by the gift's recipientDetails, assetIds (at most 5), photo and adultRecipientConfirmed as the gift needs; never invent them. " +
 	"A person's message overrides the campaign's note. An active playbook needs no expectedPolicyVersion and stays on, but every person added needs a complete note (RECIPIENT_MESSAGE_REQUIRED); " +

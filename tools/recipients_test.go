@@ -73,7 +73,7 @@ func TestAddRecipientsIdentityFormsAndNormalisation(t *testing.T) {
 		{obj{"name": "A", "photo": obj{"source": "camera"}}, core.CodeValidation, "recipients[0].photo.source"},
 		{obj{"name": "A", "photo": obj{"source": "upload", "assetId": "asset_1", "url": "x"}}, core.CodeValidation, "recipients[0].photo.url"},
 		{obj{"name": "A", "customTag": long}, core.CodeValidation, "recipients[0].customTag"},
-		{obj{"name": "A", "message": "Hi {{nickname}}"}, core.CodeValidation, "recipients[0].message"},
+		{obj{"name": "A", "message": "Hi {{nickname}}"}, core.CodeRecipientMessageRequired, "recipients[0].message"},
 		{obj{"name": "A", "adultRecipientConfirmed": "yes"}, core.CodeValidation, "recipients[0].adultRecipientConfirmed"},
 		{obj{"name": "A", "favouriteColour": "blue"}, core.CodeValidation, "recipients[0].favouriteColour"},
 		{obj{"name": long}, core.CodeValidation, "recipients[0].name"},

@@ -139,6 +139,8 @@ type Campaign struct {
 	AutoApprove        *AutoApprove      `json:"autoApprove,omitempty" jsonschema:"a playbook's auto-approve rule, once a signed-in person set one"`
 	CreatedAt          time.Time         `json:"createdAt" jsonschema:"when the campaign was created"`
 	UpdatedAt          time.Time         `json:"updatedAt" jsonschema:"when the campaign last changed"`
+	// StatusChange is set by writes that moved the status (withStatusChange).
+	StatusChange *StatusChange `json:"statusChange,omitempty" jsonschema:"present on a write's answer when it changed the campaign's status (an active campaign returned to draft by a key's edit: adds meet PLAYBOOK_OFF until a person turns it on at reviewUrl)"`
 }
 
 // CampaignInput is what create_campaign takes: the Campaign fields an agent

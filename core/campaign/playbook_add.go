@@ -37,12 +37,15 @@ const playbookPath = "recipient"
 // AddToPlaybook adds one person to active playbook campaignID for p and
 // runs auto-approve: the answer's approval is auto_approved (paid from the
 // balance in p's mode, with sendId), waiting with a reason (nothing
-// charged; a playbook.person_waiting event), or scheduled (the add met
+// charged; a playbook.person_waiting event; the answer carries the
+// person's queue blockers, and topUpUrl when the balance is low), or
+// scheduled (the add met
 // another approval; the playbook's approval job, inserted with the add,
 // decides within moments).
 //
 // The call is idempotent: a person already on the playbook (matched by
-// sourceSystem+externalId, then recipientId, email or profileUrl) is
+// sourceSystem+externalId, then recipientId, email or profileUrl; an add
+// with none of these by name and company: addIdentityOf) is
 // answered with alreadyQueued and their current state. A matched person who
 // still waits takes the non-empty fields sent (details merge key by key),
 // and auto-approve runs again when it is on; anyone else is left as they
@@ -75,6 +78,9 @@ func (a *Service) AddToPlaybook(ctx context.Context, p core.Principal, campaignI
 		var out AddPersonResult
 		err := pgx.BeginFunc(ctx, a.DB, func(tx pgx.Tx) (err error) {
 			out, err = a.addToPlaybook(ctx, tx, p, campaignID, in.Recipient)
+			if err == nil && out.Approval.State == ApprovalWaiting {
+				err = a.explainWaiting(ctx, db.New(tx), p, &out)
+			}
 			return err
 		})
 		if errors.Is(err, errPlaybookLocked) {
@@ -149,7 +155,7 @@ func (a *Service) addToPlaybook(ctx context.Context, tx pgx.Tx, p core.Principal
 	only := []person{np}
 	pathOf := func(int) string { return playbookPath }
 	checkRoster(c.campaignState, only, pathOf, &pr)
-	if err := pr.err(); err != nil {
+	if err := pr.errOnAdd(); err != nil {
 		return AddPersonResult{}, err
 	}
 	if err := notesComplete(c.campaignState, only, pathOf, only); err != nil {
@@ -182,7 +188,7 @@ func (a *Service) addAgain(ctx context.Context, tx pgx.Tx, c campaignRecord, pro
 	var pr problems
 	merged := cur
 	merged.personFields = applyRecipient(cur.personFields, in, playbookPath, recipientRules{product: product}, &pr)
-	if err := pr.err(); err != nil {
+	if err := pr.errOnAdd(); err != nil {
 		return AddPersonResult{}, err
 	}
 	row, err := q.RecipientGetForApproval(ctx, db.RecipientGetForApprovalParams{CampaignID: c.ID, ID: cur.id})
@@ -265,11 +271,13 @@ func playbookOn(a *Service, c campaignRecord) error {
 }
 
 // matchPlaybookPerson finds the roster person in names: the same
-// sourceSystem+externalId, recipientId, email or profileUrl (-1 for a new
-// person). It returns NOT_FOUND for a recipientId not on the roster and
+// sourceSystem+externalId, recipientId, email or profileUrl, or for an add
+// with none of them the same name and company (-1 for a new person). It
+// returns NOT_FOUND for a recipientId not on the roster and
 // RECIPIENT_IDENTITY_CONFLICT when the identifiers belong to different
-// people or would change the matched person's sourceSystem+externalId.
+// people, would change the matched person's sourceSystem+externalId, or
+// the name and company alone name several people.
 func matchPlaybookPerson(people []person, in RecipientInput) (int, error) {
-	pos, _, err := indexRoster(people).match(identityOf(in), playbookPath)
+	pos, _, err := indexRoster(people).match(addIdentityOf(in), playbookPath)
 	return pos, err
 }

@@ -30,9 +30,12 @@ type PlaybookApproval struct {
 type AddPersonResult struct {
 	Queued        bool             `json:"queued" jsonschema:"true when the person is on the playbook (now or from an earlier add)"`
 	RecipientID   string           `json:"recipientId" jsonschema:"the person's roster ID"`
-	AlreadyQueued bool             `json:"alreadyQueued" jsonschema:"true when an earlier add already queued this person (matched by sourceSystem+externalId, then recipientId, email or profileUrl); the person's current state is returned; a waiting person takes the fields sent and auto-approve runs again when on"`
+	AlreadyQueued bool             `json:"alreadyQueued" jsonschema:"true when an earlier add already queued this person (matched by sourceSystem+externalId, then recipientId, email or profileUrl; an add with none of these by name and company); the person's current state is returned; a waiting person takes the fields sent and auto-approve runs again when on"`
 	ApprovalURL   string           `json:"approvalUrl" jsonschema:"the queue page for this playbook, to hand to an owner or admin"`
 	Approval      PlaybookApproval `json:"approval" jsonschema:"the person's approval state"`
+	// Blockers and TopUpURL are set for a waiting person (explainWaiting).
+	Blockers []string `json:"blockers,omitzero" jsonschema:"for a waiting person: what stops approval now, in the queue's words (as list_queue shows them); empty when an owner or admin can approve at approvalUrl"`
+	TopUpURL string   `json:"topUpUrl,omitempty" jsonschema:"for a waiting person when the balance is low (get_balance's lowBalance) or their blockers include Add funds: the page where a signed-in owner or admin adds funds; hand it to a person"`
 }
 
 // PlaybookPersonAdd is add_to_playbook's input besides the playbook.

@@ -39,12 +39,16 @@ type Preview struct {
 	RecipientCount int    `json:"recipientCount" jsonschema:"people on the roster"`
 	// UnitCents is the price per gift, priceCents + shippingCents.
 	UnitCents int64 `json:"unitCents" jsonschema:"price per gift in USD cents (priceCents + shippingCents); excludes delivery when deliveryIncluded is false"`
-	// TotalCents is UnitCents for everyone without a gift yet.
-	TotalCents       int64  `json:"totalCents" jsonschema:"unitCents x people without a gift yet, in USD cents; all-in (delivery and US sales tax) unless deliveryIncluded is false"`
+	// TotalCents is UnitCents for everyone owed a gift (ToSend).
+	TotalCents       int64  `json:"totalCents" jsonschema:"unitCents x toSend, in USD cents; all-in (delivery and US sales tax) unless deliveryIncluded is false"`
 	Currency         string `json:"currency" jsonschema:"always usd"`
 	DeliveryIncluded bool   `json:"deliveryIncluded" jsonschema:"false when the gift's delivery is not priced yet (shippingQuoteRequired): the totals exclude it"`
 	PriceNote        string `json:"priceNote,omitempty" jsonschema:"what the price leaves out, when anything; never present such a price as a delivered total"`
 	AlreadySent      int    `json:"alreadySent" jsonschema:"people on the roster who already have a gift"`
+	// ToSend is who totalCents pays for: no gift yet and not skipped.
+	ToSend int `json:"toSend" jsonschema:"people on the roster without a gift who were not skipped: the people totalCents pays for"`
+	// Skipped is who an owner or admin skipped: never owed a gift.
+	Skipped int `json:"skipped" jsonschema:"people an owner or admin skipped, who get no gift and are not counted in totalCents"`
 	// Blockers must be fixed before approval or checkout.
 	Blockers                []PreviewBlocker         `json:"blockers" jsonschema:"what must be fixed before a person can approve or pay; empty when nothing"`
 	FulfillmentRequirements []FulfillmentRequirement `json:"fulfillmentRequirements" jsonschema:"what fulfilment will need per person"`
@@ -130,13 +134,20 @@ func (a *Service) preview(c campaignRecord, product *catalog.Product, roster ros
 		DeliveryIncluded: true, Blockers: []PreviewBlocker{}, FulfillmentRequirements: []FulfillmentRequirement{},
 		NextAction: NextReview, URL: a.Config.ReviewURL(c.ID),
 	}
+	// Owed: people without a gift whom nobody skipped. A skipped person is
+	// never owed a gift, so they count in no total and block nothing.
 	var pending []person
 	for _, pp := range roster.people {
-		if roster.sendOf[pp.id] == "" {
+		switch {
+		case roster.sendOf[pp.id] != "":
+			pv.AlreadySent++
+		case pp.approval == ApprovalSkipped:
+			pv.Skipped++
+		default:
 			pending = append(pending, pp)
 		}
 	}
-	pv.AlreadySent = len(roster.people) - len(pending)
+	pv.ToSend = len(pending)
 
 	block := func(r ApprovalReason, who *person, format string, args ...any) {
 		b := PreviewBlocker{Reason: r, Text: r.Blocker(), Message: fmt.Sprintf(format, args...)}

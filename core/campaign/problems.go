@@ -2,6 +2,7 @@ package campaign
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/giftwell/giftwell/core"
@@ -16,26 +17,62 @@ const maxProblems = 10
 type problems struct {
 	msgs   []string
 	fields []string
+	// notes counts the recorded problems that are a note's (addNote);
+	// others is set by any other problem, recorded or past the cap.
+	notes  int
+	others bool
 }
 
 // add records a problem about field.
 func (p *problems) add(field, format string, args ...any) {
+	p.others = true
+	p.record(field, format, args...)
+}
+
+// addNote records a problem with a person's note (too long, a placeholder
+// that is not one): on an add, notes alone are RECIPIENT_MESSAGE_REQUIRED.
+func (p *problems) addNote(field, format string, args ...any) {
+	if len(p.msgs) < maxProblems {
+		p.notes++
+	}
+	p.record(field, format, args...)
+}
+
+// record appends one problem, up to maxProblems.
+func (p *problems) record(field, format string, args ...any) {
 	if len(p.msgs) >= maxProblems {
 		return
 	}
 	p.msgs = append(p.msgs, field+": "+fmt.Sprintf(format, args...))
-	p.fields = append(p.fields, field)
+	if !slices.Contains(p.fields, field) {
+		p.fields = append(p.fields, field)
+	}
 }
 
 // any reports whether a problem was recorded.
 func (p *problems) any() bool { return len(p.msgs) > 0 }
 
 // err is the VALIDATION_ERROR listing every problem, or nil.
-func (p *problems) err() error {
+func (p *problems) err() error { return p.errCode(core.CodeValidation) }
+
+// errCode is the error with code listing every problem, or nil.
+func (p *problems) errCode(code core.Code) error {
 	if len(p.msgs) == 0 {
 		return nil
 	}
-	return &core.Error{Code: core.CodeValidation, Message: strings.Join(p.msgs, "; "), Fields: append([]string(nil), p.fields...)}
+	return &core.Error{Code: code, Message: strings.Join(p.msgs, "; "), Fields: append([]string(nil), p.fields...)}
+}
+
+// errOnAdd is err for a write that adds people (add_to_playbook,
+// add_recipients): when every problem is a note's it is the spec's
+// RECIPIENT_MESSAGE_REQUIRED (ask the user for the note) instead of
+// VALIDATION_ERROR; problems of any other field keep VALIDATION_ERROR,
+// listing the note's too.
+func (p *problems) errOnAdd() error {
+	if !p.others && p.notes == len(p.msgs) {
+		return p.errCode(core.CodeRecipientMessageRequired)
+	}
+	return p.err()
 }
 
 // at joins a path and a field name: at("recipients[2]", "zip").

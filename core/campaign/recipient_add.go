@@ -12,7 +12,7 @@ import (
 
 // RecipientsAdd is what add_recipients takes besides the campaign.
 type RecipientsAdd struct {
-	Recipients []RecipientInput `json:"recipients" jsonschema:"1-500 people to add; people already on the roster (same recipientId, sourceSystem+externalId, email or profileUrl) are skipped; identifiers of different people, or another sourceSystem+externalId than the person has, are RECIPIENT_IDENTITY_CONFLICT" schema:"type=array,minItems=1,maxItems=500"`
+	Recipients []RecipientInput `json:"recipients" jsonschema:"1-500 people to add; people already on the roster (same recipientId, sourceSystem+externalId, email or profileUrl; a person sent with none of these: same name and company) are skipped; identifiers of different people, or another sourceSystem+externalId than the person has, are RECIPIENT_IDENTITY_CONFLICT" schema:"type=array,minItems=1,maxItems=500"`
 	// ExpectedPolicyVersion is required except on an active playbook.
 	ExpectedPolicyVersion int64 `json:"expectedPolicyVersion,omitempty" jsonschema:"the policyVersion you last read; required unless the campaign is an active playbook" schema:"minimum=1,maximum=9007199254740991"`
 }
@@ -34,13 +34,15 @@ type RecipientsAdded struct {
 
 // AddRecipients adds 1-500 people to campaign id's roster for p. People
 // already on the roster (same recipientId, sourceSystem+externalId, email
-// or profileUrl: rosterIndex.match) are skipped. An active playbook needs no expectedPolicyVersion,
+// or profileUrl: rosterIndex.match; for a person sent with none of these,
+// the same name and company: addIdentityOf) are skipped. An active playbook needs no expectedPolicyVersion,
 // stays on and keeps its version, and every person added needs a complete
 // note (RECIPIENT_MESSAGE_REQUIRED). Any other campaign needs the current
 // version from keys and connections, gets a new version, returns to draft
 // when it was an active batch or single (a paused one stays paused), and a
-// batch or single's maxSends and budgetCents expand to fit. An add that
-// adds nobody changes nothing.
+// batch or single's maxSends and budgetCents expand to fit (the answer's
+// statusChange says when the status moved). An add that adds nobody
+// changes nothing.
 //
 // It returns NOT_FOUND, CAMPAIGN_COMPLETED, VALIDATION_ERROR (each field
 // by path, a missing version, a roster over 500 or 2000 people),
@@ -64,6 +66,7 @@ func (a *Service) AddRecipients(ctx context.Context, p core.Principal, id string
 	var out RecipientsAdded
 	err := a.editRoster(ctx, p, id, in.Recipients, func(tx pgx.Tx, q *db.Queries, c campaignRecord, roster rosterView) (err error) {
 		out, err = a.addRecipients(ctx, tx, q, p, c, roster, in)
+		a.withStatusChange(c.Status, &out.Campaign)
 		return err
 	})
 	if err != nil {
@@ -101,20 +104,22 @@ func (a *Service) addRecipients(ctx context.Context, tx pgx.Tx, q *db.Queries, p
 	var added []person
 	for i, item := range in.Recipients {
 		path := fmt.Sprintf("recipients[%d]", i)
-		pos, by, err := ix.match(identityOf(item), path)
+		pos, by, err := ix.match(addIdentityOf(item), path)
 		if err != nil {
 			return RecipientsAdded{}, err
 		}
 		if pos >= 0 {
 			// Checked as an update of the person they match, then skipped.
-			_ = applyRecipient(roster.people[pos].personFields, item, path, recipientRules{product: product}, &pr)
-			res.Skipped = append(res.Skipped, SkippedRecipient{Index: i, RecipientID: roster.people[pos].id,
+			_ = applyRecipient(ix.people[pos].personFields, item, path, recipientRules{product: product}, &pr)
+			res.Skipped = append(res.Skipped, SkippedRecipient{Index: i, RecipientID: ix.people[pos].id,
 				Reason: "already on the roster (same " + by + ")"})
 			continue
 		}
 		f := applyRecipient(newPersonFields(), item, path, recipientRules{product: product}, &pr)
 		np := person{personFields: f, id: core.NewID(core.PrefixRecipient), position: next, createdAt: now}
 		next++
+		// A name-only person sent twice in this request is added once.
+		ix.addNamed(np)
 		added = append(added, np)
 		final = append(final, np)
 		paths = append(paths, path)
@@ -125,7 +130,7 @@ func (a *Service) addRecipients(ctx context.Context, tx pgx.Tx, q *db.Queries, p
 	expandToFit(&s, len(final))
 	checkBatchFits(s, len(final), &pr)
 	checkRoster(s, final, func(i int) string { return paths[i] }, &pr)
-	if err := pr.err(); err != nil {
+	if err := pr.errOnAdd(); err != nil {
 		return RecipientsAdded{}, err
 	}
 	// A batch or single that grew to fit raised its limits: a playbook

@@ -111,6 +111,7 @@ func (a *Service) ManageRecipients(ctx context.Context, p core.Principal, id str
 			return err
 		}
 		out, err = a.manageRecipients(ctx, q, p, c, roster, chosen, in)
+		a.withStatusChange(c.Status, &out.Campaign)
 		return err
 	})
 	if err != nil {

@@ -24,6 +24,9 @@ type identity struct {
 	// profile is the normalised profileUrl ("" when absent or invalid:
 	// applyRecipient names an invalid one).
 	profile string
+	// named is the normalised name and company of an add that sends no
+	// other identifier (addIdentityOf), else "".
+	named string
 }
 
 // identityOf reads the identities of in.
@@ -48,11 +51,13 @@ type rosterIndex struct {
 	byEmail   map[string]int
 	bySource  map[string]int
 	byProfile map[string]int // the first person with the profileUrl
+	byName    map[string][]int
 }
 
 func indexRoster(people []person) rosterIndex {
-	ix := rosterIndex{people: people, byID: map[string]int{}, byEmail: map[string]int{}, bySource: map[string]int{}, byProfile: map[string]int{}}
+	ix := rosterIndex{people: people, byID: map[string]int{}, byEmail: map[string]int{}, bySource: map[string]int{}, byProfile: map[string]int{}, byName: map[string][]int{}}
 	for i, p := range people {
+		ix.indexName(i)
 		ix.byID[p.id] = i
 		if p.Email != "" {
 			ix.byEmail[p.Email] = i
@@ -123,6 +128,9 @@ func (ix rosterIndex) match(k identity, path string) (int, string, error) {
 		if err := keepsStableIdentity(ix.people[found], k, path, by[0]); err != nil {
 			return -1, "", err
 		}
+	}
+	if found < 0 && k.named != "" {
+		return ix.matchName(k, path)
 	}
 	return found, strings.Join(by, " and "), nil
 }

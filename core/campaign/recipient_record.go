@@ -41,6 +41,8 @@ type person struct {
 	position         int
 	repeatApprovedAt *time.Time
 	createdAt        time.Time
+	// approval is the stored approval state ("" for people never queued).
+	approval ApprovalState
 }
 
 // newPersonFields are the defaults of a person not yet on the roster.
@@ -152,9 +154,15 @@ func applyRecipient(base personFields, in RecipientInput, path string, rules rec
 		}
 		f.ProfileURL = u
 	}
-	if v, ok := text("message", in.Message, MaxNoteTemplateLength, false); ok {
-		if problem := CheckTemplate(v, NotePlaceholders, core.GiftMessageCharacters); problem != "" {
-			pr.add(at(path, "message"), "%s", problem)
+	if v := strings.TrimSpace(in.Message); v != "" {
+		// A note's problems are the note's (RECIPIENT_MESSAGE_REQUIRED on an add).
+		switch n := utf8.RuneCountInString(v); {
+		case n > MaxNoteTemplateLength:
+			pr.addNote(at(path, "message"), "must be at most %d characters", MaxNoteTemplateLength)
+		default:
+			if problem := CheckTemplate(v, NotePlaceholders, core.GiftMessageCharacters); problem != "" {
+				pr.addNote(at(path, "message"), "%s", problem)
+			}
 		}
 		f.Message = v
 	}
@@ -379,7 +387,8 @@ func httpURL(s string) bool {
 
 // personFromRow maps a stored roster row.
 func personFromRow(r db.Recipient) (person, error) {
-	p := person{id: r.ID, position: int(r.Position), repeatApprovedAt: r.RepeatApprovedAt, createdAt: r.CreatedAt}
+	p := person{id: r.ID, position: int(r.Position), repeatApprovedAt: r.RepeatApprovedAt, createdAt: r.CreatedAt,
+		approval: ApprovalState(r.ApprovalState)}
 	p.personFields = personFields{
 		Name: r.Name, Email: r.Email, Company: r.Company, Title: r.Title,
 		SourceSystem: r.SourceSystem, ExternalID: r.ExternalID, ProfileURL: r.ProfileUrl, Context: r.Context,

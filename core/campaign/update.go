@@ -15,7 +15,8 @@ import (
 
 // UpdateCampaign changes the supplied fields of campaign id for p, in one
 // transaction with a compare-and-swap on policyVersion, and returns the
-// campaign with its new version. It follows the spec's Campaign status
+// campaign with its new version (and statusChange when the write moved its
+// status: withStatusChange). It follows the spec's Campaign status
 // table (see campaign_status.go):
 //
 //   - keys and connections send expectedPolicyVersion (missing:
@@ -53,6 +54,7 @@ func (a *Service) UpdateCampaign(ctx context.Context, p core.Principal, id strin
 	var out Campaign
 	err := a.editRoster(ctx, p, id, in.Recipients, func(tx pgx.Tx, q *db.Queries, c campaignRecord, roster rosterView) (err error) {
 		out, err = a.updateCampaign(ctx, tx, q, p, c, roster, in)
+		a.withStatusChange(c.Status, &out)
 		return err
 	})
 	if err != nil {

@@ -198,9 +198,9 @@ func checkRoster(s campaignState, people []person, pathOf func(int) string, pr *
 			continue
 		}
 		if p.Message != "" {
-			pr.add(at(pathOf(i), "message"), "%s", note.problem)
+			pr.addNote(at(pathOf(i), "message"), "%s", note.problem)
 		} else {
-			pr.add("message", "for %s: %s", pathOf(i), note.problem)
+			pr.addNote("message", "for %s: %s", pathOf(i), note.problem)
 		}
 	}
 }

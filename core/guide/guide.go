@@ -26,6 +26,7 @@ type WorkflowGuide struct {
 	Steps                 []string              `json:"steps" jsonschema:"the playbook flow, step by step"`
 	BatchSteps            []string              `json:"batchSteps" jsonschema:"the batch (and single) flow, step by step"`
 	ApprovalReasons       map[string]string     `json:"approvalReasons" jsonschema:"every approval.reason a waiting person can have, with what it means and what to do"`
+	ApprovalStates        map[string]string     `json:"approvalStates" jsonschema:"every approval.state a playbook person can have, with who has paid and what comes next"`
 	Tracking              string                `json:"tracking" jsonschema:"how to follow gifts after approval"`
 	Limits                GuideLimits           `json:"limits" jsonschema:"the service's limits"`
 	Recovery              map[string]string     `json:"recovery" jsonschema:"every error code, with how to recover"`
@@ -117,6 +118,7 @@ func (a *Service) WorkflowGuide(ctx context.Context, p core.Principal) (Workflow
 		Steps:                 guideSteps(site),
 		BatchSteps:            guideBatchSteps(site),
 		ApprovalReasons:       approvalReasonTexts(),
+		ApprovalStates:        approvalStateTexts(),
 		Tracking:              guideTracking,
 		Limits:                Limits(),
 		Recovery:              RecoveryTexts(),
@@ -144,6 +146,15 @@ func approvalReasonTexts() map[string]string {
 	m := make(map[string]string, len(campaign.ReasonOrder))
 	for _, r := range campaign.ReasonOrder {
 		m[string(r)] = r.Text()
+	}
+	return m
+}
+
+// approvalStateTexts maps every approval state to its meaning.
+func approvalStateTexts() map[string]string {
+	m := map[string]string{}
+	for _, s := range campaign.ApprovalStates() {
+		m[string(s)] = s.Meaning()
 	}
 	return m
 }
@@ -223,7 +234,7 @@ func guideSteps(site string) []string {
 		"1. Choose a gift: call search_gifts with the user's goal (query, useCase, budgetCents per gift, recipientCount) or browse_gifts, then get_gift for the chosen productId. Apply the selection rules; never invent a product ID.",
 		"2. Create a playbook draft with no recipients: create_campaign with mode always_on, productId, name, senderName, senderCompany and a shared message (at most 500 characters; placeholders {{firstName}}, {{name}}, {{company}}, {{custom}}). Keep its id and policyVersion.",
 		"3. Hand the review URL " + review + " to a signed-in person, who turns the playbook on (and may set auto-approve with a monthly budget). Agents cannot turn it on; adding people to a draft or paused playbook returns PLAYBOOK_OFF.",
-		"4. For each trigger, add one person (add_to_playbook, or add_recipients on an active playbook) with a stable sourceSystem and externalId, and read approval.state: auto_approved, scheduled, waiting (with a reason) or approved. Resending the same person is safe and returns alreadyQueued.",
+		"4. For each trigger, add one person (add_to_playbook, or add_recipients on an active playbook) with a stable sourceSystem and externalId, and read approval.state (approvalStates says what each means): only auto_approved and approved are paid; scheduled is not paid yet and may still end up waiting; waiting carries the person's blockers, and topUpUrl when funds are low. Resending the same person is safe and returns alreadyQueued: they are matched by sourceSystem+externalId, recipientId, email or profileUrl, and a person sent with none of these by name and company, so never add two people as one name only.",
 		"5. Hand people who are waiting to an owner or admin: give them each result's approvalUrl (" + site + "/?queue=<campaign_id>) and the reason's text from approvalReasons. Agents never approve or skip.",
 		"6. When lowBalance is true, hand topUpUrl to an owner or admin to add funds. Adding funds does not approve people already waiting.",
 		"7. Read gift links (get_gift_link_records or list_campaign_gift_links) once gifts exist, and send them through the user's own tools. Never build a link from an ID.",

@@ -69,7 +69,7 @@ func Requirements() RecipientRequirements {
 		Identity: IdentityRequirement{
 			AnyOf:      [][]string{{"name"}, {"profileUrl"}, {"sourceSystem", "externalId"}},
 			ProfileURL: "A personal LinkedIn profile https://www.linkedin.com/in/<slug> (bare, www or a two-letter country subdomain), saved as https://www.linkedin.com/in/<slug>. Sales Navigator, company and /pub/ URLs are refused.",
-			Matching:   "A person already added is matched by sourceSystem+externalId first, then recipientId, email or profileUrl; resending the same person is safe.",
+			Matching:   "A person already added is matched by sourceSystem+externalId first, then recipientId, email or profileUrl; a person added with none of these is matched by name and company (case and spaces ignored). Resending the same person is safe.",
 		},
 		Address: AddressRequirement{
 			Modes: map[string]string{
