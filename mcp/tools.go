@@ -23,23 +23,26 @@ func sdkTools(list []tools.Tool) map[string]*sdk.Tool {
 	return m
 }
 
+// sdkTool lists exactly the registry's Listing of t: its compact schemas
+// (tools/listing.go), which the tool list budget measures.
 func sdkTool(t tools.Tool) *sdk.Tool {
-	destructive, openWorld := t.Hints.Destructive, t.Hints.OpenWorld
+	l := t.Listing()
+	destructive, openWorld := l.Annotations.DestructiveHint, l.Annotations.OpenWorldHint
 	st := &sdk.Tool{
-		Name:        t.Name,
-		Title:       t.Title,
-		Description: t.Description,
-		InputSchema: mustJSON(t.Name, t.InputSchema),
+		Name:        l.Name,
+		Title:       l.Title,
+		Description: l.Description,
+		InputSchema: mustJSON(t.Name, l.InputSchema),
 		Annotations: &sdk.ToolAnnotations{
-			Title:           t.Title,
-			ReadOnlyHint:    t.Hints.ReadOnly,
+			Title:           l.Annotations.Title,
+			ReadOnlyHint:    l.Annotations.ReadOnlyHint,
 			DestructiveHint: &destructive,
-			IdempotentHint:  t.Hints.Idempotent,
+			IdempotentHint:  l.Annotations.IdempotentHint,
 			OpenWorldHint:   &openWorld,
 		},
 	}
-	if t.OutputSchema != nil {
-		st.OutputSchema = mustJSON(t.Name, t.OutputSchema)
+	if l.OutputSchema != nil {
+		st.OutputSchema = mustJSON(t.Name, l.OutputSchema)
 	}
 	return st
 }

@@ -19,18 +19,22 @@ var update = flag.Bool("update", false, "rewrite the tool snapshots and docs/too
 
 // snapshot is what a tool's golden file holds: everything a client sees.
 type snapshot struct {
-	Name         string       `json:"name"`
-	Title        string       `json:"title,omitempty"`
-	Description  string       `json:"description"`
-	Scope        tools.Scope  `json:"scope"`
-	Action       string       `json:"action"`
-	Profiles     []string     `json:"profiles"`
-	RESTOnly     bool         `json:"restOnly,omitempty"`
-	Hints        tools.Hints  `json:"annotations"`
-	Route        *tools.Route `json:"rest,omitempty"`
-	RESTForm     *formSnap    `json:"restForm,omitempty"`
-	InputSchema  any          `json:"inputSchema"`
-	OutputSchema any          `json:"outputSchema"`
+	Name        string       `json:"name"`
+	Title       string       `json:"title,omitempty"`
+	Description string       `json:"description"`
+	Scope       tools.Scope  `json:"scope"`
+	Action      string       `json:"action"`
+	Profiles    []string     `json:"profiles"`
+	RESTOnly    bool         `json:"restOnly,omitempty"`
+	Hints       tools.Hints  `json:"annotations"`
+	Route       *tools.Route `json:"rest,omitempty"`
+	RESTForm    *formSnap    `json:"restForm,omitempty"`
+	InputSchema any          `json:"inputSchema"`
+	// ListedInputSchema is what MCP lists when it differs from InputSchema.
+	ListedInputSchema any `json:"listedInputSchema,omitempty"`
+	OutputSchema      any `json:"outputSchema"`
+	// DataSchema is the payload's whole schema (REST's {data}).
+	DataSchema any `json:"dataSchema"`
 }
 
 // formSnap is a route's own form of its tool, as REST serves it.
@@ -48,7 +52,10 @@ func snapshotOf(t tools.Tool) snapshot {
 		}
 	}
 	s := snapshot{Name: t.Name, Title: t.Title, Description: t.Description, Scope: t.Scope, Action: string(t.Action),
-		Profiles: profiles, RESTOnly: t.RESTOnly, Hints: t.Hints, Route: t.Route, InputSchema: t.InputSchema, OutputSchema: t.OutputSchema}
+		Profiles: profiles, RESTOnly: t.RESTOnly, Hints: t.Hints, Route: t.Route, InputSchema: t.InputSchema, OutputSchema: t.OutputSchema, DataSchema: t.DataSchema}
+	if t.ListedInputSchema != t.InputSchema {
+		s.ListedInputSchema = t.ListedInputSchema
+	}
 	if t.Route != nil && t.Route.Form != nil {
 		f := t.Route.Form
 		s.RESTForm = &formSnap{Description: f.Description, InputSchema: f.InputSchema, DataSchema: f.DataSchema}

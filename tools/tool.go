@@ -163,9 +163,15 @@ type Tool struct {
 	Hints    Hints
 	// Route is the REST binding; nil means MCP only.
 	Route *Route
-	// InputSchema describes the arguments; OutputSchema describes {data: Out}.
+	// InputSchema describes the arguments. OutputSchema is the compact
+	// schema MCP lists for a result: {data} of Out's type, or the error
+	// envelope (see resultSchema).
 	InputSchema  *jsonschema.Schema
 	OutputSchema *jsonschema.Schema
+	// ListedInputSchema is the input schema MCP lists: InputSchema, or a
+	// compact projection of it (ItemsAs). Arguments are still validated
+	// against InputSchema.
+	ListedInputSchema *jsonschema.Schema
 	// DataSchema describes Out itself (the payload inside {data}).
 	DataSchema *jsonschema.Schema
 	// In and Out are the Go types of the arguments and the payload.
@@ -177,6 +183,9 @@ type Tool struct {
 	// Call authorizes p, validates and decodes args strictly, and runs the
 	// handler. Errors are *core.Error (anything else is an internal error).
 	Call func(ctx context.Context, p core.Principal, args json.RawMessage) (any, error)
+
+	// listedItems are the ItemsAs options: {property, tool}.
+	listedItems [][2]string
 }
 
 // InProfile reports whether the tool is listed in profile pr. A REST-only
@@ -329,7 +338,12 @@ func Define[In, Out any](name, description string, scope Scope, action core.Acti
 	if t.Out == reflect.TypeFor[File]() && t.Route != nil {
 		t.DataSchema.ContentMediaType = t.Route.Produces
 	}
-	t.OutputSchema = envelopeSchema(t.DataSchema)
+	t.OutputSchema = resultSchema(t.DataSchema)
+	listed, err := listedInput(&t)
+	if err != nil {
+		panic("tools: " + name + ": " + err.Error())
+	}
+	t.ListedInputSchema = listed
 	t.Call = caller(&t, mustResolve(name, in), h)
 	if t.Route != nil && t.Route.form != nil {
 		t.Route.Form = t.Route.form(&t)
