@@ -43,33 +43,25 @@ type BrowseGiftsInput struct {
 // GetCatalogInput is get_catalog's input: nothing.
 type GetCatalogInput struct{}
 
-const selectionRules = "Selection rules, in order: (1) never a retired gift (retired true), even when it shows available true; " +
-	"(2) never a gift with available false or priceQuoteRequired; (3) never an unpriced placeholder (priceCents 0); " +
-	"(4) prefer shippingQuoteRequired false when the budget must hold exactly or auto-approve will be used. " +
-	"An absent flag means false. Never invent a product ID."
+const selectionRules = "Choose only a gift that is not retired, has available true, no priceQuoteRequired and a priceCents above 0; " +
+	"prefer shippingQuoteRequired false when the budget must hold exactly or auto-approve is used (an absent flag is false). Never invent a product ID."
 
-const descWorkflowGuide = "Read this first. Returns how to work with Giftwell for your credentials: the workspace mode (test or live) and what it means, " +
-	"what you may do (capabilities; agents prepare and track, signed-in owners and admins approve, pay and top up), " +
-	"the playbook steps and batch steps, the review URL template, the meaning of every approval reason, " +
-	"what each recipient needs, the limits, and how to recover from every error code. Call it once at the start of a session; it changes nothing."
+const descWorkflowGuide = "Read this first, once per session: the workspace mode (test or live), what your credentials may do (agents prepare and track; " +
+	"signed-in owners and admins approve, pay and top up), the playbook and batch steps, what every approval reason means, " +
+	"what each recipient needs, the limits, and how to recover from every error code. Changes nothing."
 
-const descSearchGifts = "Find gifts for the user's goal. Use it before create_campaign to choose a productId. " +
-	"Pass the user's words as query, the occasion as useCase, budgetCents as the most one gift may cost (price + shipping), and recipientCount for a campaign estimate; " +
-	"use the exclude flags for what the user rules out (food, alcohol, portrait, artwork) and requireKnownShipping when the budget must hold exactly or auto-approve will be used. " +
-	"Returns only gifts that pass the selection rules, best match first, each with estimatedTotalCents (price per gift in USD cents) and campaignEstimateCents (recipientCount x price); " +
-	"when deliveryIncluded is false the estimates exclude delivery and must never be presented as a delivered total. " +
-	"Show the user a few matches with their prices and let them choose, then follow nextStep (usually create_campaign with the productId, as a playbook). " +
-	"In live mode only verified gifts are returned. " + selectionRules
+const descSearchGifts = "Find gifts for the user's goal: use it first, to choose a productId. Put the user's words in query, the occasion in useCase, " +
+	"the most one gift may cost in budgetCents and the head count in recipientCount; set the exclude flags for what the user rules out. " +
+	"Returns only gifts that can be chosen now (live mode: verified ones), best match first, with estimates per gift and for the campaign; " +
+	"when deliveryIncluded is false they exclude delivery: never present them as delivered totals. " +
+	"Show the user a few with prices, let them choose, then follow nextStep (usually create_campaign, as a playbook). Never invent a product ID."
 
-const descGetGift = "Read one gift of the catalog in full by its productId: lettering limits (personalizationText: set lettering in customization.displayText), " +
-	"recipientDetails each person needs (answers go in recipient.details.<key>), requiresArtwork, requiresPortrait, fulfillmentKind (alcohol needs adult confirmation), " +
-	"dietary and delivery notes, quoteDetails.inputs (what the sender provides; never invent inputs) and a suggested message. " +
-	"Call it after search_gifts or browse_gifts and before create_campaign. An unknown productId returns NOT_FOUND: search again, never guess. " + selectionRules
+const descGetGift = "Read one gift in full before create_campaign: lettering limits (personalizationText; lettering goes in customization.displayText), " +
+	"the recipientDetails each person needs (their details.<key>), requiresArtwork, requiresPortrait, fulfillmentKind (alcohol needs adultRecipientConfirmed), " +
+	"quoteDetails.inputs (never invent inputs) and a suggested message. An unknown productId is NOT_FOUND: search again. " + selectionRules
 
-const descBrowseGifts = "List the whole gift catalog page by page, in catalog order, when the user wants to see everything or search_gifts found nothing. " +
-	"detail compact (default) returns the fields needed to choose; detail full returns every field. limit is 1-100 (default 20). " +
-	"Pass nextCursor unchanged as cursor, with the same includeRetired, to read the next page; nextCursor is null on the last page. " +
-	"Retired gifts are left out unless includeRetired is true. Unlike search_gifts it lists unavailable and unpriced gifts too, so apply the selection rules before choosing. " +
+const descBrowseGifts = "List the whole catalog page by page when the user wants to see everything or search_gifts found nothing; " +
+	"pass nextCursor as cursor, with the same includeRetired, until it is null. Unlike search_gifts it lists gifts that cannot be chosen: " +
 	selectionRules
 
 const descGetCatalog = "Every product of the catalog, retired ones included (retired: true; never choose one for a new campaign). " +

@@ -29,12 +29,9 @@ func (in GiftLinkRecordsInput) query() giftlink.RecordsQuery {
 	}
 }
 
-const descGetGiftLinkRecords = "Read a campaign's gift links to distribute: one record per roster person, in roster order, with name, email, company, " +
-	"gift_id, gift_status, mode and gift_link, present only when availability is ready; otherwise availability_reason says why " +
-	"(no_gift, skipped, gift_cancelled, address_known, link_pending, link_used, link_revoked, link_expired). " +
-	"Filter by recipientIds, giftIds (send IDs), search or availability; counts cover the whole selection. limit 1-100 (default 50); " +
-	"follow nextCursor with the same filters; CURSOR_STALE means the roster changed: start again. " +
-	"Next, send each gift_link through your own tools; test-mode links must not reach real prospects. It changes nothing."
+const descGetGiftLinkRecords = "Read a campaign's gift links to distribute, one record per roster person in roster order: gift_link only when availability is ready, " +
+	"otherwise availability_reason says why (no_gift, skipped, gift_cancelled, address_known, link_pending, link_used, link_revoked, link_expired). " +
+	"Filter and page with nextCursor (CURSOR_STALE: start again). Then send each gift_link through your own tools; test-mode links must not reach real prospects. Changes nothing."
 
 // distributionTools are the gift-link distribution tools.
 func distributionTools(app *giftwell.App) []Tool {

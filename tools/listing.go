@@ -23,36 +23,78 @@ const (
 	MaxToolTokens = 1000
 )
 
-// ItemsAs lists the items of the array property prop, in MCP tool lists
-// only, as objects whose fields another tool's prop documents (create_campaign's
-// recipients are add_recipients' recipients): a person is described once per
-// list instead of once per tool. Validation, REST and the tool reference keep
-// the whole schema.
-func ItemsAs(prop, tool string) Option {
+// FieldsAs lists the property prop, in MCP tool lists only, as plain
+// objects whose fields another tool documents: the items of an array prop,
+// or an object prop itself, have "the fields of tool's of"
+// (create_campaign's recipients and add_to_playbook's recipient have the
+// fields of add_recipients' "recipients items"), so that a shape is
+// described once per list instead of once per tool. Wherever the tool is
+// listed, tool is listed too (TestFieldsAsPointsToAListedTool).
+// Validation, REST and the tool reference keep the whole schema.
+func FieldsAs(prop, tool, of string) Option {
 	return func(t *Tool) {
-		t.listedItems = append(t.listedItems, [2]string{prop, tool})
+		t.listedFields = append(t.listedFields, ListedFields{Property: prop, Tool: tool, Of: of})
 	}
 }
 
-// listedInput builds the input schema MCP lists for t: the registry's, with
-// the items of each ItemsAs property reduced to objects that point to the
-// tool documenting them.
+// ListedFields is one FieldsAs option: Property is listed with the fields
+// of Tool's Of.
+type ListedFields struct {
+	Property, Tool, Of string
+}
+
+// ListedFields returns the tool's FieldsAs options.
+func (t Tool) ListedFields() []ListedFields { return t.listedFields }
+
+// listedInput builds the input schema MCP lists for t: the registry's,
+// without string length caps (storage limits the server enforces, naming
+// the field and its limit; a limit an agent must plan for, such as a note's
+// 500 characters, is in the field's description) or the safe-integer
+// maximum, and with each FieldsAs property reduced to objects that name
+// where their fields are documented.
 func listedInput(t *Tool) (*jsonschema.Schema, error) {
-	if len(t.listedItems) == 0 {
-		return t.InputSchema, nil
-	}
 	s := t.InputSchema.CloneSchemas()
-	for _, pt := range t.listedItems {
-		prop, tool := pt[0], pt[1]
-		p := s.Properties[prop]
-		if p == nil || p.Items == nil {
-			return nil, fmt.Errorf("ItemsAs(%q): no array property %s", prop, prop)
+	for _, li := range t.listedFields {
+		p := s.Properties[li.Property]
+		where := fmt.Sprintf("the fields of %s's %s", li.Tool, li.Of)
+		switch {
+		case p == nil:
+			return nil, fmt.Errorf("FieldsAs(%q): no such property", li.Property)
+		case p.Items != nil:
+			p.Items = &jsonschema.Schema{Type: "object"}
+			p.Description += "; each item has " + where
+		default:
+			s.Properties[li.Property] = &jsonschema.Schema{Type: p.Type, Types: p.Types, Description: p.Description + "; has " + where}
 		}
-		p.Items = &jsonschema.Schema{Type: "object"}
-		p.Description += fmt.Sprintf("; each item as %s's %s items", tool, prop)
 	}
+	uncap(s)
 	return s, nil
 }
+
+// uncap drops string length caps and safe-integer maximums from s and its
+// subschemas.
+func uncap(s *jsonschema.Schema) {
+	if s == nil {
+		return
+	}
+	s.MaxLength = nil
+	if s.Maximum != nil && *s.Maximum == maxSafeInteger {
+		s.Maximum = nil
+	}
+	for _, p := range s.Properties {
+		uncap(p)
+	}
+	uncap(s.Items)
+	uncap(s.AdditionalProperties)
+	for _, list := range [][]*jsonschema.Schema{s.AnyOf, s.OneOf, s.AllOf} {
+		for _, sub := range list {
+			uncap(sub)
+		}
+	}
+}
+
+// maxSafeInteger is 2^53-1, the bound of integers JSON carries exactly.
+const maxSafeInteger = 1<<53 - 1
 
 // Listing is what an MCP tools/list shows of one tool, member for member
 // (the protocol's Tool): the mcp face lists exactly these values, and

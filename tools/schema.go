@@ -193,18 +193,13 @@ func ErrorSchema() *jsonschema.Schema {
 // resultSchema is the output schema MCP lists for a tool: the shape of its
 // structuredContent, kept compact because every agent pays for the list
 // (docs/decisions.md, "the tool list budget"). A success is {data} with
-// data of the payload's type; a failure is the spec's error envelope,
-// which always has a code and is described once (ErrorSchema, the
-// workflow guide). Members are not restricted, so every envelope the
-// translator writes validates; the payload's members are the description's
-// and the REST documents' (DataSchema).
+// data of the payload's type, described by the tool's description and, in
+// full, by the REST documents (DataSchema); a failure is the spec's error
+// envelope, described once (ErrorSchema, the workflow guide). Neither
+// member is required and no member is refused, so both validate.
 func resultSchema(data *jsonschema.Schema) *jsonschema.Schema {
 	return &jsonschema.Schema{
 		Type:       "object",
 		Properties: map[string]*jsonschema.Schema{"data": {Type: data.Type, Types: data.Types}},
-		AnyOf: []*jsonschema.Schema{
-			{Required: []string{"data"}},
-			{Required: []string{"code"}},
-		},
 	}
 }

@@ -169,7 +169,7 @@ type Tool struct {
 	InputSchema  *jsonschema.Schema
 	OutputSchema *jsonschema.Schema
 	// ListedInputSchema is the input schema MCP lists: InputSchema, or a
-	// compact projection of it (ItemsAs). Arguments are still validated
+	// compact projection of it (FieldsAs). Arguments are still validated
 	// against InputSchema.
 	ListedInputSchema *jsonschema.Schema
 	// DataSchema describes Out itself (the payload inside {data}).
@@ -184,8 +184,8 @@ type Tool struct {
 	// handler. Errors are *core.Error (anything else is an internal error).
 	Call func(ctx context.Context, p core.Principal, args json.RawMessage) (any, error)
 
-	// listedItems are the ItemsAs options: {property, tool}.
-	listedItems [][2]string
+	// listedFields are the FieldsAs options.
+	listedFields []ListedFields
 }
 
 // InProfile reports whether the tool is listed in profile pr. A REST-only
