@@ -27,22 +27,18 @@ func sdkTools(list []tools.Tool) map[string]*sdk.Tool {
 // (tools/listing.go), which the tool list budget measures.
 func sdkTool(t tools.Tool) *sdk.Tool {
 	l := t.Listing()
-	destructive, openWorld := l.Annotations.DestructiveHint, l.Annotations.OpenWorldHint
+	openWorld := l.Annotations.OpenWorldHint
 	st := &sdk.Tool{
 		Name:        l.Name,
-		Title:       l.Title,
 		Description: l.Description,
 		InputSchema: mustJSON(t.Name, l.InputSchema),
 		Annotations: &sdk.ToolAnnotations{
 			Title:           l.Annotations.Title,
 			ReadOnlyHint:    l.Annotations.ReadOnlyHint,
-			DestructiveHint: &destructive,
+			DestructiveHint: l.Annotations.DestructiveHint,
 			IdempotentHint:  l.Annotations.IdempotentHint,
 			OpenWorldHint:   &openWorld,
 		},
-	}
-	if l.OutputSchema != nil {
-		st.OutputSchema = mustJSON(t.Name, l.OutputSchema)
 	}
 	return st
 }

@@ -13,12 +13,12 @@ import (
 
 // ListCampaignsInput is list_campaigns' input.
 type ListCampaignsInput struct {
-	Mode campaign.CampaignMode `json:"mode,omitempty" jsonschema:"only campaigns of this kind: always_on (playbooks), batch or single" schema:"enum=always_on|batch|single"`
+	Mode campaign.CampaignMode `json:"mode,omitempty" jsonschema:"only this kind (always_on: playbooks)" schema:"enum=always_on|batch|single"`
 }
 
 // CampaignIDInput names one campaign.
 type CampaignIDInput struct {
-	ID string `json:"id" jsonschema:"the campaign ID (cmp_...) from list_campaigns or create_campaign" schema:"minLength=1,maxLength=100"`
+	ID string `json:"id" jsonschema:"the campaign ID (cmp_...)" schema:"minLength=1,maxLength=100"`
 }
 
 // CreateCampaignInput is create_campaign's input.
@@ -40,7 +40,7 @@ type SetAutoApproveInput struct {
 	campaign.AutoApproveSettings
 }
 
-const campaignVersionRule = "Each write returns a new policyVersion: send it as expectedPolicyVersion on the next write (keys must; stale: POLICY_CHANGED, so reread with get_campaign and retry)."
+const campaignVersionRule = "Each write returns a new policyVersion: send it as expectedPolicyVersion next (stale: POLICY_CHANGED; reread with get_campaign)."
 
 const descListCampaigns = "List the workspace's campaigns, newest first, without rosters: id, mode, status, productId, limits, spending, counts, " +
 	"policyVersion and reviewUrl. A list, even an empty one, also proves the credentials work. Changes nothing."
@@ -48,22 +48,21 @@ const descListCampaigns = "List the workspace's campaigns, newest first, without
 const descGetCampaign = "Read one campaign with its roster (each person's recipientId, identity, resolvedMessage or noteProblem, sendId once gifted) " +
 	"and its policyVersion, to send as expectedPolicyVersion on the next write. Changes nothing."
 
-const descPreviewCampaign = "Before a person approves, see what approving involves, without moving money: the price per gift, the total for everyone without a gift, " +
-	"blockers to fix first (notes, details, lettering, artwork, portraits, 21+ confirmation, repeats, addresses, limits) and what each person's gift needs. " +
-	"When deliveryIncluded is false the totals exclude delivery. Then follow nextAction: review (hand url to a person) or provide_sender_address (give the user url and stop)."
+const descPreviewCampaign = "Before a person approves, see what approval involves without moving money: price per gift, total for those without a gift, " +
+	"blockers to fix (notes, details, lettering, artwork, portraits, 21+ confirmation, repeats, addresses, limits) and each person's needs; " +
+	"totals exclude delivery when deliveryIncluded is false. Then follow nextAction: review (hand url to a person) or provide_sender_address (give the user url and stop)."
 
 const descGetCampaignRepeats = "List roster people already gifted by another campaign of the workspace (same email, sourceSystem+externalId or LinkedIn profile). " +
 	"An unapproved repeat blocks approval, and only a signed-in owner or admin approves it: hand them the campaign's reviewUrl. Changes nothing."
 
-const descCreateCampaign = "Create a campaign draft once the user has chosen a gift. Prefer a playbook (mode always_on): create it with no recipients and add people per trigger; " +
-	"its limits have defaults. A batch (a fixed list of at most 500 people) or a single gift needs budgetCents, perPersonCents and maxSends. " +
-	"Send an idempotencyKey; after a timeout resend the identical body with the same key (never a new key). " +
-	"Agents create drafts only: hand reviewUrl to a signed-in person to turn it on. " + campaignVersionRule
+const descCreateCampaign = "Create a campaign draft once the user has chosen a gift. Prefer a playbook (mode always_on, created with no recipients; people are added per trigger); " +
+	"a batch or single gift needs budgetCents, perPersonCents and maxSends. Send an idempotencyKey and after a timeout resend the identical body with it. " +
+	"Only a signed-in person turns a campaign on: hand them reviewUrl. " + campaignVersionRule
 
-const descUpdateCampaign = "Change a campaign: only the fields sent change. A key's content edit returns an active campaign to draft for review; " +
-	"status paused or completed pauses or ends it (completed is final); only a signed-in person sets active. recipients, when sent, is the whole roster: " +
-	"people matched by recipientId, sourceSystem+externalId, email or profileUrl keep their record, people left out are removed (never the gifted); " +
-	"to only add people use add_recipients. Limits never drop below what is committed. Connections edit drafts only. " + campaignVersionRule
+const descUpdateCampaign = "Change a campaign: send only what changes, fields as create_campaign describes them (empty text clears; customization and attribution are replaced whole; " +
+	"limits never drop below what is committed). A key's content edit returns an active campaign to draft. recipients, when sent, is the whole roster: " +
+	"people matched by recipientId, sourceSystem+externalId, email or profileUrl keep their record, the rest are removed (never the gifted); " +
+	"to add people use add_recipients. Connections edit drafts only. " + campaignVersionRule
 
 // descExportCampaign names the export's columns from core's list.
 var descExportCampaign = "A CSV of the campaign's gifts, oldest first, with the columns " + strings.Join(campaign.CampaignExportColumns, ", ") +
@@ -125,7 +124,8 @@ func campaignTools(app *giftwell.App) []Tool {
 			func(ctx context.Context, p core.Principal, in UpdateCampaignInput) (campaign.Campaign, error) {
 				return app.Campaigns.UpdateCampaign(ctx, p, in.ID, in.CampaignPatch)
 			},
-			Title("Update a campaign"), ChatGPT(), Destructive(), FieldsAs("recipients", "add_recipients", "recipients items"), FieldsAs("attribution", "create_campaign", "attribution"), PersonURL(reviewPage(app)), REST(http.MethodPatch, "/campaigns/{id}", http.StatusOK)),
+			Title("Update a campaign"), ChatGPT(), Destructive(), FieldsAs("recipients", "add_recipients", "recipients items"), FieldsAs("attribution", "create_campaign", "attribution"),
+			DescribedBy("create_campaign", "id", "status", "monthlyBudgetCents", "recipients", "expectedPolicyVersion"), PersonURL(reviewPage(app)), REST(http.MethodPatch, "/campaigns/{id}", http.StatusOK)),
 		Define("export_campaign", descExportCampaign, ScopeRead, core.ActRead,
 			func(ctx context.Context, p core.Principal, in CampaignIDInput) (File, error) {
 				export, err := app.Campaigns.ExportCampaign(ctx, p, in.ID)

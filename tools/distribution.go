@@ -18,7 +18,7 @@ type GiftLinkRecordsInput struct {
 	Search       string   `json:"search,omitempty" jsonschema:"case-insensitive text in name, email, company, external ID, source system or profile URL" schema:"maxLength=200"`
 	Availability string   `json:"availability,omitempty" jsonschema:"only ready or only unavailable records" schema:"enum=ready|unavailable"`
 	Limit        int      `json:"limit,omitempty" jsonschema:"page size" schema:"minimum=1,maximum=100,default=50"`
-	Cursor       string   `json:"cursor,omitempty" jsonschema:"nextCursor from the previous page, unchanged, with the same filters; omit for the first page" schema:"maxLength=500"`
+	Cursor       string   `json:"cursor,omitempty" jsonschema:"the previous page's nextCursor, with the same filters" schema:"maxLength=500"`
 }
 
 // query is the core query of in.

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
 )
@@ -11,9 +13,15 @@ import (
 // What an MCP tools/list costs an agent is part of every tool's design: the
 // list is read into the agent's context before any work. The registry's
 // schemas stay whole for validation, REST and the OpenAPI documents; MCP
-// lists each tool in a compact form (Tool.ListedInputSchema, the compact
-// Tool.OutputSchema) that the budget below holds, profile by profile
-// (mcp/tools_budget_test.go; docs/tools.md prints the figures).
+// lists each tool in a compact form that the budget below holds, profile by
+// profile (mcp/tools_budget_test.go; docs/tools.md prints the figures): the
+// input schema projected by Tool.ListedInputSchema, no output schema (a
+// result is {data} or the error envelope, which the server's instructions
+// and the workflow guide describe once; REST's documents hold the payload
+// schemas), and no destructive hint on a read-only tool, where the protocol
+// gives it no meaning. The title is listed once, in the annotations, where
+// clients of every protocol version read it (a top-level title, from
+// 2025-06-18, would only repeat it).
 
 // The tool list budget, in tokens counted as bytes/4 of compact JSON.
 const (
@@ -46,6 +54,26 @@ type ListedFields struct {
 // ListedFields returns the tool's FieldsAs options.
 func (t Tool) ListedFields() []ListedFields { return t.listedFields }
 
+// destructiveHint is the listed destructive hint: none on a read-only tool.
+func destructiveHint(h Hints) *bool {
+	if h.ReadOnly {
+		return nil
+	}
+	return &h.Destructive
+}
+
+// DescribedBy lists the tool's top-level properties, in MCP tool lists
+// only, by name and type alone, except the properties named in keep: tool,
+// listed beside it, describes the same fields with their types and bounds
+// (update_campaign's are create_campaign's), and the tool's description
+// says so. Validation still holds every field to its whole schema.
+func DescribedBy(tool string, keep ...string) Option {
+	return func(t *Tool) { t.describedBy, t.describedKeep = tool, keep }
+}
+
+// DescribedBy returns the tool named by the DescribedBy option, or "".
+func (t Tool) DescribedBy() string { return t.describedBy }
+
 // listedInput builds the input schema MCP lists for t: the registry's,
 // without string length caps (storage limits the server enforces, naming
 // the field and its limit; a limit an agent must plan for, such as a note's
@@ -56,7 +84,7 @@ func listedInput(t *Tool) (*jsonschema.Schema, error) {
 	s := t.InputSchema.CloneSchemas()
 	for _, li := range t.listedFields {
 		p := s.Properties[li.Property]
-		where := fmt.Sprintf("the fields of %s's %s", li.Tool, li.Of)
+		where := fmt.Sprintf("the fields of %s %s", possessive(li.Tool), li.Of)
 		switch {
 		case p == nil:
 			return nil, fmt.Errorf("FieldsAs(%q): no such property", li.Property)
@@ -65,6 +93,13 @@ func listedInput(t *Tool) (*jsonschema.Schema, error) {
 			p.Description += "; each item has " + where
 		default:
 			s.Properties[li.Property] = &jsonschema.Schema{Type: p.Type, Types: p.Types, Description: p.Description + "; has " + where}
+		}
+	}
+	if t.describedBy != "" {
+		for name, p := range s.Properties {
+			if !slices.Contains(t.describedKeep, name) {
+				s.Properties[name] = &jsonschema.Schema{Type: p.Type, Types: p.Types}
+			}
 		}
 	}
 	uncap(s)
@@ -100,19 +135,18 @@ const maxSafeInteger = 1<<53 - 1
 // (the protocol's Tool): the mcp face lists exactly these values, and
 // ListedBytes measures them.
 type Listing struct {
-	Annotations  ListingAnnotations `json:"annotations"`
-	Description  string             `json:"description,omitempty"`
-	InputSchema  *jsonschema.Schema `json:"inputSchema"`
-	Name         string             `json:"name"`
-	OutputSchema *jsonschema.Schema `json:"outputSchema,omitempty"`
-	Title        string             `json:"title,omitempty"`
+	Annotations ListingAnnotations `json:"annotations"`
+	Description string             `json:"description,omitempty"`
+	InputSchema *jsonschema.Schema `json:"inputSchema"`
+	Name        string             `json:"name"`
 }
 
 // ListingAnnotations are a listed tool's annotations (the protocol's
-// ToolAnnotations): every hint is stated, since the protocol's defaults for
-// an absent destructive or open-world hint are true.
+// ToolAnnotations). The open-world hint is always stated, and the
+// destructive one on every tool that is not read-only, since the
+// protocol's defaults for them are true.
 type ListingAnnotations struct {
-	DestructiveHint bool   `json:"destructiveHint"`
+	DestructiveHint *bool  `json:"destructiveHint,omitempty"`
 	IdempotentHint  bool   `json:"idempotentHint"`
 	OpenWorldHint   bool   `json:"openWorldHint"`
 	ReadOnlyHint    bool   `json:"readOnlyHint"`
@@ -123,17 +157,15 @@ type ListingAnnotations struct {
 func (t Tool) Listing() Listing {
 	return Listing{
 		Annotations: ListingAnnotations{
-			DestructiveHint: t.Hints.Destructive,
+			DestructiveHint: destructiveHint(t.Hints),
 			IdempotentHint:  t.Hints.Idempotent,
 			OpenWorldHint:   t.Hints.OpenWorld,
 			ReadOnlyHint:    t.Hints.ReadOnly,
 			Title:           t.Title,
 		},
-		Description:  t.Description,
-		InputSchema:  t.ListedInputSchema,
-		Name:         t.Name,
-		OutputSchema: t.OutputSchema,
-		Title:        t.Title,
+		Description: t.Description,
+		InputSchema: t.ListedInputSchema,
+		Name:        t.Name,
 	}
 }
 
@@ -189,3 +221,11 @@ func (c ListCost) TokensPerTool() int {
 
 // LargestTokens is the costliest tool's cost, bytes/4.
 func (c ListCost) LargestTokens() int { return c.LargestBytes / 4 }
+
+// possessive is name's possessive: add_recipients', create_campaign's.
+func possessive(name string) string {
+	if strings.HasSuffix(name, "s") {
+		return name + "'"
+	}
+	return name + "'s"
+}

@@ -19,7 +19,7 @@ type QueueFilter struct {
 type ListQueueInput struct {
 	QueueFilter
 	Limit  int    `json:"limit,omitempty" jsonschema:"page size" schema:"minimum=1,maximum=100,default=50"`
-	Cursor string `json:"cursor,omitempty" jsonschema:"nextCursor from the previous page, unchanged; omit for the first page" schema:"maxLength=500"`
+	Cursor string `json:"cursor,omitempty" jsonschema:"the previous page's nextCursor" schema:"maxLength=500"`
 }
 
 // ListQueueSkippedInput is list_queue_skipped's input.

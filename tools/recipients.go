@@ -27,11 +27,10 @@ type ApproveRepeatsInput struct {
 	campaign.RepeatApproval
 }
 
-const descAddRecipients = "Add 1-500 people to a campaign's roster (a batch or single holds 500, a playbook 2000). Each needs an identity: a name, " +
-	"a personal LinkedIn profileUrl, or sourceSystem+externalId (stable: makes resends safe). People already on the roster are skipped and listed in skipped. " +
-	"Fill what the gift needs (details, assetIds, photo, adultRecipientConfirmed); never invent it. An active playbook needs no expectedPolicyVersion and stays on, " +
-	"but each person needs a complete note; other campaigns need the current expectedPolicyVersion, an active one returns to draft and a batch's limits grow to fit. " +
-	"Returns the campaign with added and skipped."
+const descAddRecipients = "Add 1-500 people to a campaign's roster (a playbook holds 2000). Each needs an identity: a name, a personal LinkedIn profileUrl " +
+	"or sourceSystem+externalId (best: resends are safe); people already there are skipped. Fill what the gift needs (details, photo, assetIds, adultRecipientConfirmed); " +
+	"never invent it. An active playbook needs no expectedPolicyVersion, stays on and needs a complete note per person; " +
+	"other campaigns need expectedPolicyVersion, an active one returns to draft and a batch's limits grow to fit."
 
 const descManageRecipients = "Change people who have no gift yet, chosen by recipientIds and/or emails (up to 500): action message sets each one's own note " +
 	"(empty clears it), action remove takes them off the roster. Needs the current expectedPolicyVersion and returns the new one; " +

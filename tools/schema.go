@@ -175,7 +175,7 @@ func SchemaFor[T any]() (*jsonschema.Schema, error) { return schemaFor[T]() }
 // ErrorSchema is the schema of the spec's error envelope, inferred from
 // core.Envelope (the one type every face writes) with nextAction's values.
 // The OpenAPI documents' Error schema is built from it, so the envelope is
-// described once; MCP output schemas only name its code (resultSchema).
+// described once.
 // Each call returns a new schema that the caller may change.
 func ErrorSchema() *jsonschema.Schema {
 	s, err := schemaFor[core.Envelope]()
@@ -188,18 +188,4 @@ func ErrorSchema() *jsonschema.Schema {
 	}
 	s.Properties["nextAction"].Enum = actions
 	return s
-}
-
-// resultSchema is the output schema MCP lists for a tool: the shape of its
-// structuredContent, kept compact because every agent pays for the list
-// (docs/decisions.md, "the tool list budget"). A success is {data} with
-// data of the payload's type, described by the tool's description and, in
-// full, by the REST documents (DataSchema); a failure is the spec's error
-// envelope, described once (ErrorSchema, the workflow guide). Neither
-// member is required and no member is refused, so both validate.
-func resultSchema(data *jsonschema.Schema) *jsonschema.Schema {
-	return &jsonschema.Schema{
-		Type:       "object",
-		Properties: map[string]*jsonschema.Schema{"data": {Type: data.Type, Types: data.Types}},
-	}
 }

@@ -16,7 +16,7 @@ type ListSendsInput struct {
 	Mode       string `json:"mode,omitempty" jsonschema:"only test or only live gifts; omit for both" schema:"enum=test|live"`
 	ExternalID string `json:"externalId,omitempty" jsonschema:"only gifts whose attribution.externalId is this" schema:"maxLength=200"`
 	Limit      int    `json:"limit,omitempty" jsonschema:"page size" schema:"minimum=1,maximum=100,default=50"`
-	Cursor     string `json:"cursor,omitempty" jsonschema:"nextCursor from the previous page, unchanged, with the same filters; omit for the first page" schema:"maxLength=500"`
+	Cursor     string `json:"cursor,omitempty" jsonschema:"the previous page's nextCursor, with the same filters" schema:"maxLength=500"`
 }
 
 // SendIDInput names one gift.

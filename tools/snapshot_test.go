@@ -32,7 +32,6 @@ type snapshot struct {
 	InputSchema any          `json:"inputSchema"`
 	// ListedInputSchema is what MCP lists when it differs from InputSchema.
 	ListedInputSchema any `json:"listedInputSchema,omitempty"`
-	OutputSchema      any `json:"outputSchema"`
 	// DataSchema is the payload's whole schema (REST's {data}).
 	DataSchema any `json:"dataSchema"`
 }
@@ -52,7 +51,7 @@ func snapshotOf(t tools.Tool) snapshot {
 		}
 	}
 	s := snapshot{Name: t.Name, Title: t.Title, Description: t.Description, Scope: t.Scope, Action: string(t.Action),
-		Profiles: profiles, RESTOnly: t.RESTOnly, Hints: t.Hints, Route: t.Route, InputSchema: t.InputSchema, OutputSchema: t.OutputSchema, DataSchema: t.DataSchema}
+		Profiles: profiles, RESTOnly: t.RESTOnly, Hints: t.Hints, Route: t.Route, InputSchema: t.InputSchema, DataSchema: t.DataSchema}
 	if t.ListedInputSchema != t.InputSchema {
 		s.ListedInputSchema = t.ListedInputSchema
 	}
@@ -114,7 +113,7 @@ func TestToolMetadata(t *testing.T) {
 		require.NotNil(t, tool.Call, tool.Name)
 		require.NotNil(t, tool.InputSchema, tool.Name)
 		require.Equal(t, "object", tool.InputSchema.Type, "%s input is an object", tool.Name)
-		require.NotNil(t, tool.OutputSchema, tool.Name)
+		require.NotNil(t, tool.DataSchema, tool.Name)
 		faces := 0
 		for _, p := range tools.Profiles {
 			if tool.InProfile(p) {

@@ -163,11 +163,10 @@ type Tool struct {
 	Hints    Hints
 	// Route is the REST binding; nil means MCP only.
 	Route *Route
-	// InputSchema describes the arguments. OutputSchema is the compact
-	// schema MCP lists for a result: {data} of Out's type, or the error
-	// envelope (see resultSchema).
-	InputSchema  *jsonschema.Schema
-	OutputSchema *jsonschema.Schema
+	// InputSchema describes the arguments. MCP lists no output schema
+	// (tools/listing.go): a result's structuredContent is {data: Out} or
+	// the error envelope, as the workflow guide says.
+	InputSchema *jsonschema.Schema
 	// ListedInputSchema is the input schema MCP lists: InputSchema, or a
 	// compact projection of it (FieldsAs). Arguments are still validated
 	// against InputSchema.
@@ -186,6 +185,9 @@ type Tool struct {
 
 	// listedFields are the FieldsAs options.
 	listedFields []ListedFields
+	// describedBy and describedKeep are the DescribedBy option.
+	describedBy   string
+	describedKeep []string
 }
 
 // InProfile reports whether the tool is listed in profile pr. A REST-only
@@ -338,7 +340,6 @@ func Define[In, Out any](name, description string, scope Scope, action core.Acti
 	if t.Out == reflect.TypeFor[File]() && t.Route != nil {
 		t.DataSchema.ContentMediaType = t.Route.Produces
 	}
-	t.OutputSchema = resultSchema(t.DataSchema)
 	listed, err := listedInput(&t)
 	if err != nil {
 		panic("tools: " + name + ": " + err.Error())

@@ -47,7 +47,7 @@ type GetTrackingInput struct {
 	Status     string `json:"status,omitempty" jsonschema:"only gifts in this status" schema:"enum=awaiting_address|ready|in_production|shipped|delivered|declined|expired|cancelled"`
 	SendID     string `json:"sendId,omitempty" jsonschema:"only this gift" schema:"maxLength=200"`
 	Limit      int    `json:"limit,omitempty" jsonschema:"page size" schema:"minimum=1,maximum=100,default=50"`
-	Cursor     string `json:"cursor,omitempty" jsonschema:"nextCursor from the previous page, unchanged, with the same filters; omit for the first page" schema:"maxLength=500"`
+	Cursor     string `json:"cursor,omitempty" jsonschema:"the previous page's nextCursor, with the same filters" schema:"maxLength=500"`
 }
 
 // CampaignTrackingInput is GET /campaigns/{id}/tracking's input: one
@@ -57,7 +57,7 @@ type CampaignTrackingInput struct {
 	ExternalID string `json:"externalId,omitempty" jsonschema:"only gifts whose attribution.externalId is this" schema:"maxLength=200"`
 	Status     string `json:"status,omitempty" jsonschema:"only gifts in this status" schema:"enum=awaiting_address|ready|in_production|shipped|delivered|declined|expired|cancelled"`
 	Limit      int    `json:"limit,omitempty" jsonschema:"page size" schema:"minimum=1,maximum=100,default=50"`
-	Cursor     string `json:"cursor,omitempty" jsonschema:"nextCursor from the previous page, unchanged, with the same filters; omit for the first page" schema:"maxLength=500"`
+	Cursor     string `json:"cursor,omitempty" jsonschema:"the previous page's nextCursor, with the same filters" schema:"maxLength=500"`
 }
 
 // RecordOutcomeInput is record_outcome's input.
