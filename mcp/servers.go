@@ -17,7 +17,8 @@ import (
 const instructions = "Giftwell prepares, approves, pays for and ships personalized physical gifts to people in " +
 	"the United States. Agents prepare and track; signed-in people approve, pay and top up. Start with " +
 	"get_workflow_guide (or the giftwell://guide resource), choose gifts only with search_gifts, browse_gifts or " +
-	"get_gift, hand every url an error or result gives to a person, and follow each error's nextAction."
+	"get_gift, hand every url an error or result gives to a person, and follow each error's nextAction. A result's structuredContent is " +
+	"{data}; a failure's is the error envelope {error, code, nextAction, retryable, url?, retryAfterMs?}. An unknown argument is refused by name."
 
 // implementation is the server's identity, with the module version when
 // the binary carries one.

@@ -42,27 +42,26 @@ type SetAutoApproveInput struct {
 
 const campaignVersionRule = "Each write returns a new policyVersion: send it as expectedPolicyVersion next (stale: POLICY_CHANGED; reread with get_campaign)."
 
-const descListCampaigns = "List the workspace's campaigns, newest first, without rosters: id, mode, status, productId, limits, spending, counts, " +
-	"policyVersion and reviewUrl. A list, even an empty one, also proves the credentials work. Changes nothing."
+const descListCampaigns = "List the workspace's campaigns, newest first, without rosters: id, mode, status, limits, spending, counts, policyVersion, reviewUrl. " +
+	"Also proves the credentials work. Changes nothing."
 
 const descGetCampaign = "Read one campaign with its roster (each person's recipientId, identity, resolvedMessage or noteProblem, sendId once gifted) " +
-	"and its policyVersion, to send as expectedPolicyVersion on the next write. Changes nothing."
+	"and its policyVersion for the next write. Changes nothing."
 
-const descPreviewCampaign = "Before a person approves, see what approval involves without moving money: price per gift, total for those without a gift, " +
-	"blockers to fix (notes, details, lettering, artwork, portraits, 21+ confirmation, repeats, addresses, limits) and each person's needs; " +
-	"totals exclude delivery when deliveryIncluded is false. Then follow nextAction: review (hand url to a person) or provide_sender_address (give the user url and stop)."
+const descPreviewCampaign = "Before a person approves, see what it involves, moving no money: price per gift, total for those without a gift, blockers to fix " +
+	"(notes, details, lettering, artwork, portraits, 21+ confirmation, repeats, addresses, limits); without delivery when deliveryIncluded is false. " +
+	"Then follow nextAction: review (hand url to a person) or provide_sender_address (give the user url and stop)."
 
 const descGetCampaignRepeats = "List roster people already gifted by another campaign of the workspace (same email, sourceSystem+externalId or LinkedIn profile). " +
 	"An unapproved repeat blocks approval, and only a signed-in owner or admin approves it: hand them the campaign's reviewUrl. Changes nothing."
 
-const descCreateCampaign = "Create a campaign draft once the user has chosen a gift. Prefer a playbook (mode always_on, created with no recipients; people are added per trigger); " +
-	"a batch or single gift needs budgetCents, perPersonCents and maxSends. Send an idempotencyKey and after a timeout resend the identical body with it. " +
+const descCreateCampaign = "Create a campaign draft once the user has chosen a gift. Prefer a playbook (mode always_on, created with no recipients); " +
+	"a batch or single gift needs budgetCents, perPersonCents and maxSends. Send an idempotencyKey; after a timeout resend the identical body with it. " +
 	"Only a signed-in person turns a campaign on: hand them reviewUrl. " + campaignVersionRule
 
-const descUpdateCampaign = "Change a campaign: send only what changes, fields as create_campaign describes them (empty text clears; customization and attribution are replaced whole; " +
-	"limits never drop below what is committed). A key's content edit returns an active campaign to draft. recipients, when sent, is the whole roster: " +
-	"people matched by recipientId, sourceSystem+externalId, email or profileUrl keep their record, the rest are removed (never the gifted); " +
-	"to add people use add_recipients. Connections edit drafts only. " + campaignVersionRule
+const descUpdateCampaign = "Change a campaign: send only what changes, fields as in create_campaign (empty text clears; customization and attribution are replaced whole; " +
+	"limits never drop below what is committed). A key's content edit returns an active campaign to draft. recipients replaces the roster: people matched " +
+	"by recipientId, sourceSystem+externalId, email or profileUrl stay, others leave (never the gifted). Connections edit drafts only. " + campaignVersionRule
 
 // descExportCampaign names the export's columns from core's list.
 var descExportCampaign = "A CSV of the campaign's gifts, oldest first, with the columns " + strings.Join(campaign.CampaignExportColumns, ", ") +
@@ -124,7 +123,7 @@ func campaignTools(app *giftwell.App) []Tool {
 			func(ctx context.Context, p core.Principal, in UpdateCampaignInput) (campaign.Campaign, error) {
 				return app.Campaigns.UpdateCampaign(ctx, p, in.ID, in.CampaignPatch)
 			},
-			Title("Update a campaign"), ChatGPT(), Destructive(), FieldsAs("recipients", "add_recipients", "recipients items"), FieldsAs("attribution", "create_campaign", "attribution"),
+			Title("Update a campaign"), ChatGPT(), Destructive(), FieldsAs("recipients", "add_recipients", "recipients items"),
 			DescribedBy("create_campaign", "id", "status", "monthlyBudgetCents", "recipients", "expectedPolicyVersion"), PersonURL(reviewPage(app)), REST(http.MethodPatch, "/campaigns/{id}", http.StatusOK)),
 		Define("export_campaign", descExportCampaign, ScopeRead, core.ActRead,
 			func(ctx context.Context, p core.Principal, in CampaignIDInput) (File, error) {

@@ -15,14 +15,14 @@ type GuideInput struct{}
 
 // SearchGiftsInput is search_gifts' input.
 type SearchGiftsInput struct {
-	Query                string `json:"query,omitempty" jsonschema:"the user's words, e.g. engraved desk gift; a gift matches at least one word" schema:"maxLength=500"`
-	UseCase              string `json:"useCase,omitempty" jsonschema:"why the gift is sent, e.g. thank a new customer; ranks, excludes nothing" schema:"maxLength=500"`
-	BudgetCents          int64  `json:"budgetCents,omitempty" jsonschema:"the most ONE gift may cost with shipping, in USD cents (not the campaign total)" schema:"minimum=1,maximum=100000000"`
+	Query                string `json:"query,omitempty" jsonschema:"the user's words; a gift matches at least one" schema:"maxLength=500"`
+	UseCase              string `json:"useCase,omitempty" jsonschema:"why the gift is sent; ranks, excludes nothing" schema:"maxLength=500"`
+	BudgetCents          int64  `json:"budgetCents,omitempty" jsonschema:"the most ONE gift may cost with shipping, in USD cents" schema:"minimum=1,maximum=100000000"`
 	RecipientCount       int    `json:"recipientCount,omitempty" jsonschema:"how many people, for the campaign estimate" schema:"minimum=1,maximum=2000"`
 	Limit                int    `json:"limit,omitempty" jsonschema:"how many gifts" schema:"minimum=1,maximum=100,default=10"`
 	ExcludeFood          bool   `json:"excludeFood,omitempty" jsonschema:"no food gifts"`
-	ExcludePortrait      bool   `json:"excludePortrait,omitempty" jsonschema:"no gifts needing each person's portrait"`
-	ExcludeArtwork       bool   `json:"excludeArtwork,omitempty" jsonschema:"no gifts needing artwork such as a logo"`
+	ExcludePortrait      bool   `json:"excludePortrait,omitempty" jsonschema:"no gifts needing a portrait"`
+	ExcludeArtwork       bool   `json:"excludeArtwork,omitempty" jsonschema:"no gifts needing artwork"`
 	ExcludeAlcohol       bool   `json:"excludeAlcohol,omitempty" jsonschema:"no alcohol gifts"`
 	RequireKnownShipping bool   `json:"requireKnownShipping,omitempty" jsonschema:"only gifts with priced delivery: set it when the budget must hold or auto-approve is used"`
 }
@@ -43,21 +43,20 @@ type BrowseGiftsInput struct {
 // GetCatalogInput is get_catalog's input: nothing.
 type GetCatalogInput struct{}
 
-const selectionRules = "Choose only a gift not retired, with available true, no priceQuoteRequired and priceCents above 0; " +
-	"prefer shippingQuoteRequired false when the budget must hold (an absent flag is false). Never invent a product ID."
+const selectionRules = "Choose only a gift not retired, available, without priceQuoteRequired and priced above 0 " +
+	"(prefer shippingQuoteRequired false when the budget must hold). Never invent a product ID."
 
-const descWorkflowGuide = "Read first, once per session: the workspace mode, what your credentials may do, the playbook and batch steps, " +
-	"what each approval reason and recipient need means, the limits, and how to recover from every error code. Changes nothing."
+const descWorkflowGuide = "Read first, once per session: your mode and what you may do, the playbook and batch steps, what approval reasons " +
+	"and recipient needs mean, the limits, and how to recover from each error code. Changes nothing."
 
-const descSearchGifts = "Find gifts for the user's goal, first, to choose a productId: the user's words in query, the occasion in useCase, " +
-	"the most one gift may cost in budgetCents, the head count in recipientCount, exclude flags for what the user rules out. " +
-	"Returns gifts that can be chosen now, best first, with estimates (without delivery when deliveryIncluded is false: never call them delivered totals). " +
-	"Let the user choose, then follow nextStep. Never invent a product ID."
+const descSearchGifts = "Find gifts for the user's goal, to choose a productId: their words in query, the occasion in useCase, the most one gift may cost " +
+	"in budgetCents, exclude flags for what they rule out. Returns gifts that can be chosen now, best first, with estimates (without delivery " +
+	"when deliveryIncluded is false: never call them delivered totals). Let the user choose, then follow nextStep. Never invent a product ID."
 
-const descGetGift = "Read one gift in full before create_campaign: lettering (personalizationText; set customization.displayText), the recipientDetails each person needs, " +
-	"requiresArtwork, requiresPortrait, fulfillmentKind (alcohol: adultRecipientConfirmed) and quoteDetails.inputs; never invent them. " + selectionRules
+const descGetGift = "Read one gift in full before create_campaign: lettering (personalizationText; set customization.displayText), the recipientDetails " +
+	"each person needs, requiresArtwork, requiresPortrait, fulfillmentKind (alcohol: adultRecipientConfirmed), quoteDetails.inputs. " + selectionRules
 
-const descBrowseGifts = "List the whole catalog page by page when the user wants everything or search_gifts found nothing; pass nextCursor as cursor until it is null. " +
+const descBrowseGifts = "List the whole catalog page by page when the user wants everything or search_gifts found nothing. " +
 	"It lists gifts that cannot be chosen too: " + selectionRules
 
 const descGetCatalog = "Every product of the catalog, retired ones included (retired: true; never choose one for a new campaign). " +

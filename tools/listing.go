@@ -77,8 +77,9 @@ func (t Tool) DescribedBy() string { return t.describedBy }
 // listedInput builds the input schema MCP lists for t: the registry's,
 // without string length caps (storage limits the server enforces, naming
 // the field and its limit; a limit an agent must plan for, such as a note's
-// 500 characters, is in the field's description) or the safe-integer
-// maximum, and with each FieldsAs property reduced to objects that name
+// 500 characters, is in the field's description), the safe-integer
+// maximum or additionalProperties false (the server refuses an unknown
+// field by name, and its instructions say so once), and with each FieldsAs property reduced to objects that name
 // where their fields are documented.
 func listedInput(t *Tool) (*jsonschema.Schema, error) {
 	s := t.InputSchema.CloneSchemas()
@@ -106,13 +107,17 @@ func listedInput(t *Tool) (*jsonschema.Schema, error) {
 	return s, nil
 }
 
-// uncap drops string length caps and safe-integer maximums from s and its
-// subschemas.
+// uncap drops string length caps, safe-integer maximums and the refusal
+// of unnamed members (additionalProperties false) from s and its
+// subschemas; a map's value schema stays.
 func uncap(s *jsonschema.Schema) {
 	if s == nil {
 		return
 	}
 	s.MaxLength = nil
+	if s.AdditionalProperties != nil && s.AdditionalProperties.Not != nil {
+		s.AdditionalProperties = nil
+	}
 	if s.Maximum != nil && *s.Maximum == maxSafeInteger {
 		s.Maximum = nil
 	}

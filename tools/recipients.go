@@ -28,8 +28,8 @@ type ApproveRepeatsInput struct {
 }
 
 const descAddRecipients = "Add 1-500 people to a campaign's roster (a playbook holds 2000). Each needs an identity: a name, a personal LinkedIn profileUrl " +
-	"or sourceSystem+externalId (best: resends are safe); people already there are skipped. Fill what the gift needs (details, photo, assetIds, adultRecipientConfirmed); " +
-	"never invent it. An active playbook needs no expectedPolicyVersion, stays on and needs a complete note per person; " +
+	"or, best, sourceSystem+externalId (resends are then safe); people already there are skipped. Fill what the gift needs; never invent it. " +
+	"An active playbook needs no expectedPolicyVersion, stays on and needs each person's complete note; " +
 	"other campaigns need expectedPolicyVersion, an active one returns to draft and a batch's limits grow to fit."
 
 const descManageRecipients = "Change people who have no gift yet, chosen by recipientIds and/or emails (up to 500): action message sets each one's own note " +

@@ -69,7 +69,7 @@ type RecordOutcomeInput struct {
 	OccurredAt      *time.Time `json:"occurredAt,omitempty" jsonschema:"when it happened (RFC 3339); default now; at most five minutes ahead" schema:"type=string,format=date-time"`
 }
 
-const descGetTracking = "Follow gifts after approval: status, outcome, orderState and, once shipped, carrier, trackingNumber and trackingUrl; never an address. " +
+const descGetTracking = "Follow gifts after approval: status, outcome, orderState and, once shipped, carrier and tracking; never an address. " +
 	"Filter by campaignId, externalId, status or sendId; page with nextCursor. For changes since your last look, poll list_tracking_events. Changes nothing."
 
 const descGetSendTracking = "One gift's tracking item: status, outcome, orderState, mode, totalCents, attribution and, once shipped, carrier, trackingNumber and trackingUrl. " +
@@ -79,7 +79,7 @@ const descCampaignTracking = "One campaign's gifts as tracking items, newest fir
 	"Filter by externalId or status; limit 1-100 (default 50); pass nextCursor as cursor until it is null. It changes nothing."
 
 const descCampaignResults = "A campaign's results: sends, cancelled, delivered, replied, meetings, committed cost and cost per meeting (null without meetings). " +
-	"Outcomes are what the team reported, never inferred; this is not revenue. Changes nothing."
+	"Outcomes are what the team reported, never inferred; not revenue. Changes nothing."
 
 const descRecordOutcome = "Record an outcome the user reported for a gift (none, replied, meeting_booked, meeting_held); never infer one from delivery or opens. " +
 	"Send externalEventId so a retry records once. The gift's outcome becomes the latest that occurred: read it with get_tracking, totals with campaign_results."

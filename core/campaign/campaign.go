@@ -92,10 +92,10 @@ const (
 // default. Personal data and secrets must not be put in it.
 type Attribution struct {
 	ExternalID    string            `json:"externalId,omitempty" jsonschema:"your ID for the campaign or gift" schema:"maxLength=200"`
-	Source        string            `json:"source,omitempty" jsonschema:"e.g. a CRM or workflow name" schema:"maxLength=200"`
-	ContactID     string            `json:"contactId,omitempty" jsonschema:"CRM contact" schema:"maxLength=200"`
-	AccountID     string            `json:"accountId,omitempty" jsonschema:"CRM account" schema:"maxLength=200"`
-	OpportunityID string            `json:"opportunityId,omitempty" jsonschema:"CRM opportunity" schema:"maxLength=200"`
+	Source        string            `json:"source,omitempty" jsonschema:"e.g. a CRM or workflow" schema:"maxLength=200"`
+	ContactID     string            `json:"contactId,omitempty" schema:"maxLength=200"`
+	AccountID     string            `json:"accountId,omitempty" schema:"maxLength=200"`
+	OpportunityID string            `json:"opportunityId,omitempty" schema:"maxLength=200"`
 	Metadata      map[string]string `json:"metadata,omitempty" jsonschema:"up to 10 more values; no personal data or secrets" schema:"maxProperties=10,items.maxLength=200"`
 }
 
@@ -150,17 +150,17 @@ type CampaignInput struct {
 	Mode               CampaignMode      `json:"mode,omitempty" jsonschema:"always_on (a playbook, preferred), batch (up to 500 people) or single" schema:"enum=always_on|batch|single,default=batch"`
 	Status             CampaignStatus    `json:"status,omitempty" jsonschema:"agents create drafts only" schema:"enum=draft|active|paused|completed,default=draft"`
 	ProductID          string            `json:"productId" jsonschema:"from search_gifts or browse_gifts; never invented" schema:"minLength=1,maxLength=200"`
-	BudgetCents        int64             `json:"budgetCents,omitempty" jsonschema:"total budget in USD cents; batch and single need it" schema:"minimum=1,maximum=100000000"`
-	PerPersonCents     int64             `json:"perPersonCents,omitempty" jsonschema:"the most one gift may cost, at most budgetCents; batch and single need it (playbooks: the gift's price)" schema:"minimum=1,maximum=10000000"`
-	MaxSends           int               `json:"maxSends,omitempty" jsonschema:"most gifts: batch and single need 1-500; playbooks up to 2000" schema:"minimum=1,maximum=2000"`
+	BudgetCents        int64             `json:"budgetCents,omitempty" jsonschema:"total budget in USD cents" schema:"minimum=1,maximum=100000000"`
+	PerPersonCents     int64             `json:"perPersonCents,omitempty" jsonschema:"the most one gift may cost, at most budgetCents (playbooks: the gift's price)" schema:"minimum=1,maximum=10000000"`
+	MaxSends           int               `json:"maxSends,omitempty" jsonschema:"most gifts: 1-500 for batch and single, 2000 for playbooks" schema:"minimum=1,maximum=2000"`
 	MonthlyBudgetCents int64             `json:"monthlyBudgetCents,omitempty" jsonschema:"a playbook's cap per UTC month in USD cents; auto-approve needs it" schema:"minimum=100,maximum=100000000"`
 	SenderName         string            `json:"senderName" jsonschema:"who the gift is from" schema:"minLength=1,maxLength=200"`
 	SenderCompany      string            `json:"senderCompany" jsonschema:"the sender's company" schema:"minLength=1,maxLength=200"`
 	Message            string            `json:"message,omitempty" jsonschema:"the shared note: at most 500 characters after personalization; placeholders {{firstName}}, {{name}}, {{company}}, {{custom}}; no default" schema:"maxLength=1000"`
-	MeetingURL         string            `json:"meetingUrl,omitempty" jsonschema:"an http(s) link shown with the gift" schema:"maxLength=2000"`
+	MeetingURL         string            `json:"meetingUrl,omitempty" jsonschema:"an http(s) link" schema:"maxLength=2000"`
 	RecipientSource    RecipientSource   `json:"recipientSource,omitempty" jsonschema:"default workflow for playbooks, manual otherwise" schema:"enum=manual|workflow"`
 	Recipients         []RecipientInput  `json:"recipients,omitempty" jsonschema:"batch or single: up to 500; create playbooks with none" schema:"type=array,maxItems=2000"`
-	Customization      map[string]string `json:"customization,omitempty" jsonschema:"up to 8 texts of 400 characters: displayText (lettering, within personalizationText), logoAssetId, giftLinkWelcome ({{firstName}}, {{company}}), giftLinkContactEmail; others kept for the order" schema:"maxProperties=8,items.maxLength=400"`
+	Customization      map[string]string `json:"customization,omitempty" jsonschema:"up to 8 texts of 400 characters: displayText (lettering within personalizationText), logoAssetId, giftLinkWelcome, giftLinkContactEmail" schema:"maxProperties=8,items.maxLength=400"`
 	Attribution        *Attribution      `json:"attribution,omitempty" jsonschema:"your records' IDs; no personal data or secrets" schema:"type=object"`
 	IdempotencyKey     string            `json:"idempotencyKey,omitempty" jsonschema:"the same key and body, resent, return the same campaign" schema:"minLength=8,maxLength=150"`
 }

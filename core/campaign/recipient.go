@@ -51,7 +51,7 @@ const (
 // name, a personal profileUrl, or sourceSystem plus externalId. Empty
 // strings are absent.
 type RecipientInput struct {
-	RecipientID             string            `json:"recipientId,omitempty" jsonschema:"a person already on this campaign (recipient_...)" schema:"maxLength=100"`
+	RecipientID             string            `json:"recipientId,omitempty" jsonschema:"someone already on the roster" schema:"maxLength=100"`
 	Name                    string            `json:"name,omitempty" jsonschema:"full name; {{firstName}} is its first word" schema:"maxLength=200"`
 	Email                   string            `json:"email,omitempty" jsonschema:"never printed; matches the person on later adds" schema:"maxLength=254"`
 	Company                 string            `json:"company,omitempty" jsonschema:"fills {{company}}" schema:"maxLength=200"`
@@ -66,7 +66,7 @@ type RecipientInput struct {
 	Photo                   *RecipientPhoto   `json:"photo,omitempty" jsonschema:"a portrait, for requiresPortrait gifts, only with the user's authorization" schema:"type=object"`
 	AdultRecipientConfirmed *bool             `json:"adultRecipientConfirmed,omitempty" jsonschema:"true only when the user confirmed the person is 21 or older (alcohol); never inferred" schema:"type=boolean"`
 	Details                 map[string]string `json:"details,omitempty" jsonschema:"answers keyed by the gift's recipientDetails; empty clears one" schema:"maxProperties=20,items.maxLength=2000"`
-	ImportID                string            `json:"importId,omitempty" jsonschema:"the source import, with importRowId" schema:"maxLength=100"`
+	ImportID                string            `json:"importId,omitempty" jsonschema:"with importRowId" schema:"maxLength=100"`
 	ImportRowID             string            `json:"importRowId,omitempty" jsonschema:"the row of importId" schema:"maxLength=100"`
 	AddressMode             AddressMode       `json:"addressMode,omitempty" jsonschema:"confirm (default: the recipient confirms it by gift link) or known (you give the US address, city, state and zip)" schema:"enum=confirm|known"`
 	Address                 string            `json:"address,omitempty" jsonschema:"street, with addressMode known" schema:"maxLength=200"`
