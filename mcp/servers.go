@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"runtime/debug"
+	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -16,7 +17,8 @@ import (
 const instructions = "Giftwell prepares, approves, pays for and ships personalized physical gifts to people in " +
 	"the United States. Agents prepare and track; signed-in people approve, pay and top up. Start with " +
 	"get_workflow_guide (or the giftwell://guide resource), choose gifts only with search_gifts, browse_gifts or " +
-	"get_gift, hand every url an error or result gives to a person, and follow each error's nextAction."
+	"get_gift, hand every url an error or result gives to a person, and follow each error's nextAction. A result's structuredContent is " +
+	"{data}; a failure's is the error envelope {error, code, nextAction, retryable, url?, retryAfterMs?}. An unknown argument is refused by name."
 
 // implementation is the server's identity, with the module version when
 // the binary carries one.
@@ -51,11 +53,22 @@ func (h *handler) buildServer(pr tools.Profile, p core.Principal) *sdk.Server {
 	return s
 }
 
-// privateCache marks every cacheable result (lists, server/discover,
-// resources/read) private and immediately stale: what a caller sees depends
-// on its credential, and the SDK's default scope is public.
-func privateCache(_ context.Context, _ sdk.Request, c *sdk.Cacheable) {
+// listTTL is how long a client may keep a list (tools, prompts, resources,
+// resource templates) before asking again: a list changes only with a new
+// release of the server or a connection's new grant, and never within a
+// session, so an hour spares every turn a fresh tools/list.
+const listTTL = time.Hour
+
+// privateCache marks every cacheable result private, since what a caller
+// sees depends on its credential and the SDK's default scope is public.
+// Lists stay fresh for listTTL; server/discover and resources/read (whose
+// content follows the catalog and the account) are immediately stale.
+func privateCache(_ context.Context, req sdk.Request, c *sdk.Cacheable) {
 	c.TTLMs = 0
+	switch req.(type) {
+	case *sdk.ListToolsRequest, *sdk.ListPromptsRequest, *sdk.ListResourcesRequest, *sdk.ListResourceTemplatesRequest:
+		c.TTLMs = int(listTTL / time.Millisecond)
+	}
 	c.CacheScope = "private"
 }
 

@@ -23,23 +23,22 @@ func sdkTools(list []tools.Tool) map[string]*sdk.Tool {
 	return m
 }
 
+// sdkTool lists exactly the registry's Listing of t: its compact schemas
+// (tools/listing.go), which the tool list budget measures.
 func sdkTool(t tools.Tool) *sdk.Tool {
-	destructive, openWorld := t.Hints.Destructive, t.Hints.OpenWorld
+	l := t.Listing()
+	openWorld := l.Annotations.OpenWorldHint
 	st := &sdk.Tool{
-		Name:        t.Name,
-		Title:       t.Title,
-		Description: t.Description,
-		InputSchema: mustJSON(t.Name, t.InputSchema),
+		Name:        l.Name,
+		Description: l.Description,
+		InputSchema: mustJSON(t.Name, l.InputSchema),
 		Annotations: &sdk.ToolAnnotations{
-			Title:           t.Title,
-			ReadOnlyHint:    t.Hints.ReadOnly,
-			DestructiveHint: &destructive,
-			IdempotentHint:  t.Hints.Idempotent,
+			Title:           l.Annotations.Title,
+			ReadOnlyHint:    l.Annotations.ReadOnlyHint,
+			DestructiveHint: l.Annotations.DestructiveHint,
+			IdempotentHint:  l.Annotations.IdempotentHint,
 			OpenWorldHint:   &openWorld,
 		},
-	}
-	if t.OutputSchema != nil {
-		st.OutputSchema = mustJSON(t.Name, t.OutputSchema)
 	}
 	return st
 }

@@ -24,9 +24,8 @@ type ListBalanceLedgerInput struct {
 	Limit *int `json:"limit,omitempty" jsonschema:"how many entries to return, newest first" schema:"minimum=1,maximum=200,default=50"`
 }
 
-const descGetBalance = "Read the workspace's prepaid balance in its current mode (test or live): cents, mode, lowBalance and topUpUrl. " +
-	"Playbook gifts are paid from it; test funds never pay for live gifts. lowBalance is true when the balance cannot cover the people " +
-	"waiting plus one more gift from every active playbook; then hand topUpUrl to an owner or admin. It changes nothing."
+const descGetBalance = "Read the prepaid balance in the current mode (test funds never pay for live gifts); playbook gifts are paid from it. " +
+	"When lowBalance is true (it cannot cover the people waiting plus one gift per active playbook) hand topUpUrl to an owner or admin. Changes nothing."
 
 const descCreateBalanceTopup = "Start adding funds to the workspace's balance in its current mode: 2500-2000000 cents with an idempotencyKey. " +
 	"Returns {url, sessionId}: the payment page a signed-in owner or admin opens to pay; the balance grows once the payment completes. " +

@@ -15,62 +15,49 @@ type GuideInput struct{}
 
 // SearchGiftsInput is search_gifts' input.
 type SearchGiftsInput struct {
-	Query                string `json:"query,omitempty" jsonschema:"what the user wants, in words, e.g. engraved desk gift, about $60, no alcohol; no X, without X and X-free exclude (food, alcohol, portrait, artwork)" schema:"maxLength=500"`
-	UseCase              string `json:"useCase,omitempty" jsonschema:"why the gift is sent, e.g. thank a customer after closed-won; ranks gifts but excludes none" schema:"maxLength=500"`
-	BudgetCents          int64  `json:"budgetCents,omitempty" jsonschema:"the most ONE gift may cost, priceCents + shippingCents, in USD cents (not the campaign total)" schema:"minimum=1,maximum=100000000"`
-	RecipientCount       int    `json:"recipientCount,omitempty" jsonschema:"how many people the campaign is for; campaignEstimateCents = recipientCount x price (default 1)" schema:"minimum=1,maximum=2000"`
-	Limit                int    `json:"limit,omitempty" jsonschema:"how many gifts to return" schema:"minimum=1,maximum=100,default=10"`
-	ExcludeFood          bool   `json:"excludeFood,omitempty" jsonschema:"leave out food gifts (fulfillmentKind food)"`
-	ExcludePortrait      bool   `json:"excludePortrait,omitempty" jsonschema:"leave out gifts that need a portrait photo of each person"`
-	ExcludeArtwork       bool   `json:"excludeArtwork,omitempty" jsonschema:"leave out gifts that need artwork such as a logo"`
-	ExcludeAlcohol       bool   `json:"excludeAlcohol,omitempty" jsonschema:"leave out alcohol gifts (fulfillmentKind alcohol)"`
-	RequireKnownShipping bool   `json:"requireKnownShipping,omitempty" jsonschema:"leave out gifts whose delivery is not priced yet; set it when the budget must hold exactly or auto-approve will be used"`
+	Query                string `json:"query,omitempty" jsonschema:"the user's words; no X, without X and X-free exclude" schema:"maxLength=500"`
+	UseCase              string `json:"useCase,omitempty" jsonschema:"why the gift is sent; ranks, excludes nothing" schema:"maxLength=500"`
+	BudgetCents          int64  `json:"budgetCents,omitempty" jsonschema:"the most ONE gift may cost with shipping, in USD cents" schema:"minimum=1,maximum=100000000"`
+	RecipientCount       int    `json:"recipientCount,omitempty" jsonschema:"how many people, for the campaign estimate" schema:"minimum=1,maximum=2000"`
+	Limit                int    `json:"limit,omitempty" jsonschema:"how many gifts" schema:"minimum=1,maximum=100,default=10"`
+	ExcludeFood          bool   `json:"excludeFood,omitempty" jsonschema:"no food gifts"`
+	ExcludePortrait      bool   `json:"excludePortrait,omitempty" jsonschema:"no gifts needing a portrait"`
+	ExcludeArtwork       bool   `json:"excludeArtwork,omitempty" jsonschema:"no gifts needing artwork"`
+	ExcludeAlcohol       bool   `json:"excludeAlcohol,omitempty" jsonschema:"no alcohol gifts"`
+	RequireKnownShipping bool   `json:"requireKnownShipping,omitempty" jsonschema:"only gifts with priced delivery: set it when the budget must hold or auto-approve is used"`
 }
 
 // GetGiftInput is get_gift's input.
 type GetGiftInput struct {
-	ProductID string `json:"productId" jsonschema:"a product ID from search_gifts or browse_gifts; never invent one" schema:"minLength=1,maxLength=200"`
+	ProductID string `json:"productId" jsonschema:"from search_gifts or browse_gifts; never invented" schema:"minLength=1,maxLength=200"`
 }
 
 // BrowseGiftsInput is browse_gifts' input.
 type BrowseGiftsInput struct {
-	IncludeRetired bool                 `json:"includeRetired,omitempty" jsonschema:"list retired gifts too; they are never chosen for a new campaign"`
-	Detail         catalog.BrowseDetail `json:"detail,omitempty" jsonschema:"compact (default): the fields needed to choose; full: every field" schema:"enum=compact|full,default=compact"`
+	IncludeRetired bool                 `json:"includeRetired,omitempty" jsonschema:"retired gifts too (never to choose)"`
+	Detail         catalog.BrowseDetail `json:"detail,omitempty" jsonschema:"compact: the fields needed to choose; full: every field" schema:"enum=compact|full,default=compact"`
 	Limit          int                  `json:"limit,omitempty" jsonschema:"page size" schema:"minimum=1,maximum=100,default=20"`
-	Cursor         string               `json:"cursor,omitempty" jsonschema:"nextCursor from the previous page, unchanged; omit for the first page" schema:"maxLength=500"`
+	Cursor         string               `json:"cursor,omitempty" jsonschema:"the previous page's nextCursor" schema:"maxLength=500"`
 }
 
 // GetCatalogInput is get_catalog's input: nothing.
 type GetCatalogInput struct{}
 
-const selectionRules = "Selection rules, in order: (1) never a retired gift (retired true), even when it shows available true; " +
-	"(2) never a gift with available false or priceQuoteRequired; (3) never an unpriced placeholder (priceCents 0); " +
-	"(4) prefer shippingQuoteRequired false when the budget must hold exactly or auto-approve will be used. " +
-	"An absent flag means false. Never invent a product ID."
+const selectionRules = "Choose only a gift not retired, available, without priceQuoteRequired and priced above 0 " +
+	"(prefer shippingQuoteRequired false when the budget must hold). Never invent a product ID."
 
-const descWorkflowGuide = "Read this first. Returns how to work with Giftwell for your credentials: the workspace mode (test or live) and what it means, " +
-	"what you may do (capabilities; agents prepare and track, signed-in owners and admins approve, pay and top up), " +
-	"the playbook steps and batch steps, the review URL template, the meaning of every approval reason, " +
-	"what each recipient needs, the limits, and how to recover from every error code. Call it once at the start of a session; it changes nothing."
+const descWorkflowGuide = "Read first, once per session: your mode and what you may do, the playbook and batch steps, what approval reasons " +
+	"and recipient needs mean, the limits, and how to recover from each error code. Changes nothing."
 
-const descSearchGifts = "Find gifts for the user's goal. Use it before create_campaign to choose a productId. " +
-	"Pass the user's words as query, the occasion as useCase, budgetCents as the most one gift may cost (price + shipping), and recipientCount for a campaign estimate; " +
-	"use the exclude flags for what the user rules out (food, alcohol, portrait, artwork) and requireKnownShipping when the budget must hold exactly or auto-approve will be used. " +
-	"Returns only gifts that pass the selection rules, best match first, each with estimatedTotalCents (price per gift in USD cents) and campaignEstimateCents (recipientCount x price); " +
-	"when deliveryIncluded is false the estimates exclude delivery and must never be presented as a delivered total. " +
-	"Show the user a few matches with their prices and let them choose, then follow nextStep (usually create_campaign with the productId, as a playbook). " +
-	"In live mode only verified gifts are returned. " + selectionRules
+const descSearchGifts = "Find gifts for the user's goal, to choose a productId: their words in query, the occasion in useCase, the most one gift may cost " +
+	"in budgetCents, exclude flags for what they rule out. Returns gifts that can be chosen now, best first, with estimates (without delivery " +
+	"when deliveryIncluded is false: never call them delivered totals). Let the user choose, then follow nextStep. Never invent a product ID."
 
-const descGetGift = "Read one gift of the catalog in full by its productId: lettering limits (personalizationText: set lettering in customization.displayText), " +
-	"recipientDetails each person needs (answers go in recipient.details.<key>), requiresArtwork, requiresPortrait, fulfillmentKind (alcohol needs adult confirmation), " +
-	"dietary and delivery notes, quoteDetails.inputs (what the sender provides; never invent inputs) and a suggested message. " +
-	"Call it after search_gifts or browse_gifts and before create_campaign. An unknown productId returns NOT_FOUND: search again, never guess. " + selectionRules
+const descGetGift = "Read one gift in full before create_campaign: lettering (personalizationText; set customization.displayText), the recipientDetails " +
+	"each person needs, requiresArtwork, requiresPortrait, fulfillmentKind (alcohol: adultRecipientConfirmed), quoteDetails.inputs. " + selectionRules
 
-const descBrowseGifts = "List the whole gift catalog page by page, in catalog order, when the user wants to see everything or search_gifts found nothing. " +
-	"detail compact (default) returns the fields needed to choose; detail full returns every field. limit is 1-100 (default 20). " +
-	"Pass nextCursor unchanged as cursor, with the same includeRetired, to read the next page; nextCursor is null on the last page. " +
-	"Retired gifts are left out unless includeRetired is true. Unlike search_gifts it lists unavailable and unpriced gifts too, so apply the selection rules before choosing. " +
-	selectionRules
+const descBrowseGifts = "List the whole catalog page by page when the user wants everything or search_gifts found nothing. " +
+	"It lists gifts that cannot be chosen too: " + selectionRules
 
 const descGetCatalog = "Every product of the catalog, retired ones included (retired: true; never choose one for a new campaign). " +
 	"Public: no credentials, not rate limited. It proves nothing about a key; to choose a gift, use search_gifts (GET /catalog/search)."

@@ -18,7 +18,7 @@ type GiftLinkRecordsInput struct {
 	Search       string   `json:"search,omitempty" jsonschema:"case-insensitive text in name, email, company, external ID, source system or profile URL" schema:"maxLength=200"`
 	Availability string   `json:"availability,omitempty" jsonschema:"only ready or only unavailable records" schema:"enum=ready|unavailable"`
 	Limit        int      `json:"limit,omitempty" jsonschema:"page size" schema:"minimum=1,maximum=100,default=50"`
-	Cursor       string   `json:"cursor,omitempty" jsonschema:"nextCursor from the previous page, unchanged, with the same filters; omit for the first page" schema:"maxLength=500"`
+	Cursor       string   `json:"cursor,omitempty" jsonschema:"the previous page's nextCursor, with the same filters" schema:"maxLength=500"`
 }
 
 // query is the core query of in.
@@ -29,12 +29,9 @@ func (in GiftLinkRecordsInput) query() giftlink.RecordsQuery {
 	}
 }
 
-const descGetGiftLinkRecords = "Read a campaign's gift links to distribute: one record per roster person, in roster order, with name, email, company, " +
-	"gift_id, gift_status, mode and gift_link, present only when availability is ready; otherwise availability_reason says why " +
-	"(no_gift, skipped, gift_cancelled, address_known, link_pending, link_used, link_revoked, link_expired). " +
-	"Filter by recipientIds, giftIds (send IDs), search or availability; counts cover the whole selection. limit 1-100 (default 50); " +
-	"follow nextCursor with the same filters; CURSOR_STALE means the roster changed: start again. " +
-	"Next, send each gift_link through your own tools; test-mode links must not reach real prospects. It changes nothing."
+const descGetGiftLinkRecords = "Read a campaign's gift links to distribute, one record per roster person in roster order: gift_link only when availability is ready, " +
+	"otherwise availability_reason says why (no_gift, skipped, gift_cancelled, address_known, link_pending, link_used, link_revoked, link_expired). " +
+	"Filter and page with nextCursor (CURSOR_STALE: start again). Then send each gift_link through your own tools; test-mode links must not reach real prospects. Changes nothing."
 
 // distributionTools are the gift-link distribution tools.
 func distributionTools(app *giftwell.App) []Tool {

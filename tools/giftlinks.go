@@ -40,10 +40,9 @@ type RevokeGiftLinkInput struct {
 	Generation int    `json:"generation" jsonschema:"the link's generation as last read"`
 }
 
-const descListCampaignGiftLinks = "A campaign's gift links, one per gift whose recipient confirms their own address: url (only while linkState is active), " +
-	"expiresAt, generation, messageVersion, landingMessage, branding, valueCents, canRegift, canRequestRefund, status. " +
-	"Send each url through the user's own tools (Giftwell emails nobody; test-mode links must not reach real prospects). " +
-	"Change messages with customize_campaign_gift_links. It changes nothing."
+const descListCampaignGiftLinks = "A campaign's gift links, one per gift whose recipient confirms their own address: url (while linkState is active), expiry, generation, " +
+	"messageVersion and message. Send each url through the user's own tools (Giftwell emails nobody; test-mode links must not reach real prospects); " +
+	"change messages with customize_campaign_gift_links. Changes nothing."
 
 const descCustomizeGiftLinkMessage = "Change one gift link's landing message or branding (what the recipient's page says). " +
 	"Pass generation and expectedMessageVersion as last read; a stale one is GIFT_LINK_CONFLICT: re-read with list_campaign_gift_links, then retry. " +

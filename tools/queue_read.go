@@ -19,7 +19,7 @@ type QueueFilter struct {
 type ListQueueInput struct {
 	QueueFilter
 	Limit  int    `json:"limit,omitempty" jsonschema:"page size" schema:"minimum=1,maximum=100,default=50"`
-	Cursor string `json:"cursor,omitempty" jsonschema:"nextCursor from the previous page, unchanged; omit for the first page" schema:"maxLength=500"`
+	Cursor string `json:"cursor,omitempty" jsonschema:"the previous page's nextCursor" schema:"maxLength=500"`
 }
 
 // ListQueueSkippedInput is list_queue_skipped's input.
@@ -27,12 +27,10 @@ type ListQueueSkippedInput struct {
 	CampaignID string `json:"campaignId,omitempty" jsonschema:"only this playbook's people; omit for the whole workspace" schema:"maxLength=100"`
 }
 
-const descListQueue = "List the approval queue: the people waiting on the workspace's active playbooks for a signed-in owner or admin (state waiting, or scheduled when auto-approve decides within minutes), in queue order, " +
-	"optionally for one playbook (campaignId). Each item has the person, the gift, priceCents, the resolved message, why they started waiting (reason), approvalUrl to hand to an owner or admin, " +
-	"and blockers: what stops approval now, in the queue page's words (Add funds, Monthly budget reached, Playbook budget reached, Playbook send limit reached, Gifted before: approve the repeat, " +
-	"Needs a shipping address, Finish the note, Add gift details, ...; empty when an owner or admin can approve). The balance, monthly budgets and playbook limits are shared in queue order: " +
-	"a person shows Add funds when the people ahead of them use up the balance. limit is 1-100 (default 50); pass nextCursor unchanged as cursor, with the same campaignId, for the next page; " +
-	"nextCursor is null on the last page. Agents never approve or skip: hand approvalUrl to a person. It changes nothing."
+const descListQueue = "List the people waiting on active playbooks for a signed-in owner or admin (waiting, or scheduled when auto-approve decides within minutes), " +
+	"in queue order, optionally for one campaignId. Each item has the person, gift, price, reason, approvalUrl and blockers: what stops approval now, " +
+	"in the queue page's words (empty when it can be approved); the balance and budgets are used in queue order. Page with nextCursor. " +
+	"Agents never approve or skip: hand approvalUrl to a person. Changes nothing."
 
 // descListQueueREST is list_queue's description in the REST documents.
 const descListQueueREST = "The people waiting on the workspace's active playbooks for a signed-in owner or admin, in queue order, optionally for one playbook (campaignId); " +

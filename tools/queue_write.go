@@ -16,14 +16,11 @@ type AddToPlaybookInput struct {
 	campaign.PlaybookPersonAdd
 }
 
-const descAddToPlaybook = "Add one person to an active playbook, once per trigger, and read approval.state: auto_approved (auto-approve paid the gift from the balance; sendId), " +
-	"waiting (nothing charged; reason says why, see get_workflow_guide's approvalReasons; hand approvalUrl to a signed-in owner or admin), or scheduled (auto-approve decides in the background within minutes). " +
-	"Agents never approve: only auto-approve, within limits a person set, or a signed-in owner or admin spends. No expectedPolicyVersion is needed and the playbook stays on. " +
-	"Send sourceSystem+externalId: the call is idempotent on the person (matched by sourceSystem+externalId, then recipientId, email or profileUrl; a name-only person by name and company) and answers alreadyQueued with their current state, " +
-	"so a resend after a timeout is safe. Adding a waiting person again takes the fields sent (fill missing details, note or address this way) and runs auto-approve again when it is on. " +
-	"The person needs an identity and a complete note (RECIPIENT_MESSAGE_REQUIRED); fields follow add_recipients. Errors: PLAYBOOK_OFF (draft or paused: hand url to a teammate to turn it on, then resend), " +
-	"PLAYBOOK_BUSY (wait retryAfterMs, then resend the same body), RECIPIENT_SKIPPED (an owner or admin skipped them: do not re-add), NOT_ALWAYS_ON (use add_recipients for batches), " +
-	"APPROVAL_REQUIRED means a gift was asked for outside approval: playbook gifts are created only through approval, so hand approvalUrl to an owner or admin."
+const descAddToPlaybook = "The playbook step: add one person to an active playbook, once per trigger, and read approval.state: auto_approved " +
+	"(paid from the balance; sendId), waiting (nothing charged; reason says why; hand approvalUrl to a signed-in owner or admin) or scheduled " +
+	"(auto-approve decides within minutes). Agents never approve. Send sourceSystem+externalId: a resend (or a name-only person with the same name and company) answers alreadyQueued with the person's state, " +
+	"so retrying after a timeout is safe, and adding a waiting person again updates their fields. Needs a complete note, no expectedPolicyVersion. " +
+	"PLAYBOOK_OFF: hand url to a teammate, then resend; PLAYBOOK_BUSY: resend after retryAfterMs; batches use add_recipients."
 
 const descApproveGift = "Approve a waiting playbook person's gift: the gift is created and its price charged to the workspace's balance in one step. Only a signed-in owner or admin can; " +
 	"keys and connections get HUMAN_APPROVAL_REQUIRED with the queue page: hand it to a person and stop. An approval does not wait for the people ahead in the queue. " +
@@ -52,7 +49,7 @@ func queueWriteTools(app *giftwell.App) []Tool {
 			func(ctx context.Context, p core.Principal, in AddToPlaybookInput) (campaign.AddPersonResult, error) {
 				return app.Campaigns.AddToPlaybook(ctx, p, in.ID, in.PlaybookPersonAdd)
 			},
-			Title("Add a person to a playbook"), Idempotent(), REST(http.MethodPost, "/playbooks/{id}/people", http.StatusOK)),
+			Title("Add a person to a playbook"), Idempotent(), FieldsAs("recipient", "add_recipients", "recipients items"), REST(http.MethodPost, "/playbooks/{id}/people", http.StatusOK)),
 		Define("approve_gift", descApproveGift, ScopeSignedIn, core.ActApprove,
 			func(ctx context.Context, p core.Principal, in campaign.QueueDecision) (campaign.Gift, error) {
 				return app.Campaigns.ApproveGift(ctx, p, in)

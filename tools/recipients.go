@@ -27,19 +27,14 @@ type ApproveRepeatsInput struct {
 	campaign.RepeatApproval
 }
 
-const descAddRecipients = "Add 1-500 people to a campaign's roster. Each person needs an identity: a name, a personal LinkedIn profileUrl " +
-	"(linkedin.com/in/<slug>; Sales Navigator, company and /pub/ URLs are refused), or sourceSystem plus externalId (the stable identity: use it so resends are safe). " +
-	"People already on the roster (same recipientId, sourceSystem+externalId, email or profileUrl; a person sent with none of these: same name and company) are skipped and listed in skipped; identifiers of different people, or another externalId for a person who has one, give RECIPIENT_IDENTITY_CONFLICT, " +
-	"the same person twice in one call DUPLICATE_RECIPIENT. addressMode confirm (default) lets the recipient confirm their address through the gift link; known takes the sender's US address " +
-	"(name, address, city, state as code or name, zip of 5 or 9 digits; country US only). Fill details keyed by the gift's recipientDetails, assetIds (at most 5), photo and adultRecipientConfirmed as the gift needs; never invent them. " +
-	"A person's message overrides the campaign's note. An active playbook needs no expectedPolicyVersion and stays on, but every person added needs a complete note (RECIPIENT_MESSAGE_REQUIRED); " +
-	"any other campaign needs the current expectedPolicyVersion, gets a new policyVersion, returns to draft if it was an active batch or single, and a batch's maxSends and budgetCents grow to fit. " +
-	"A batch or single holds at most 500 people, a playbook 2000. Returns the campaign with added and skipped."
+const descAddRecipients = "Add 1-500 people to a campaign's roster (a playbook holds 2000). Each needs an identity: a name, a personal LinkedIn profileUrl " +
+	"or, best, sourceSystem+externalId (resends are then safe); people already there (or, name-only, the same name and company) are skipped. Fill what the gift needs; never invent it. " +
+	"An active playbook needs no expectedPolicyVersion, stays on and needs each person's complete note; " +
+	"other campaigns need expectedPolicyVersion, an active one returns to draft and a batch's limits grow to fit."
 
-const descManageRecipients = "Change up to 500 people of a campaign who have no gift yet, chosen by recipientIds and/or emails: action message sets each one's own note " +
-	"(an empty message clears it so the campaign's message applies; at most 500 characters after personalization), action remove takes them off the roster. " +
-	"Needs the current expectedPolicyVersion; returns the campaign with its new policyVersion. A key's edit returns an active campaign to draft. " +
-	"People with a gift cannot change (INVALID_REQUEST); an ID or email not on the roster is NOT_FOUND."
+const descManageRecipients = "Change people who have no gift yet, chosen by recipientIds and/or emails (up to 500): action message sets each one's own note " +
+	"(empty clears it), action remove takes them off the roster. Needs the current expectedPolicyVersion and returns the new one; " +
+	"a key's edit returns an active campaign to draft."
 
 const descApproveCampaignRepeats = "Approve reviewed repeats: people on the roster already gifted by another campaign (get_campaign_repeats). Only a signed-in owner or admin can; " +
 	"keys and connections get HUMAN_APPROVAL_REQUIRED with the campaign's review url: hand it to a person and stop. Returns the repeats with their approved state."

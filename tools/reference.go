@@ -10,14 +10,18 @@ import (
 
 // WriteReference writes the tool reference (docs/tools.md) for list: one
 // section per tool with its scope, profiles, REST route, annotations and
-// input schema. It is generated; `make generate` rewrites it.
+// input schema, after what each profile's MCP tool list costs. It is generated; `make generate` rewrites it.
 func WriteReference(w io.Writer, list []Tool) error {
 	var b strings.Builder
 	b.WriteString("# Tool reference\n\n")
 	b.WriteString("Generated from the registry by `make generate`; do not edit by hand.\n\n")
-	fmt.Fprintf(&b, "| profile | tools |\n|---|---|\n")
+	fmt.Fprintf(&b, "What each profile's MCP `tools/list` costs an agent: its tools as compact JSON, in tokens counted as bytes/4 "+
+		"(the budget: at most %d per tool on average, %d for any one tool; `mcp/tools_budget_test.go` holds it):\n\n",
+		MaxTokensPerTool, MaxToolTokens)
+	fmt.Fprintf(&b, "| profile | tools | bytes | tokens per tool | largest tool | its tokens |\n|---|---|---|---|---|---|\n")
 	for _, p := range Profiles {
-		fmt.Fprintf(&b, "| %s | %d |\n", p, len(ForProfile(list, p)))
+		c := CostOf(list, p)
+		fmt.Fprintf(&b, "| %s | %d | %d | %d | %s | %d |\n", p, c.Tools, c.Bytes, c.TokensPerTool(), c.Largest, c.LargestTokens())
 	}
 	b.WriteString("\n| tool | scope | profiles | REST |\n|---|---|---|---|\n")
 	for _, t := range list {

@@ -174,9 +174,9 @@ func SchemaFor[T any]() (*jsonschema.Schema, error) { return schemaFor[T]() }
 
 // ErrorSchema is the schema of the spec's error envelope, inferred from
 // core.Envelope (the one type every face writes) with nextAction's values.
-// Every tool's output schema and the OpenAPI documents' Error schema are
-// built from it, so the envelope is described once. Each call returns a
-// new schema that the caller may change.
+// The OpenAPI documents' Error schema is built from it, so the envelope is
+// described once.
+// Each call returns a new schema that the caller may change.
 func ErrorSchema() *jsonschema.Schema {
 	s, err := schemaFor[core.Envelope]()
 	if err != nil {
@@ -188,25 +188,4 @@ func ErrorSchema() *jsonschema.Schema {
 	}
 	s.Properties["nextAction"].Enum = actions
 	return s
-}
-
-// envelopeSchema is the schema of a tool result's structuredContent: either
-// the success envelope {data: Out} or the spec's error envelope
-// (ErrorSchema), which failures carry with isError. Clients that validate
-// every result against the output schema accept both.
-func envelopeSchema(data *jsonschema.Schema) *jsonschema.Schema {
-	failure := ErrorSchema()
-	props := map[string]*jsonschema.Schema{"data": data}
-	for name, p := range failure.Properties {
-		props[name] = p
-	}
-	return &jsonschema.Schema{
-		Type:       "object",
-		Properties: props,
-		AnyOf: []*jsonschema.Schema{
-			{Required: []string{"data"}},
-			{Required: failure.Required},
-		},
-		AdditionalProperties: &jsonschema.Schema{Not: &jsonschema.Schema{}},
-	}
 }

@@ -16,7 +16,7 @@ type ListSendsInput struct {
 	Mode       string `json:"mode,omitempty" jsonschema:"only test or only live gifts; omit for both" schema:"enum=test|live"`
 	ExternalID string `json:"externalId,omitempty" jsonschema:"only gifts whose attribution.externalId is this" schema:"maxLength=200"`
 	Limit      int    `json:"limit,omitempty" jsonschema:"page size" schema:"minimum=1,maximum=100,default=50"`
-	Cursor     string `json:"cursor,omitempty" jsonschema:"nextCursor from the previous page, unchanged, with the same filters; omit for the first page" schema:"maxLength=500"`
+	Cursor     string `json:"cursor,omitempty" jsonschema:"the previous page's nextCursor, with the same filters" schema:"maxLength=500"`
 }
 
 // SendIDInput names one gift.
@@ -24,12 +24,10 @@ type SendIDInput struct {
 	ID string `json:"id" jsonschema:"the gift ID (send_...; sendId, giftId and gift_id are the same ID)" schema:"minLength=1,maxLength=100"`
 }
 
-const descListSends = "List the workspace's gifts, newest first: each with status (awaiting_address, ready, in_production, shipped, delivered; " +
-	"or declined, expired, cancelled), mode, fundedBy, totalCents, attribution and tracking once shipped. Filter by campaignId, status, mode or externalId; " +
-	"limit 1-100 (default 50); pass nextCursor as cursor for the next page until it is null. Read one with get_send. It changes nothing."
+const descListSends = "List the workspace's gifts, newest first, with status, mode, totalCents, attribution and tracking once shipped. " +
+	"Filter by campaignId, status, mode or externalId; page with nextCursor until it is null. Read one with get_send. Changes nothing."
 
-const descGetSend = "Read one gift by its ID (sendId from approval, list_sends or events): status, orderState, mode, fundedBy, totalCents, " +
-	"attribution, the recipient as they were when it was created, tracking once shipped. Another workspace's gift is NOT_FOUND. It changes nothing."
+const descGetSend = "Read one gift by sendId: status, orderState, mode, totalCents, attribution, the recipient as when it was created, and tracking once shipped. Changes nothing."
 
 // sendTools are the gift record tools.
 func sendTools(app *giftwell.App) []Tool {

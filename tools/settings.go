@@ -23,13 +23,11 @@ type UpdateWorkspaceSettingsInput struct {
 	BrandColor *string `json:"brandColor,omitempty" jsonschema:"the brand colour as #rrggbb, or empty for the default" schema:"type=string,pattern=^(#[0-9a-fA-F]{6})?$"`
 }
 
-const descGetWorkspaceSettings = "Read the workspace's sender defaults: company, name (the default sender), meetingUrl, website and brandColor. " +
-	"Use them as senderCompany, senderName and meetingUrl when you create a campaign and the user has not said otherwise. It changes nothing."
+const descGetWorkspaceSettings = "Read the workspace's sender defaults (company, name, meetingUrl, website, brandColor): use them as senderCompany, senderName and meetingUrl " +
+	"for a new campaign unless the user says otherwise. Changes nothing."
 
-const descUpdateWorkspaceSettings = "Change the workspace's sender defaults. Send only the fields to change: company and name (1-200 characters), " +
-	"meetingUrl and website (an https URL on a public host, at most 500 characters, or empty to clear), brandColor (#rrggbb, or empty). " +
-	"Only an owner's or admin's key may do this; a member's key gets TEAM_MANAGER_REQUIRED. Confirm the new values with the user first. " +
-	"Returns the settings after the change; an invalid field is named in the error and nothing changes."
+const descUpdateWorkspaceSettings = "Change the workspace's sender defaults; only the fields sent change, and an empty URL or color clears it. Confirm the new values with the user first. " +
+	"Only an owner's or admin's key may (TEAM_MANAGER_REQUIRED). Returns the settings; an invalid field is named and nothing changes."
 
 // settingsTools are the workspace settings tools.
 func settingsTools(app *giftwell.App) []Tool {

@@ -19,18 +19,21 @@ var update = flag.Bool("update", false, "rewrite the tool snapshots and docs/too
 
 // snapshot is what a tool's golden file holds: everything a client sees.
 type snapshot struct {
-	Name         string       `json:"name"`
-	Title        string       `json:"title,omitempty"`
-	Description  string       `json:"description"`
-	Scope        tools.Scope  `json:"scope"`
-	Action       string       `json:"action"`
-	Profiles     []string     `json:"profiles"`
-	RESTOnly     bool         `json:"restOnly,omitempty"`
-	Hints        tools.Hints  `json:"annotations"`
-	Route        *tools.Route `json:"rest,omitempty"`
-	RESTForm     *formSnap    `json:"restForm,omitempty"`
-	InputSchema  any          `json:"inputSchema"`
-	OutputSchema any          `json:"outputSchema"`
+	Name        string       `json:"name"`
+	Title       string       `json:"title,omitempty"`
+	Description string       `json:"description"`
+	Scope       tools.Scope  `json:"scope"`
+	Action      string       `json:"action"`
+	Profiles    []string     `json:"profiles"`
+	RESTOnly    bool         `json:"restOnly,omitempty"`
+	Hints       tools.Hints  `json:"annotations"`
+	Route       *tools.Route `json:"rest,omitempty"`
+	RESTForm    *formSnap    `json:"restForm,omitempty"`
+	InputSchema any          `json:"inputSchema"`
+	// ListedInputSchema is what MCP lists when it differs from InputSchema.
+	ListedInputSchema any `json:"listedInputSchema,omitempty"`
+	// DataSchema is the payload's whole schema (REST's {data}).
+	DataSchema any `json:"dataSchema"`
 }
 
 // formSnap is a route's own form of its tool, as REST serves it.
@@ -48,7 +51,10 @@ func snapshotOf(t tools.Tool) snapshot {
 		}
 	}
 	s := snapshot{Name: t.Name, Title: t.Title, Description: t.Description, Scope: t.Scope, Action: string(t.Action),
-		Profiles: profiles, RESTOnly: t.RESTOnly, Hints: t.Hints, Route: t.Route, InputSchema: t.InputSchema, OutputSchema: t.OutputSchema}
+		Profiles: profiles, RESTOnly: t.RESTOnly, Hints: t.Hints, Route: t.Route, InputSchema: t.InputSchema, DataSchema: t.DataSchema}
+	if t.ListedInputSchema != t.InputSchema {
+		s.ListedInputSchema = t.ListedInputSchema
+	}
 	if t.Route != nil && t.Route.Form != nil {
 		f := t.Route.Form
 		s.RESTForm = &formSnap{Description: f.Description, InputSchema: f.InputSchema, DataSchema: f.DataSchema}
@@ -107,7 +113,7 @@ func TestToolMetadata(t *testing.T) {
 		require.NotNil(t, tool.Call, tool.Name)
 		require.NotNil(t, tool.InputSchema, tool.Name)
 		require.Equal(t, "object", tool.InputSchema.Type, "%s input is an object", tool.Name)
-		require.NotNil(t, tool.OutputSchema, tool.Name)
+		require.NotNil(t, tool.DataSchema, tool.Name)
 		faces := 0
 		for _, p := range tools.Profiles {
 			if tool.InProfile(p) {

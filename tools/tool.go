@@ -163,9 +163,14 @@ type Tool struct {
 	Hints    Hints
 	// Route is the REST binding; nil means MCP only.
 	Route *Route
-	// InputSchema describes the arguments; OutputSchema describes {data: Out}.
-	InputSchema  *jsonschema.Schema
-	OutputSchema *jsonschema.Schema
+	// InputSchema describes the arguments. MCP lists no output schema
+	// (tools/listing.go): a result's structuredContent is {data: Out} or
+	// the error envelope, as the workflow guide says.
+	InputSchema *jsonschema.Schema
+	// ListedInputSchema is the input schema MCP lists: InputSchema, or a
+	// compact projection of it (FieldsAs). Arguments are still validated
+	// against InputSchema.
+	ListedInputSchema *jsonschema.Schema
 	// DataSchema describes Out itself (the payload inside {data}).
 	DataSchema *jsonschema.Schema
 	// In and Out are the Go types of the arguments and the payload.
@@ -177,6 +182,12 @@ type Tool struct {
 	// Call authorizes p, validates and decodes args strictly, and runs the
 	// handler. Errors are *core.Error (anything else is an internal error).
 	Call func(ctx context.Context, p core.Principal, args json.RawMessage) (any, error)
+
+	// listedFields are the FieldsAs options.
+	listedFields []ListedFields
+	// describedBy and describedKeep are the DescribedBy option.
+	describedBy   string
+	describedKeep []string
 }
 
 // InProfile reports whether the tool is listed in profile pr. A REST-only
@@ -329,7 +340,11 @@ func Define[In, Out any](name, description string, scope Scope, action core.Acti
 	if t.Out == reflect.TypeFor[File]() && t.Route != nil {
 		t.DataSchema.ContentMediaType = t.Route.Produces
 	}
-	t.OutputSchema = envelopeSchema(t.DataSchema)
+	listed, err := listedInput(&t)
+	if err != nil {
+		panic("tools: " + name + ": " + err.Error())
+	}
+	t.ListedInputSchema = listed
 	t.Call = caller(&t, mustResolve(name, in), h)
 	if t.Route != nil && t.Route.form != nil {
 		t.Route.Form = t.Route.form(&t)

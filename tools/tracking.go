@@ -22,11 +22,9 @@ type ListTrackingEventsInput struct {
 	Cursor     string         `json:"cursor,omitempty" jsonschema:"the nextCursor you stored, unchanged; omit only on the first poll" schema:"maxLength=200"`
 }
 
-const descListTrackingEvents = "Poll the workspace's event feed: what happened to gifts (send.created, send.auto_approved, ...), oldest first, " +
-	"test and live together (check each item's mode). Items: id, type, mode, sendId, campaignId, createdAt and a small data object; never an address, email, note or link. " +
-	"Optional filters: campaignId, externalId, status, sendId and one type. limit 1-100 (default 50). " +
+const descListTrackingEvents = "Poll the event feed: what happened to gifts, oldest first, test and live together (check mode); never an address, email, note or link. " +
 	"Store nextCursor after every poll, even an empty one, and pass it as cursor next time; while hasMore is true poll again at once, otherwise later. " +
-	"Deduplicate on id. It changes nothing."
+	"Deduplicate on id. Changes nothing."
 
 // trackingTools are the tracking tools: the event feed.
 func trackingTools(app *giftwell.App) []Tool {
@@ -49,7 +47,7 @@ type GetTrackingInput struct {
 	Status     string `json:"status,omitempty" jsonschema:"only gifts in this status" schema:"enum=awaiting_address|ready|in_production|shipped|delivered|declined|expired|cancelled"`
 	SendID     string `json:"sendId,omitempty" jsonschema:"only this gift" schema:"maxLength=200"`
 	Limit      int    `json:"limit,omitempty" jsonschema:"page size" schema:"minimum=1,maximum=100,default=50"`
-	Cursor     string `json:"cursor,omitempty" jsonschema:"nextCursor from the previous page, unchanged, with the same filters; omit for the first page" schema:"maxLength=500"`
+	Cursor     string `json:"cursor,omitempty" jsonschema:"the previous page's nextCursor, with the same filters" schema:"maxLength=500"`
 }
 
 // CampaignTrackingInput is GET /campaigns/{id}/tracking's input: one
@@ -59,7 +57,7 @@ type CampaignTrackingInput struct {
 	ExternalID string `json:"externalId,omitempty" jsonschema:"only gifts whose attribution.externalId is this" schema:"maxLength=200"`
 	Status     string `json:"status,omitempty" jsonschema:"only gifts in this status" schema:"enum=awaiting_address|ready|in_production|shipped|delivered|declined|expired|cancelled"`
 	Limit      int    `json:"limit,omitempty" jsonschema:"page size" schema:"minimum=1,maximum=100,default=50"`
-	Cursor     string `json:"cursor,omitempty" jsonschema:"nextCursor from the previous page, unchanged, with the same filters; omit for the first page" schema:"maxLength=500"`
+	Cursor     string `json:"cursor,omitempty" jsonschema:"the previous page's nextCursor, with the same filters" schema:"maxLength=500"`
 }
 
 // RecordOutcomeInput is record_outcome's input.
@@ -71,9 +69,8 @@ type RecordOutcomeInput struct {
 	OccurredAt      *time.Time `json:"occurredAt,omitempty" jsonschema:"when it happened (RFC 3339); default now; at most five minutes ahead" schema:"type=string,format=date-time"`
 }
 
-const descGetTracking = "Follow gifts after approval: each item has sendId, campaignId, attribution, status, outcome, orderState, mode, createdAt, totalCents and, once shipped, " +
-	"carrier, trackingNumber and trackingUrl; never an address. Filter by campaignId, externalId, status or sendId; limit 1-100 (default 50); " +
-	"pass nextCursor as cursor until it is null. For changes since your last look, poll list_tracking_events instead. It changes nothing."
+const descGetTracking = "Follow gifts after approval: status, outcome, orderState and, once shipped, carrier and tracking; never an address. " +
+	"Filter by campaignId, externalId, status or sendId; page with nextCursor. For changes since your last look, poll list_tracking_events. Changes nothing."
 
 const descGetSendTracking = "One gift's tracking item: status, outcome, orderState, mode, totalCents, attribution and, once shipped, carrier, trackingNumber and trackingUrl. " +
 	"Another workspace's gift is NOT_FOUND. It changes nothing."
@@ -81,13 +78,11 @@ const descGetSendTracking = "One gift's tracking item: status, outcome, orderSta
 const descCampaignTracking = "One campaign's gifts as tracking items, newest first: status, outcome, orderState, carrier and tracking once shipped. " +
 	"Filter by externalId or status; limit 1-100 (default 50); pass nextCursor as cursor until it is null. It changes nothing."
 
-const descCampaignResults = "A campaign's results: totalSends, cancelled, delivered, replied, meetings, meetingsHeld, committedCents and costPerMeetingCents " +
-	"(committed cost / gifts marked meeting_booked or meeting_held; null without meetings). Cancelled gifts count in cancelled only. " +
-	"Outcomes are what the team reported (outcomeSource team_reported), never inferred; this is not revenue. It changes nothing."
+const descCampaignResults = "A campaign's results: sends, cancelled, delivered, replied, meetings, committed cost and cost per meeting (null without meetings). " +
+	"Outcomes are what the team reported, never inferred; not revenue. Changes nothing."
 
-const descRecordOutcome = "Record an outcome the user reported for a gift: none, replied, meeting_booked or meeting_held. Only when the user reports it; never infer it from delivery or opens. " +
-	"Send externalEventId (and source) so a retry records once; the same ID with other content is IDEMPOTENCY_CONFLICT. occurredAt defaults to now. " +
-	"The gift's outcome becomes the one that occurred last; read it with get_tracking, totals with campaign_results."
+const descRecordOutcome = "Record an outcome the user reported for a gift (none, replied, meeting_booked, meeting_held); never infer one from delivery or opens. " +
+	"Send externalEventId so a retry records once. The gift's outcome becomes the latest that occurred: read it with get_tracking, totals with campaign_results."
 
 // outcomeTools are tracking items, outcomes and results.
 func outcomeTools(app *giftwell.App) []Tool {

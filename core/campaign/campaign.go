@@ -91,12 +91,12 @@ const (
 // campaign values; a recipient's externalId becomes the gift's externalId by
 // default. Personal data and secrets must not be put in it.
 type Attribution struct {
-	ExternalID    string            `json:"externalId,omitempty" jsonschema:"the customer's ID for the campaign or gift" schema:"maxLength=200"`
-	Source        string            `json:"source,omitempty" jsonschema:"where the gift came from, e.g. a CRM or workflow name" schema:"maxLength=200"`
-	ContactID     string            `json:"contactId,omitempty" jsonschema:"the CRM contact ID" schema:"maxLength=200"`
-	AccountID     string            `json:"accountId,omitempty" jsonschema:"the CRM account ID" schema:"maxLength=200"`
-	OpportunityID string            `json:"opportunityId,omitempty" jsonschema:"the CRM opportunity ID" schema:"maxLength=200"`
-	Metadata      map[string]string `json:"metadata,omitempty" jsonschema:"up to 10 more string values; no personal data or secrets" schema:"maxProperties=10,items.maxLength=200"`
+	ExternalID    string            `json:"externalId,omitempty" jsonschema:"your ID for the campaign or gift" schema:"maxLength=200"`
+	Source        string            `json:"source,omitempty" jsonschema:"e.g. a CRM or workflow" schema:"maxLength=200"`
+	ContactID     string            `json:"contactId,omitempty" schema:"maxLength=200"`
+	AccountID     string            `json:"accountId,omitempty" schema:"maxLength=200"`
+	OpportunityID string            `json:"opportunityId,omitempty" schema:"maxLength=200"`
+	Metadata      map[string]string `json:"metadata,omitempty" jsonschema:"up to 10 more values; no personal data or secrets" schema:"maxProperties=10,items.maxLength=200"`
 }
 
 // AutoApprove is a playbook's auto-approve rule, set by a signed-in person
@@ -148,23 +148,23 @@ type Campaign struct {
 // is refused by the schema).
 type CampaignInput struct {
 	Name               string            `json:"name" jsonschema:"the campaign's name" schema:"minLength=1,maxLength=200"`
-	Description        string            `json:"description,omitempty" jsonschema:"internal description, never shown to recipients" schema:"maxLength=2000"`
-	Mode               CampaignMode      `json:"mode,omitempty" jsonschema:"always_on (a playbook, preferred), batch (a fixed list of at most 500 people) or single; default batch" schema:"enum=always_on|batch|single,default=batch"`
-	Status             CampaignStatus    `json:"status,omitempty" jsonschema:"new campaigns are drafts; agents can never create an active one" schema:"enum=draft|active|paused|completed,default=draft"`
-	ProductID          string            `json:"productId" jsonschema:"a current catalog productId from search_gifts or browse_gifts; never invent one" schema:"minLength=1,maxLength=200"`
-	BudgetCents        int64             `json:"budgetCents,omitempty" jsonschema:"the campaign's total budget in USD cents; required for batch and single; playbooks default to 100000000" schema:"minimum=1,maximum=100000000"`
-	PerPersonCents     int64             `json:"perPersonCents,omitempty" jsonschema:"the most one person's gift may cost, at most budgetCents; required for batch and single; playbooks default to the gift's price (priceCents + shippingCents)" schema:"minimum=1,maximum=10000000"`
-	MaxSends           int               `json:"maxSends,omitempty" jsonschema:"the most gifts: 1-500 for batch and single (required), up to 2000 for playbooks (default 2000)" schema:"minimum=1,maximum=2000"`
-	MonthlyBudgetCents int64             `json:"monthlyBudgetCents,omitempty" jsonschema:"a playbook's spend cap per UTC calendar month in USD cents; needed for auto-approve" schema:"minimum=100,maximum=100000000"`
+	Description        string            `json:"description,omitempty" jsonschema:"internal; never shown to recipients" schema:"maxLength=2000"`
+	Mode               CampaignMode      `json:"mode,omitempty" jsonschema:"always_on (a playbook, preferred), batch (up to 500 people) or single" schema:"enum=always_on|batch|single,default=batch"`
+	Status             CampaignStatus    `json:"status,omitempty" jsonschema:"agents create drafts only" schema:"enum=draft|active|paused|completed,default=draft"`
+	ProductID          string            `json:"productId" jsonschema:"from search_gifts or browse_gifts; never invented" schema:"minLength=1,maxLength=200"`
+	BudgetCents        int64             `json:"budgetCents,omitempty" jsonschema:"total budget in USD cents" schema:"minimum=1,maximum=100000000"`
+	PerPersonCents     int64             `json:"perPersonCents,omitempty" jsonschema:"the most one gift may cost, at most budgetCents (playbooks: the gift's price)" schema:"minimum=1,maximum=10000000"`
+	MaxSends           int               `json:"maxSends,omitempty" jsonschema:"most gifts: 1-500 for batch and single, 2000 for playbooks" schema:"minimum=1,maximum=2000"`
+	MonthlyBudgetCents int64             `json:"monthlyBudgetCents,omitempty" jsonschema:"a playbook's cap per UTC month in USD cents; auto-approve needs it" schema:"minimum=100,maximum=100000000"`
 	SenderName         string            `json:"senderName" jsonschema:"who the gift is from" schema:"minLength=1,maxLength=200"`
 	SenderCompany      string            `json:"senderCompany" jsonschema:"the sender's company" schema:"minLength=1,maxLength=200"`
-	Message            string            `json:"message,omitempty" jsonschema:"the shared note; at most 500 characters after personalization; placeholders {{firstName}}, {{name}}, {{company}}, {{custom}}; no default note is applied" schema:"maxLength=1000"`
-	MeetingURL         string            `json:"meetingUrl,omitempty" jsonschema:"an http(s) meeting link shown with the gift" schema:"maxLength=2000"`
-	RecipientSource    RecipientSource   `json:"recipientSource,omitempty" jsonschema:"manual or workflow; default workflow for playbooks, manual otherwise" schema:"enum=manual|workflow"`
-	Recipients         []RecipientInput  `json:"recipients,omitempty" jsonschema:"the people; a batch or single holds at most 500, a playbook 2000; create playbooks with none and add people per trigger" schema:"type=array,maxItems=2000"`
-	Customization      map[string]string `json:"customization,omitempty" jsonschema:"up to eight text fields of 400 characters: displayText (lettering within the gift's personalizationText), logoAssetId, giftLinkWelcome (may use {{firstName}} and {{company}}), giftLinkContactEmail; other keys are stored for the order" schema:"maxProperties=8,items.maxLength=400"`
-	Attribution        *Attribution      `json:"attribution,omitempty" jsonschema:"references to the customer's records; no personal data or secrets" schema:"type=object"`
-	IdempotencyKey     string            `json:"idempotencyKey,omitempty" jsonschema:"8-150 characters; resending the identical body with the same key returns the same campaign instead of a second one" schema:"minLength=8,maxLength=150"`
+	Message            string            `json:"message,omitempty" jsonschema:"the shared note: at most 500 characters after personalization; placeholders {{firstName}}, {{name}}, {{company}}, {{custom}}; no default" schema:"maxLength=1000"`
+	MeetingURL         string            `json:"meetingUrl,omitempty" jsonschema:"an http(s) link" schema:"maxLength=2000"`
+	RecipientSource    RecipientSource   `json:"recipientSource,omitempty" jsonschema:"default workflow for playbooks, manual otherwise" schema:"enum=manual|workflow"`
+	Recipients         []RecipientInput  `json:"recipients,omitempty" jsonschema:"batch or single: up to 500; create playbooks with none" schema:"type=array,maxItems=2000"`
+	Customization      map[string]string `json:"customization,omitempty" jsonschema:"up to 8 texts of 400 characters: displayText (lettering within personalizationText), logoAssetId, giftLinkWelcome, giftLinkContactEmail" schema:"maxProperties=8,items.maxLength=400"`
+	Attribution        *Attribution      `json:"attribution,omitempty" jsonschema:"your records' IDs; no personal data or secrets" schema:"type=object"`
+	IdempotencyKey     string            `json:"idempotencyKey,omitempty" jsonschema:"the same key and body, resent, return the same campaign" schema:"minLength=8,maxLength=150"`
 }
 
 // CampaignPatch is what update_campaign takes: every Campaign field is
@@ -179,21 +179,21 @@ type CampaignPatch struct {
 	Name               *string           `json:"name,omitempty" jsonschema:"the campaign's name" schema:"type=string,minLength=1,maxLength=200"`
 	Description        *string           `json:"description,omitempty" jsonschema:"internal description; empty clears" schema:"type=string,maxLength=2000"`
 	Mode               *CampaignMode     `json:"mode,omitempty" jsonschema:"always_on, batch or single" schema:"type=string,enum=always_on|batch|single"`
-	Status             *CampaignStatus   `json:"status,omitempty" jsonschema:"paused or completed (any key); active only by a signed-in person; completed is final" schema:"type=string,enum=draft|active|paused|completed"`
+	Status             *CampaignStatus   `json:"status,omitempty" jsonschema:"paused or completed (final); only a signed-in person sets active" schema:"type=string,enum=draft|active|paused|completed"`
 	ProductID          *string           `json:"productId,omitempty" jsonschema:"a current catalog productId" schema:"type=string,minLength=1,maxLength=200"`
-	BudgetCents        *int64            `json:"budgetCents,omitempty" jsonschema:"total budget in USD cents; never below what is already committed" schema:"type=integer,minimum=1,maximum=100000000"`
+	BudgetCents        *int64            `json:"budgetCents,omitempty" jsonschema:"total budget in USD cents; never below what is committed" schema:"type=integer,minimum=1,maximum=100000000"`
 	PerPersonCents     *int64            `json:"perPersonCents,omitempty" jsonschema:"most one person's gift may cost, at most budgetCents" schema:"type=integer,minimum=1,maximum=10000000"`
-	MaxSends           *int              `json:"maxSends,omitempty" jsonschema:"most gifts: 1-500 for batch and single, up to 2000 for playbooks; never below gifts already sent" schema:"type=integer,minimum=1,maximum=2000"`
-	MonthlyBudgetCents *int64            `json:"monthlyBudgetCents,omitempty" jsonschema:"a playbook's spend cap per UTC calendar month; raising it while auto-approve is on needs a signed-in owner or admin" schema:"type=integer,minimum=100,maximum=100000000"`
+	MaxSends           *int              `json:"maxSends,omitempty" jsonschema:"most gifts: 1-500 for batch and single, 2000 for playbooks; never below gifts sent" schema:"type=integer,minimum=1,maximum=2000"`
+	MonthlyBudgetCents *int64            `json:"monthlyBudgetCents,omitempty" jsonschema:"a playbook's cap per UTC month; raising it under auto-approve needs a signed-in owner or admin" schema:"type=integer,minimum=100,maximum=100000000"`
 	SenderName         *string           `json:"senderName,omitempty" jsonschema:"who the gift is from" schema:"type=string,minLength=1,maxLength=200"`
 	SenderCompany      *string           `json:"senderCompany,omitempty" jsonschema:"the sender's company" schema:"type=string,minLength=1,maxLength=200"`
-	Message            *string           `json:"message,omitempty" jsonschema:"the shared note template; at most 500 characters after personalization; empty clears" schema:"type=string,maxLength=1000"`
-	MeetingURL         *string           `json:"meetingUrl,omitempty" jsonschema:"an http(s) meeting link; empty string clears" schema:"type=string,maxLength=2000"`
+	Message            *string           `json:"message,omitempty" jsonschema:"the shared note; at most 500 characters after personalization; empty clears" schema:"type=string,maxLength=1000"`
+	MeetingURL         *string           `json:"meetingUrl,omitempty" jsonschema:"an http(s) link; empty clears" schema:"type=string,maxLength=2000"`
 	RecipientSource    *RecipientSource  `json:"recipientSource,omitempty" jsonschema:"manual or workflow" schema:"type=string,enum=manual|workflow"`
-	Recipients         []RecipientInput  `json:"recipients,omitempty" jsonschema:"the whole new roster (see the description); an active playbook accepts, without a version, a list that keeps every current person unchanged and appends new ones" schema:"type=array,maxItems=2000"`
+	Recipients         []RecipientInput  `json:"recipients,omitempty" jsonschema:"the whole new roster; an active playbook takes, without a version, one that keeps everyone and appends" schema:"type=array,maxItems=2000"`
 	Customization      map[string]string `json:"customization,omitempty" jsonschema:"replaces every customization field (see create_campaign)" schema:"maxProperties=8,items.maxLength=400"`
 	Attribution        *Attribution      `json:"attribution,omitempty" jsonschema:"replaces the attribution" schema:"type=object"`
 	// ExpectedPolicyVersion is the campaign's policyVersion as last read;
 	// keys and connections must send it (see UpdateCampaign).
-	ExpectedPolicyVersion int64 `json:"expectedPolicyVersion,omitempty" jsonschema:"the policyVersion you last read; required for keys except when appending people to an active playbook" schema:"minimum=1,maximum=9007199254740991"`
+	ExpectedPolicyVersion int64 `json:"expectedPolicyVersion,omitempty" jsonschema:"the policyVersion last read; keys need it" schema:"minimum=1,maximum=9007199254740991"`
 }

@@ -26,9 +26,9 @@ const (
 // RecipientPhoto is a portrait for gifts with requiresPortrait, discriminated
 // by Source: {source: upload, assetId} or {source: linkedin, profileUrl}.
 type RecipientPhoto struct {
-	Source     PhotoSource `json:"source" jsonschema:"upload (an uploaded asset) or linkedin (the person's LinkedIn profile photo)" schema:"enum=upload|linkedin"`
-	AssetID    string      `json:"assetId,omitempty" jsonschema:"with source upload: the uploaded photo's asset ID (asset_...)" schema:"maxLength=100"`
-	ProfileURL string      `json:"profileUrl,omitempty" jsonschema:"with source linkedin: the person's LinkedIn profile URL" schema:"maxLength=500"`
+	Source     PhotoSource `json:"source" jsonschema:"upload (with assetId) or linkedin (with profileUrl)" schema:"enum=upload|linkedin"`
+	AssetID    string      `json:"assetId,omitempty" jsonschema:"the uploaded photo (asset_...)" schema:"maxLength=100"`
+	ProfileURL string      `json:"profileUrl,omitempty" jsonschema:"the person's LinkedIn profile" schema:"maxLength=500"`
 }
 
 // Recipient bounds (the spec gives customTag and assetIds; the others are
@@ -51,29 +51,29 @@ const (
 // name, a personal profileUrl, or sourceSystem plus externalId. Empty
 // strings are absent.
 type RecipientInput struct {
-	RecipientID             string            `json:"recipientId,omitempty" jsonschema:"the roster ID (recipient_...) of a person already on this campaign, to update or keep them" schema:"maxLength=100"`
-	Name                    string            `json:"name,omitempty" jsonschema:"the person's full name; {{firstName}} is its first word" schema:"maxLength=200"`
-	Email                   string            `json:"email,omitempty" jsonschema:"optional; never printed; matches the person on later adds" schema:"maxLength=254"`
-	Company                 string            `json:"company,omitempty" jsonschema:"optional; fills {{company}}" schema:"maxLength=200"`
-	Title                   string            `json:"title,omitempty" jsonschema:"the person's job title" schema:"maxLength=200"`
-	SourceSystem            string            `json:"sourceSystem,omitempty" jsonschema:"the system the person comes from (e.g. hubspot); with externalId the stable identity for safe resends; once a person has both they never change (another value is RECIPIENT_IDENTITY_CONFLICT)" schema:"maxLength=100"`
-	ExternalID              string            `json:"externalId,omitempty" jsonschema:"the person's ID in sourceSystem; becomes the gift's attribution.externalId by default" schema:"maxLength=200"`
-	ProfileURL              string            `json:"profileUrl,omitempty" jsonschema:"a personal LinkedIn profile (linkedin.com/in/<slug> on the bare, www or a two-letter country host), saved as https://www.linkedin.com/in/<slug>; Sales Navigator, company and /pub/ URLs are refused" schema:"maxLength=500"`
-	Context                 string            `json:"context,omitempty" jsonschema:"research notes for the sender; never printed" schema:"maxLength=2000"`
-	Message                 string            `json:"message,omitempty" jsonschema:"this person's own note; overrides the campaign's message; at most 500 characters after personalization" schema:"maxLength=1000"`
+	RecipientID             string            `json:"recipientId,omitempty" jsonschema:"someone already on the roster" schema:"maxLength=100"`
+	Name                    string            `json:"name,omitempty" jsonschema:"full name; {{firstName}} is its first word" schema:"maxLength=200"`
+	Email                   string            `json:"email,omitempty" jsonschema:"never printed; matches the person on later adds" schema:"maxLength=254"`
+	Company                 string            `json:"company,omitempty" jsonschema:"fills {{company}}" schema:"maxLength=200"`
+	Title                   string            `json:"title,omitempty" jsonschema:"job title" schema:"maxLength=200"`
+	SourceSystem            string            `json:"sourceSystem,omitempty" jsonschema:"where the person comes from (e.g. hubspot); with externalId a stable identity that makes resends safe and never changes" schema:"maxLength=100"`
+	ExternalID              string            `json:"externalId,omitempty" jsonschema:"the ID in sourceSystem; the gift's attribution.externalId by default" schema:"maxLength=200"`
+	ProfileURL              string            `json:"profileUrl,omitempty" jsonschema:"a personal LinkedIn profile, linkedin.com/in/<slug> (not Sales Navigator, company or /pub/)" schema:"maxLength=500"`
+	Context                 string            `json:"context,omitempty" jsonschema:"research notes; never printed" schema:"maxLength=2000"`
+	Message                 string            `json:"message,omitempty" jsonschema:"this person's own note instead of the campaign's; at most 500 characters after personalization" schema:"maxLength=1000"`
 	CustomTag               string            `json:"customTag,omitempty" jsonschema:"fills {{custom}}" schema:"maxLength=200"`
-	AssetIDs                []string          `json:"assetIds,omitempty" jsonschema:"up to 5 uploaded artwork asset IDs (asset_...) for this person" schema:"type=array,items.maxLength=100"`
-	Photo                   *RecipientPhoto   `json:"photo,omitempty" jsonschema:"a portrait for gifts with requiresPortrait, used only with the user's authorization" schema:"type=object"`
-	AdultRecipientConfirmed *bool             `json:"adultRecipientConfirmed,omitempty" jsonschema:"true only when the user confirmed the person is 21 or older (alcohol gifts); never inferred" schema:"type=boolean"`
-	Details                 map[string]string `json:"details,omitempty" jsonschema:"answers keyed by the gift's recipientDetails keys; an empty answer clears one" schema:"maxProperties=20,items.maxLength=2000"`
-	ImportID                string            `json:"importId,omitempty" jsonschema:"the source import this person came from; with importRowId, both or neither" schema:"maxLength=100"`
-	ImportRowID             string            `json:"importRowId,omitempty" jsonschema:"the row of importId; both or neither" schema:"maxLength=100"`
-	AddressMode             AddressMode       `json:"addressMode,omitempty" jsonschema:"confirm (default: the recipient confirms through the gift link) or known (the sender supplies the US address: name, address, city, state and zip)" schema:"enum=confirm|known"`
-	Address                 string            `json:"address,omitempty" jsonschema:"street address, with addressMode known" schema:"maxLength=200"`
-	City                    string            `json:"city,omitempty" jsonschema:"city, with addressMode known" schema:"maxLength=200"`
-	State                   string            `json:"state,omitempty" jsonschema:"a two-letter US state code or its full name, stored as the code" schema:"maxLength=100"`
-	Zip                     string            `json:"zip,omitempty" jsonschema:"5 or 9 digits (12345 or 12345-6789)" schema:"maxLength=20"`
-	Country                 string            `json:"country,omitempty" jsonschema:"US only; default US" schema:"maxLength=20"`
+	AssetIDs                []string          `json:"assetIds,omitempty" jsonschema:"up to 5 artwork asset IDs (asset_...)" schema:"type=array,items.maxLength=100"`
+	Photo                   *RecipientPhoto   `json:"photo,omitempty" jsonschema:"a portrait, for requiresPortrait gifts, only with the user's authorization" schema:"type=object"`
+	AdultRecipientConfirmed *bool             `json:"adultRecipientConfirmed,omitempty" jsonschema:"true only when the user confirmed the person is 21 or older (alcohol); never inferred" schema:"type=boolean"`
+	Details                 map[string]string `json:"details,omitempty" jsonschema:"answers keyed by the gift's recipientDetails; empty clears one" schema:"maxProperties=20,items.maxLength=2000"`
+	ImportID                string            `json:"importId,omitempty" jsonschema:"with importRowId" schema:"maxLength=100"`
+	ImportRowID             string            `json:"importRowId,omitempty" jsonschema:"the row of importId" schema:"maxLength=100"`
+	AddressMode             AddressMode       `json:"addressMode,omitempty" jsonschema:"confirm (default: the recipient confirms it by gift link) or known (you give the US address, city, state and zip)" schema:"enum=confirm|known"`
+	Address                 string            `json:"address,omitempty" jsonschema:"street, with addressMode known" schema:"maxLength=200"`
+	City                    string            `json:"city,omitempty" jsonschema:"with addressMode known" schema:"maxLength=200"`
+	State                   string            `json:"state,omitempty" jsonschema:"US state code or name" schema:"maxLength=100"`
+	Zip                     string            `json:"zip,omitempty" jsonschema:"12345 or 12345-6789" schema:"maxLength=20"`
+	Country                 string            `json:"country,omitempty" jsonschema:"US only" schema:"maxLength=20"`
 }
 
 // Recipient is one person of a campaign's roster, as reads return it. Empty

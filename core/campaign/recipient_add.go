@@ -12,9 +12,9 @@ import (
 
 // RecipientsAdd is what add_recipients takes besides the campaign.
 type RecipientsAdd struct {
-	Recipients []RecipientInput `json:"recipients" jsonschema:"1-500 people to add; people already on the roster (same recipientId, sourceSystem+externalId, email or profileUrl; a person sent with none of these: same name and company) are skipped; identifiers of different people, or another sourceSystem+externalId than the person has, are RECIPIENT_IDENTITY_CONFLICT" schema:"type=array,minItems=1,maxItems=500"`
+	Recipients []RecipientInput `json:"recipients" jsonschema:"people already on the roster (same recipientId, sourceSystem+externalId, email or profileUrl; else same name and company) are skipped; another person's identifiers, or a new sourceSystem+externalId, are RECIPIENT_IDENTITY_CONFLICT" schema:"type=array,minItems=1,maxItems=500"`
 	// ExpectedPolicyVersion is required except on an active playbook.
-	ExpectedPolicyVersion int64 `json:"expectedPolicyVersion,omitempty" jsonschema:"the policyVersion you last read; required unless the campaign is an active playbook" schema:"minimum=1,maximum=9007199254740991"`
+	ExpectedPolicyVersion int64 `json:"expectedPolicyVersion,omitempty" jsonschema:"the policyVersion last read; not for an active playbook" schema:"minimum=1,maximum=9007199254740991"`
 }
 
 // SkippedRecipient is a person of an add who was already on the roster.
