@@ -21,6 +21,14 @@ type CampaignIDInput struct {
 	ID string `json:"id" jsonschema:"the campaign ID (cmp_...)" schema:"minLength=1,maxLength=100"`
 }
 
+// GetCampaignInput is get_campaign's input: the campaign and one page of
+// its roster.
+type GetCampaignInput struct {
+	ID           string `json:"id" jsonschema:"the campaign ID (cmp_...)" schema:"minLength=1,maxLength=100"`
+	RosterLimit  int    `json:"rosterLimit,omitempty" jsonschema:"people per page" schema:"minimum=1,maximum=500,default=50"`
+	RosterCursor string `json:"rosterCursor,omitempty" jsonschema:"a rosterNextCursor" schema:"maxLength=500"`
+}
+
 // CreateCampaignInput is create_campaign's input.
 type CreateCampaignInput struct {
 	campaign.CampaignInput
@@ -45,7 +53,11 @@ const campaignVersionRule = "Each write returns a new policyVersion: send it as 
 const descListCampaigns = "List the workspace's campaigns, newest first, without rosters: id, mode, status, limits, spending, counts, policyVersion, reviewUrl. " +
 	"Also proves the credentials work. Changes nothing."
 
-const descGetCampaign = "Read one campaign with its roster (each person's recipientId, identity, resolvedMessage or noteProblem, sendId once gifted) " +
+const descGetCampaign = "Read one campaign with a page of its roster (each person's recipientId, identity, resolvedMessage or noteProblem, sendId once gifted), " +
+	"rosterCounts, rosterNextCursor and its policyVersion for the next write. Changes nothing."
+
+// descGetCampaignREST is get_campaign's description in the REST documents.
+const descGetCampaignREST = "Read one campaign with its whole roster (each person's recipientId, identity, resolvedMessage or noteProblem, sendId once gifted) " +
 	"and its policyVersion for the next write. Changes nothing."
 
 const descPreviewCampaign = "Before a person approves, see what it involves, moving no money: price per gift, total for those without a gift, blockers to fix " +
@@ -100,10 +112,13 @@ func campaignTools(app *giftwell.App) []Tool {
 			},
 			Title("List campaigns"), ChatGPT(), ReadOnly(), REST(http.MethodGet, "/campaigns", http.StatusOK)),
 		Define("get_campaign", descGetCampaign, ScopeRead, core.ActRead,
-			func(ctx context.Context, p core.Principal, in CampaignIDInput) (campaign.Campaign, error) {
-				return app.Campaigns.GetCampaign(ctx, p, in.ID)
+			func(ctx context.Context, p core.Principal, in GetCampaignInput) (campaign.CampaignPage, error) {
+				return app.Campaigns.GetCampaignPage(ctx, p, in.ID, campaign.RosterPageInput{Limit: in.RosterLimit, Cursor: in.RosterCursor})
 			},
-			Title("Read a campaign"), ChatGPT(), ReadOnly(), REST(http.MethodGet, "/campaigns/{id}", http.StatusOK)),
+			Title("Read a campaign"), ChatGPT(), ReadOnly(), REST(http.MethodGet, "/campaigns/{id}", http.StatusOK,
+				RESTForm(descGetCampaignREST, func(ctx context.Context, p core.Principal, in CampaignIDInput) (campaign.Campaign, error) {
+					return app.Campaigns.GetCampaign(ctx, p, in.ID)
+				}))),
 		Define("preview_campaign", descPreviewCampaign, ScopeRead, core.ActRead,
 			func(ctx context.Context, p core.Principal, in CampaignIDInput) (campaign.Preview, error) {
 				return app.Campaigns.PreviewCampaign(ctx, p, in.ID)
@@ -115,16 +130,24 @@ func campaignTools(app *giftwell.App) []Tool {
 			},
 			Title("List repeat recipients"), ReadOnly(), REST(http.MethodGet, "/campaigns/{id}/repeats", http.StatusOK)),
 		Define("create_campaign", descCreateCampaign, ScopeWrite, core.ActEditDrafts,
-			func(ctx context.Context, p core.Principal, in CreateCampaignInput) (campaign.Campaign, error) {
-				return app.Campaigns.CreateCampaign(ctx, p, in.CampaignInput)
+			func(ctx context.Context, p core.Principal, in CreateCampaignInput) (campaign.CampaignPage, error) {
+				c, err := app.Campaigns.CreateCampaign(ctx, p, in.CampaignInput)
+				return campaign.FirstPage(c, p.WorkspaceID), err
 			},
-			Title("Create a campaign draft"), ChatGPT(), FieldsAs("recipients", "add_recipients", "recipients items"), REST(http.MethodPost, "/campaigns", http.StatusCreated)),
+			Title("Create a campaign draft"), ChatGPT(), FieldsAs("recipients", "add_recipients", "recipients items"), REST(http.MethodPost, "/campaigns", http.StatusCreated,
+				RESTForm("", func(ctx context.Context, p core.Principal, in CreateCampaignInput) (campaign.Campaign, error) {
+					return app.Campaigns.CreateCampaign(ctx, p, in.CampaignInput)
+				}))),
 		Define("update_campaign", descUpdateCampaign, ScopeWrite, core.ActEditDrafts,
-			func(ctx context.Context, p core.Principal, in UpdateCampaignInput) (campaign.Campaign, error) {
-				return app.Campaigns.UpdateCampaign(ctx, p, in.ID, in.CampaignPatch)
+			func(ctx context.Context, p core.Principal, in UpdateCampaignInput) (campaign.CampaignPage, error) {
+				c, err := app.Campaigns.UpdateCampaign(ctx, p, in.ID, in.CampaignPatch)
+				return campaign.FirstPage(c, p.WorkspaceID), err
 			},
 			Title("Update a campaign"), ChatGPT(), Destructive(), FieldsAs("recipients", "add_recipients", "recipients items"),
-			DescribedBy("create_campaign", "id", "status", "monthlyBudgetCents", "recipients", "expectedPolicyVersion"), PersonURL(reviewPage(app)), REST(http.MethodPatch, "/campaigns/{id}", http.StatusOK)),
+			DescribedBy("create_campaign", "id", "status", "monthlyBudgetCents", "recipients", "expectedPolicyVersion"), PersonURL(reviewPage(app)), REST(http.MethodPatch, "/campaigns/{id}", http.StatusOK,
+				RESTForm("", func(ctx context.Context, p core.Principal, in UpdateCampaignInput) (campaign.Campaign, error) {
+					return app.Campaigns.UpdateCampaign(ctx, p, in.ID, in.CampaignPatch)
+				}))),
 		Define("export_campaign", descExportCampaign, ScopeRead, core.ActRead,
 			func(ctx context.Context, p core.Principal, in CampaignIDInput) (File, error) {
 				export, err := app.Campaigns.ExportCampaign(ctx, p, in.ID)

@@ -44,15 +44,23 @@ const descApproveCampaignRepeats = "Approve reviewed repeats: people on the rost
 func recipientTools(app *giftwell.App) []Tool {
 	return []Tool{
 		Define("add_recipients", descAddRecipients, ScopeWrite, core.ActAddPeople,
-			func(ctx context.Context, p core.Principal, in AddRecipientsInput) (campaign.RecipientsAdded, error) {
-				return app.Campaigns.AddRecipients(ctx, p, in.ID, in.RecipientsAdd)
+			func(ctx context.Context, p core.Principal, in AddRecipientsInput) (campaign.RecipientsAddedPage, error) {
+				out, err := app.Campaigns.AddRecipients(ctx, p, in.ID, in.RecipientsAdd)
+				return out.Page(p.WorkspaceID), err
 			},
-			Title("Add people to a campaign"), ChatGPT(), Idempotent(), REST(http.MethodPost, "/campaigns/{id}/recipients", http.StatusOK)),
+			Title("Add people to a campaign"), ChatGPT(), Idempotent(), REST(http.MethodPost, "/campaigns/{id}/recipients", http.StatusOK,
+				RESTForm("", func(ctx context.Context, p core.Principal, in AddRecipientsInput) (campaign.RecipientsAdded, error) {
+					return app.Campaigns.AddRecipients(ctx, p, in.ID, in.RecipientsAdd)
+				}))),
 		Define("manage_recipients", descManageRecipients, ScopeWrite, core.ActEditDrafts,
-			func(ctx context.Context, p core.Principal, in ManageRecipientsInput) (campaign.RecipientsManaged, error) {
-				return app.Campaigns.ManageRecipients(ctx, p, in.ID, in.RecipientsManage)
+			func(ctx context.Context, p core.Principal, in ManageRecipientsInput) (campaign.RecipientsManagedPage, error) {
+				out, err := app.Campaigns.ManageRecipients(ctx, p, in.ID, in.RecipientsManage)
+				return out.Page(p.WorkspaceID), err
 			},
-			Title("Change or remove people"), Destructive(), REST(http.MethodPost, "/campaigns/{id}/recipients/bulk", http.StatusOK)),
+			Title("Change or remove people"), Destructive(), REST(http.MethodPost, "/campaigns/{id}/recipients/bulk", http.StatusOK,
+				RESTForm("", func(ctx context.Context, p core.Principal, in ManageRecipientsInput) (campaign.RecipientsManaged, error) {
+					return app.Campaigns.ManageRecipients(ctx, p, in.ID, in.RecipientsManage)
+				}))),
 		Define("approve_campaign_repeats", descApproveCampaignRepeats, ScopeSignedIn, core.ActApprove,
 			func(ctx context.Context, p core.Principal, in ApproveRepeatsInput) ([]campaign.RepeatItem, error) {
 				return app.Campaigns.ApproveRepeats(ctx, p, in.ID, in.RepeatApproval)

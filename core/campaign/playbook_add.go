@@ -31,6 +31,9 @@ const (
 // errPlaybookLocked is one attempt's failure to lock the playbook in time.
 var errPlaybookLocked = errors.New("playbook locked by other adds")
 
+// errDryRun rolls back a dry run's transaction once its answer is known.
+var errDryRun = errors.New("dry run: roll back")
+
 // playbookPath is where add_to_playbook's problems are named (recipient.email).
 const playbookPath = "recipient"
 
@@ -50,6 +53,10 @@ const playbookPath = "recipient"
 // still waits takes the non-empty fields sent (details merge key by key),
 // and auto-approve runs again when it is on; anyone else is left as they
 // are.
+//
+// With in.DryRun the add runs as it would now, in a transaction that is
+// rolled back: nothing is saved, charged, recorded or scheduled, and the
+// answer (dryRun, priceCents) carries the approval the add would reach.
 //
 // It returns NOT_FOUND (the playbook, or a recipientId not on it),
 // NOT_ALWAYS_ON (a batch or single), CAMPAIGN_COMPLETED, PLAYBOOK_OFF
@@ -81,10 +88,16 @@ func (a *Service) AddToPlaybook(ctx context.Context, p core.Principal, campaignI
 			if err == nil && out.Approval.State == ApprovalWaiting {
 				err = a.explainWaiting(ctx, db.New(tx), p, &out)
 			}
+			if err == nil && in.DryRun {
+				err = errDryRun
+			}
 			return err
 		})
 		if errors.Is(err, errPlaybookLocked) {
 			continue
+		}
+		if errors.Is(err, errDryRun) {
+			return dryRunAnswer(out), nil
 		}
 		if err != nil {
 			return AddPersonResult{}, core.AsCoreError(err)
@@ -125,6 +138,10 @@ func (a *Service) addToPlaybook(ctx context.Context, tx pgx.Tx, p core.Principal
 	if err != nil {
 		return AddPersonResult{}, err
 	}
+	var unit int64
+	if product != nil {
+		unit = product.UnitCents()
+	}
 	roster, err := loadRoster(ctx, q, c.ID)
 	if err != nil {
 		return AddPersonResult{}, err
@@ -135,7 +152,7 @@ func (a *Service) addToPlaybook(ctx context.Context, tx pgx.Tx, p core.Principal
 	}
 	mode := modeOf(p)
 	rules := recipientRules{product: product}
-	res := AddPersonResult{Queued: true, ApprovalURL: a.Config.QueueURL(c.ID)}
+	res := AddPersonResult{Queued: true, ApprovalURL: a.Config.QueueURL(c.ID), unitCents: unit}
 	var pr problems
 	if pos >= 0 {
 		return a.addAgain(ctx, tx, c, product, roster, roster.people[pos], in, mode, res)
@@ -174,7 +191,7 @@ func (a *Service) addToPlaybook(ctx context.Context, tx pgx.Tx, p core.Principal
 	if err := a.scheduleIfScheduled(ctx, tx, c, d); err != nil {
 		return AddPersonResult{}, err
 	}
-	res.RecipientID, res.Approval = np.id, d.approval()
+	res.RecipientID, res.Approval, res.decided = np.id, d.approval(), true
 	return res, nil
 }
 
@@ -242,8 +259,22 @@ func (a *Service) addAgain(ctx context.Context, tx pgx.Tx, c campaignRecord, pro
 	if err := a.scheduleIfScheduled(ctx, tx, c, d); err != nil {
 		return AddPersonResult{}, err
 	}
-	res.Approval = d.approval()
+	res.Approval, res.decided = d.approval(), true
 	return res, nil
+}
+
+// dryRunAnswer is a dry run's answer from the rolled-back add's: nothing
+// was saved, so a new person has no recipientId and no one has a sendId.
+func dryRunAnswer(out AddPersonResult) AddPersonResult {
+	out.DryRun, out.PriceCents = true, out.unitCents
+	out.Queued = out.AlreadyQueued
+	if !out.AlreadyQueued {
+		out.RecipientID = ""
+	}
+	if out.decided {
+		out.Approval.SendID = ""
+	}
+	return out
 }
 
 // scheduleIfScheduled inserts playbook c's approval job in tx when d

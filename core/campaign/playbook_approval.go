@@ -36,11 +36,19 @@ type AddPersonResult struct {
 	// Blockers and TopUpURL are set for a waiting person (explainWaiting).
 	Blockers []string `json:"blockers,omitzero" jsonschema:"for a waiting person: what stops approval now, in the queue's words (as list_queue shows them); empty when an owner or admin can approve at approvalUrl"`
 	TopUpURL string   `json:"topUpUrl,omitempty" jsonschema:"for a waiting person when the balance is low (get_balance's lowBalance) or their blockers include Add funds: the page where a signed-in owner or admin adds funds; hand it to a person"`
+	// DryRun and PriceCents are set on a dry run's answer (AddToPlaybook).
+	DryRun     bool  `json:"dryRun,omitempty" jsonschema:"true: nothing was saved; approval is what an add would reach now (no sendId; recipientId only for a person already on the playbook)"`
+	PriceCents int64 `json:"priceCents,omitempty" jsonschema:"on a dry run: one gift's price in USD cents"`
+	// unitCents is the gift's price, for a dry run's PriceCents; decided
+	// is true when auto-approve decided Approval in this add.
+	unitCents int64
+	decided   bool
 }
 
 // PlaybookPersonAdd is add_to_playbook's input besides the playbook.
 type PlaybookPersonAdd struct {
 	Recipient RecipientInput `json:"recipient" jsonschema:"the one person this trigger is about; send sourceSystem+externalId so a resend after a timeout is safe"`
+	DryRun    bool           `json:"dryRun,omitempty" jsonschema:"true: save nothing, answer what would happen now"`
 }
 
 // QueueDecision names a waiting person for approve_gift.
