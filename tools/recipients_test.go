@@ -194,7 +194,8 @@ func TestRosterSizeLimits(t *testing.T) {
 	}
 	b := c.batch("gourmet-snack-crate", obj{"budgetCents": 100_000_000, "perPersonCents": 9000, "maxSends": 500, "recipients": batch(0, 500)})
 	id := b["id"].(string)
-	require.Len(t, people(b), 500)
+	require.Len(t, people(b), campaign.DefaultRosterLimit)
+	require.EqualValues(t, 500, b["rosterCounts"].(obj)["total"])
 	e := c.fails(c.key, "add_recipients", obj{"id": id, "expectedPolicyVersion": 1, "recipients": batch(500, 1)}, core.CodeValidation, "recipients")
 	require.Contains(t, e.Message, "at most 500")
 	c.unchanged(id, 1, 500)
