@@ -109,7 +109,10 @@ type Recipient struct {
 	NoteProblem     string `json:"noteProblem,omitempty" jsonschema:"why the note cannot be resolved yet; approval waits until it can"`
 	// SendID is the person's gift, once one exists; a person with a gift
 	// cannot be removed or changed.
-	SendID         string    `json:"sendId,omitempty" jsonschema:"the person's gift (send_...), once created"`
-	RepeatApproved bool      `json:"repeatApproved,omitempty" jsonschema:"a signed-in owner or admin approved gifting this person again"`
-	CreatedAt      time.Time `json:"createdAt" jsonschema:"when the person was added"`
+	SendID         string `json:"sendId,omitempty" jsonschema:"the person's gift (send_...), once created"`
+	RepeatApproved bool   `json:"repeatApproved,omitempty" jsonschema:"a signed-in owner or admin approved gifting this person again"`
+	// Approval is a playbook person's place in the queue; absent on other
+	// campaigns.
+	Approval  *PlaybookApproval `json:"approval,omitempty" jsonschema:"playbooks only: waiting (with reason), scheduled (not paid yet), approved or auto_approved (with sendId), or skipped"`
+	CreatedAt time.Time         `json:"createdAt" jsonschema:"when the person was added"`
 }

@@ -43,6 +43,21 @@ type person struct {
 	createdAt        time.Time
 	// approval is the stored approval state ("" for people never queued).
 	approval ApprovalState
+	// approvalReason is why a waiting person waits.
+	approvalReason ApprovalReason
+}
+
+// approvalOf is a playbook person's approval as the roster shows it: the
+// reason only while waiting, the gift once there is one.
+func (p person) approvalOf(sendID string) *PlaybookApproval {
+	if p.approval == "" {
+		return nil
+	}
+	a := &PlaybookApproval{State: p.approval, SendID: sendID}
+	if p.approval == ApprovalWaiting {
+		a.Reason = p.approvalReason
+	}
+	return a
 }
 
 // newPersonFields are the defaults of a person not yet on the roster.
@@ -388,7 +403,7 @@ func httpURL(s string) bool {
 // personFromRow maps a stored roster row.
 func personFromRow(r db.Recipient) (person, error) {
 	p := person{id: r.ID, position: int(r.Position), repeatApprovedAt: r.RepeatApprovedAt, createdAt: r.CreatedAt,
-		approval: ApprovalState(r.ApprovalState)}
+		approval: ApprovalState(r.ApprovalState), approvalReason: ApprovalReason(r.ApprovalReason)}
 	p.personFields = personFields{
 		Name: r.Name, Email: r.Email, Company: r.Company, Title: r.Title,
 		SourceSystem: r.SourceSystem, ExternalID: r.ExternalID, ProfileURL: r.ProfileUrl, Context: r.Context,

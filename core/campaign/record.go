@@ -167,7 +167,11 @@ func (a *Service) campaignOut(c campaignRecord, roster *rosterView, people int, 
 		out.RecipientCount = len(roster.people)
 		out.Recipients = make([]Recipient, 0, len(roster.people))
 		for _, p := range roster.people {
-			out.Recipients = append(out.Recipients, p.record(c.Message, roster.sendOf[p.id]))
+			rec := p.record(c.Message, roster.sendOf[p.id])
+			if c.Mode.Playbook() {
+				rec.Approval = p.approvalOf(rec.SendID)
+			}
+			out.Recipients = append(out.Recipients, rec)
 		}
 	}
 	return out
