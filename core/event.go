@@ -103,11 +103,12 @@ func (a *Kernel) RecordEvent(ctx context.Context, tx pgx.Tx, ev EventRecord) err
 	if a.Outbox == nil {
 		return nil
 	}
-	return a.Outbox.Enqueue(ctx, tx, eventFromRow(row))
+	return a.Outbox.Enqueue(ctx, tx, EventFromRow(row))
 }
 
-// eventFromRow maps a stored event.
-func eventFromRow(r db.Event) Event {
+// EventFromRow maps a stored event: what RecordEvent hands the Outbox and
+// what a webhook delivery carries.
+func EventFromRow(r db.Event) Event {
 	return Event{
 		ID: r.ID, Seq: r.Seq, Type: EventType(r.Type), Mode: Mode(r.Mode), CampaignID: r.CampaignID,
 		SendID: r.SendID, RecipientID: r.RecipientID, Data: json.RawMessage(r.Data), CreatedAt: r.CreatedAt,
@@ -133,7 +134,7 @@ func (a *Kernel) GiftEvents(ctx context.Context, p Principal, sendID string) ([]
 	}
 	out := make([]Event, 0, len(rows))
 	for _, r := range rows {
-		out = append(out, eventFromRow(r))
+		out = append(out, EventFromRow(r))
 	}
 	return out, nil
 }

@@ -1,45 +1,23 @@
 package core
 
 import (
-	"crypto/hmac"
-	"crypto/rand"
 	"crypto/sha256"
 	"encoding/base64"
 	"strconv"
 )
 
-// secretKeyBytes is the size of a link key and of a token's HMAC.
-const secretKeyBytes = 32
-
 // LinkSaltBytes is the size of a gift link's random salt: 128 random bits
 // per generation.
 const LinkSaltBytes = 16
 
-// RandomBytes returns n bytes from crypto/rand.
-func RandomBytes(n int) []byte {
-	b := make([]byte, n)
-	_, _ = rand.Read(b) // crypto/rand.Read never fails (Go 1.24+).
-	return b
-}
-
-// NewSecretKey returns a fresh random link key (Config.SecretKey).
-func NewSecretKey() []byte { return RandomBytes(secretKeyBytes) }
-
 // GiftLinkToken is the token of generation gen of gift sendID's link:
-// base64url of HMAC-SHA256 under the link key over the gift, the generation
-// and the generation's random salt (43 characters, 256 bits). The database
+// base64url of Derive over the gift, the generation and the generation's
+// random salt (43 characters, 256 bits). The database
 // keeps the salt and GiftLinkTokenHash of the token, never the token, so a
 // copy of the database reveals no link while the service can show a link
 // again (docs/decisions.md, "Gifts issue: gift links").
 func (c Config) GiftLinkToken(sendID string, gen int32, salt []byte) string {
-	mac := hmac.New(sha256.New, c.SecretKey)
-	mac.Write([]byte("giftwell gift link\x00"))
-	mac.Write([]byte(sendID))
-	mac.Write([]byte{0})
-	mac.Write([]byte(strconv.Itoa(int(gen))))
-	mac.Write([]byte{0})
-	mac.Write(salt)
-	return base64.RawURLEncoding.EncodeToString(mac.Sum(nil))
+	return base64.RawURLEncoding.EncodeToString(c.Derive("giftwell gift link", []byte(sendID), []byte(strconv.Itoa(int(gen))), salt))
 }
 
 // GiftLinkTokenHash is what the database keeps of a token: its SHA-256.

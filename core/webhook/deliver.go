@@ -74,7 +74,7 @@ func (s *Service) Attempt(ctx context.Context, args DeliverArgs) error {
 		return ErrEndpointBusy
 	}
 	defer release()
-	item, err := tracking.ItemOf(eventFromRow(r.Event))
+	item, err := tracking.ItemOf(core.EventFromRow(r.Event))
 	if err != nil {
 		return err
 	}
@@ -178,15 +178,6 @@ func failure(status int, err error) string {
 		msg = msg[:maxLastError]
 	}
 	return msg
-}
-
-// eventFromRow maps the stored event a delivery carries.
-func eventFromRow(r db.Event) core.Event {
-	return core.Event{
-		ID: r.ID, Seq: r.Seq, Type: core.EventType(r.Type), Mode: core.Mode(r.Mode), CampaignID: r.CampaignID,
-		SendID: r.SendID, RecipientID: r.RecipientID, Data: r.Data, CreatedAt: r.CreatedAt,
-		WorkspaceID: r.WorkspaceID, Xid: r.Xid,
-	}
 }
 
 // DeliverWorker works DeliverArgs jobs.

@@ -2,8 +2,6 @@ package webhook
 
 import (
 	"context"
-	"crypto/hmac"
-	"crypto/sha256"
 	"encoding/hex"
 	"net/url"
 	"slices"
@@ -166,16 +164,11 @@ func (s *Service) Remove(ctx context.Context, p core.Principal, id string) (Endp
 	return out, core.AsCoreError(err)
 }
 
-// secret is endpoint row's signing secret: lowercase hex of HMAC-SHA256
-// under the service's secret key over the endpoint's ID and salt, so the
-// database never holds it (64 characters).
+// secret is endpoint row's signing secret: lowercase hex of core's Derive
+// over the endpoint's ID and salt, so the database never holds it (64
+// characters).
 func (s *Service) secret(row db.WebhookEndpoint) string {
-	mac := hmac.New(sha256.New, s.Config.SecretKey)
-	mac.Write([]byte("giftwell webhook secret\x00"))
-	mac.Write([]byte(row.ID))
-	mac.Write([]byte{0})
-	mac.Write(row.SecretSalt)
-	return hex.EncodeToString(mac.Sum(nil))
+	return hex.EncodeToString(s.Config.Derive("giftwell webhook secret", []byte(row.ID), row.SecretSalt))
 }
 
 // endpointFromRow maps a stored endpoint.
