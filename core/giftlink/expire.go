@@ -35,8 +35,7 @@ func (s *Service) ExpireLinks(ctx context.Context) (int, error) {
 				return core.Internal(err)
 			}
 			v := linkView{link: r.GiftLink, send: r.Send}
-			if v.link.State != string(LinkActive) || s.Clock.Now().Before(v.link.ExpiresAt) ||
-				v.send.Status != string(campaign.SendAwaitingAddress) {
+			if v.state(s.Clock.Now()) != LinkExpired || v.send.Status != string(campaign.SendAwaitingAddress) {
 				return nil
 			}
 			_, err = s.Campaigns.MoveGiftTx(ctx, tx, campaign.GiftMove{

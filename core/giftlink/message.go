@@ -96,7 +96,7 @@ func (s *Service) CustomizeCampaignLinks(ctx context.Context, p core.Principal, 
 	}
 	seen := map[string]bool{}
 	for i, l := range ch.Links {
-		path := "links[" + itoa(i) + "]."
+		path := "links[" + strconv.Itoa(i) + "]."
 		if l.SendID == "" {
 			return nil, core.Invalid(path+"sendId", "is required")
 		}
@@ -134,7 +134,7 @@ func (s *Service) customize(ctx context.Context, p core.Principal, campaignID st
 		for _, i := range order {
 			path := ""
 			if prefix != "" {
-				path = prefix + itoa(i) + "]."
+				path = prefix + strconv.Itoa(i) + "]."
 			}
 			ref := refs[i]
 			field := "id"
@@ -309,6 +309,3 @@ func (b Branding) check(field string) error {
 	}
 	return nil
 }
-
-// itoa formats a small index.
-func itoa(i int) string { return strconv.Itoa(i) }

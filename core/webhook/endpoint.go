@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -183,7 +184,7 @@ func checkEvents(events []string) ([]string, error) {
 	}
 	names := EventNames()
 	for i, e := range events {
-		field := "events[" + itoa(i) + "]"
+		field := "events[" + strconv.Itoa(i) + "]"
 		if !slices.Contains(names, e) {
 			return nil, core.Invalid(field, "%q is not an event type; use all or one of %s", core.Clip(e, 60), strings.Join(names[1:], ", "))
 		}

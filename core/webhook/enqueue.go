@@ -3,7 +3,6 @@ package webhook
 import (
 	"context"
 	"errors"
-	"strconv"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -64,6 +63,3 @@ func attemptOpts(at time.Time) *river.InsertOpts {
 	return &river.InsertOpts{Queue: Queue, MaxAttempts: 5, ScheduledAt: at,
 		UniqueOpts: river.UniqueOpts{ByArgs: true, ByState: core.UnfinishedJobStates()}}
 }
-
-// itoa formats a small index.
-func itoa(i int) string { return strconv.Itoa(i) }
