@@ -50,12 +50,12 @@ func TestBrowserWebhookEndpointAndDeliveries(t *testing.T) {
 	b.saveScreenshot("webhooks-list")
 
 	// One delivery fails 8 times and dies; a newer one is delivered.
-	h.sender.answer(http.StatusServiceUnavailable)
+	h.sender.Answer(http.StatusServiceUnavailable)
 	h.record(core.EventSendCreated, 1)
 	for range webhook.MaxAttempts {
 		h.work()
 	}
-	h.sender.answer(http.StatusOK)
+	h.sender.Answer(http.StatusOK)
 	h.record(core.EventSendStatusChanged, 1)
 	h.work()
 	gifts := h.deliveries(h.endpointID(), webhook.SourceGift)

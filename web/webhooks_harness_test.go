@@ -2,12 +2,9 @@ package web_test
 
 import (
 	"context"
-	"io"
 	"net/http"
-	"net/http/httptest"
 	"net/url"
 	"regexp"
-	"sync"
 	"testing"
 
 	"github.com/jackc/pgx/v5"
@@ -18,49 +15,11 @@ import (
 	"github.com/giftwell/giftwell/internal/apptest"
 )
 
-// answeringReceiver is a loopback receiver that answers every delivery
-// with status and keeps the last one. The App's real SSRF-guarded client
-// reaches it because the harness allows its URL (apptest.AllowWebhookURLs).
-type answeringReceiver struct {
-	*httptest.Server
-	mu     sync.Mutex
-	status int
-	header http.Header
-	body   []byte
-}
-
-func newAnsweringReceiver(t *testing.T) *answeringReceiver {
-	r := &answeringReceiver{status: http.StatusOK}
-	r.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
-		body, _ := io.ReadAll(req.Body)
-		r.mu.Lock()
-		r.header, r.body = req.Header.Clone(), body
-		status := r.status
-		r.mu.Unlock()
-		w.WriteHeader(status)
-	}))
-	t.Cleanup(r.Close)
-	return r
-}
-
-// answer sets the status every delivery gets.
-func (r *answeringReceiver) answer(status int) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.status = status
-}
-
-// last is the last delivery's headers and body.
-func (r *answeringReceiver) last() (http.Header, []byte) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.header, r.body
-}
-
 // hooks is a harness with a loopback receiver its webhooks may reach.
 type hooks struct {
 	*harness
-	sender *answeringReceiver
+	// sender receives the deliveries.
+	sender *apptest.Receiver
 	// base is the receiver's URL; endpoints are under it.
 	base string
 }
@@ -68,8 +27,7 @@ type hooks struct {
 func newHooks(t *testing.T) *hooks {
 	t.Helper()
 	h := newHarness(t)
-	rcv := newAnsweringReceiver(t)
-	h.env.AllowWebhookURLs(t, rcv.URL+"/")
+	rcv := h.env.Receiver(t)
 	return &hooks{harness: h, sender: rcv, base: rcv.URL}
 }
 

@@ -60,7 +60,9 @@ func TestWebhookSecretIsShownOnce(t *testing.T) {
 	require.Contains(t, res.Body, `href="/settings/webhooks/`+list[0].ID+`"`, "a link to its deliveries")
 	h.record(core.EventSendCreated, 1)
 	h.work()
-	header, body := h.sender.last()
+	got := h.sender.Requests()
+	require.NotEmpty(t, got)
+	header, body := got[len(got)-1].Header, got[len(got)-1].Body
 	require.NotEmpty(t, body)
 	sig := header.Get(webhook.HeaderSignature)
 	ts, v1, ok := strings.Cut(strings.TrimPrefix(sig, "t="), ",v1=")
@@ -165,7 +167,7 @@ func TestWebhookRemove(t *testing.T) {
 	owner := h.client()
 	owner.signIn(h.env.OwnerEmail)
 	id, _ := h.addEndpoint(owner, h.base+"/gone", "all")
-	h.sender.answer(http.StatusInternalServerError)
+	h.sender.Answer(http.StatusInternalServerError)
 	h.record(core.EventSendCreated, 1)
 	h.work()
 	require.Equal(t, webhook.StateRetrying, h.deliveries(id, webhook.SourceGift)[0].State)
@@ -202,13 +204,13 @@ func TestWebhookDeliveriesPageAndRetry(t *testing.T) {
 
 	// One gift event and one playbook event fail 8 times and die; 50 newer
 	// gift events are delivered at the first attempt.
-	h.sender.answer(http.StatusInternalServerError)
+	h.sender.Answer(http.StatusInternalServerError)
 	h.record(core.EventSendCreated, 1)
 	h.record(core.EventPlaybookPersonWaiting, 1)
 	for range webhook.MaxAttempts {
 		h.work()
 	}
-	h.sender.answer(http.StatusNoContent)
+	h.sender.Answer(http.StatusNoContent)
 	h.record(core.EventSendStatusChanged, webhook.DefaultDeliveryLimit)
 	h.work()
 

@@ -3,12 +3,10 @@ package main
 import (
 	"context"
 	"fmt"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -21,44 +19,10 @@ import (
 	"github.com/giftwell/giftwell/webhookverify"
 )
 
-// hookReceiver is a loopback receiver that answers with the statuses it is
-// given (the last repeats) and keeps every request.
-type hookReceiver struct {
-	*httptest.Server
-	mu       sync.Mutex
-	statuses []int
-	got      []*http.Request
-	bodies   [][]byte
-}
-
-func newHookReceiver(t *testing.T, env *apptest.Env, statuses ...int) *hookReceiver {
-	t.Helper()
-	r := &hookReceiver{statuses: statuses}
-	r.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
-		body, _ := io.ReadAll(req.Body)
-		r.mu.Lock()
-		r.got, r.bodies = append(r.got, req), append(r.bodies, body)
-		status := http.StatusOK
-		if len(r.statuses) > 0 {
-			status = r.statuses[0]
-			if len(r.statuses) > 1 {
-				r.statuses = r.statuses[1:]
-			}
-		}
-		r.mu.Unlock()
-		w.WriteHeader(status)
-	}))
-	t.Cleanup(r.Close)
-	env.AllowWebhookURLs(t, r.URL+"/")
-	return r
-}
-
-// eventIDs counts the requests per event ID.
-func (r *hookReceiver) eventIDs() map[string]int {
-	r.mu.Lock()
-	defer r.mu.Unlock()
+// eventIDs counts r's requests per event ID.
+func eventIDs(r *apptest.Receiver) map[string]int {
 	out := map[string]int{}
-	for _, req := range r.got {
+	for _, req := range r.Requests() {
 		out[req.Header.Get(webhook.HeaderEventID)]++
 	}
 	return out
@@ -94,7 +58,7 @@ func TestWebhookDeliveredAfterTwoFailures(t *testing.T) {
 	env := apptest.New(t)
 	env.App.Webhooks.BackoffUnit = time.Millisecond
 	_, owner := env.SignIn(t, env.OwnerEmail)
-	rcv := newHookReceiver(t, env, http.StatusInternalServerError, http.StatusBadGateway, http.StatusNoContent)
+	rcv := env.Receiver(t, http.StatusInternalServerError, http.StatusBadGateway, http.StatusNoContent)
 	ep, err := env.App.Webhooks.Create(ctx, owner, webhook.EndpointInput{URL: rcv.URL + "/giftwell", Events: []string{"all"}})
 	require.NoError(t, err)
 	env.Clock.Advance(time.Second)
@@ -111,16 +75,15 @@ func TestWebhookDeliveredAfterTwoFailures(t *testing.T) {
 	require.Equal(t, http.StatusNoContent, d.LastStatus)
 	require.Empty(t, d.LastError)
 
-	rcv.mu.Lock()
-	defer rcv.mu.Unlock()
-	require.Len(t, rcv.got, 3)
-	last, body := rcv.got[2], rcv.bodies[2]
+	got := rcv.Requests()
+	require.Len(t, got, 3)
+	last, body := got[2], got[2].Body
 	require.NoError(t, webhookverify.Verify(ep.Secret, last.Header.Get(webhook.HeaderSignature), body, env.Clock.Now()))
 	require.ErrorIs(t, webhookverify.Verify(ep.Secret, last.Header.Get(webhook.HeaderSignature), append(body, ' '), env.Clock.Now()),
 		webhookverify.ErrNoMatch)
 	if path := os.Getenv("GIFTWELL_TRANSCRIPT_WEBHOOK"); path != "" {
 		var b strings.Builder
-		fmt.Fprintf(&b, "POST %s\n", last.URL.Path)
+		fmt.Fprintf(&b, "POST %s\n", last.Path)
 		for _, k := range []string{"Content-Type", "User-Agent", webhook.HeaderEventID, webhook.HeaderSignature} {
 			fmt.Fprintf(&b, "%s: %s\n", k, last.Header.Get(k))
 		}
@@ -136,9 +99,9 @@ func TestWebhookFanOutLosesAndRepeatsNothing(t *testing.T) {
 	ctx := context.Background()
 	env := apptest.New(t)
 	_, owner := env.SignIn(t, env.OwnerEmail)
-	var receivers []*hookReceiver
+	var receivers []*apptest.Receiver
 	for range 3 {
-		rcv := newHookReceiver(t, env)
+		rcv := env.Receiver(t)
 		_, err := env.App.Webhooks.Create(ctx, owner, webhook.EndpointInput{URL: rcv.URL + "/", Events: []string{"send.created"}})
 		require.NoError(t, err)
 		receivers = append(receivers, rcv)
@@ -149,14 +112,14 @@ func TestWebhookFanOutLosesAndRepeatsNothing(t *testing.T) {
 	startJobs(t, env, &outbox{})
 	require.Eventually(t, func() bool {
 		for _, r := range receivers {
-			if len(r.eventIDs()) < events {
+			if len(eventIDs(r)) < events {
 				return false
 			}
 		}
 		return true
 	}, 120*time.Second, 50*time.Millisecond)
 	for i, r := range receivers {
-		ids := r.eventIDs()
+		ids := eventIDs(r)
 		require.Len(t, ids, events, "receiver %d", i)
 		for id, n := range ids {
 			require.Equal(t, 1, n, "receiver %d got %s %d times", i, id, n)
@@ -182,7 +145,7 @@ func TestWebhookSlowReceiverDelaysNoOther(t *testing.T) {
 	t.Cleanup(slow.Close)
 	t.Cleanup(func() { close(release) })
 	env.AllowWebhookURLs(t, slow.URL+"/")
-	fast := newHookReceiver(t, env)
+	fast := env.Receiver(t)
 	for _, u := range []string{slow.URL + "/", fast.URL + "/"} {
 		_, err := env.App.Webhooks.Create(ctx, owner, webhook.EndpointInput{URL: u, Events: []string{"all"}})
 		require.NoError(t, err)
@@ -191,6 +154,6 @@ func TestWebhookSlowReceiverDelaysNoOther(t *testing.T) {
 	const events = 40
 	recordEvents(t, env, events, 40)
 	startJobs(t, env, &outbox{})
-	require.Eventually(t, func() bool { return len(fast.eventIDs()) == events }, 30*time.Second, 20*time.Millisecond,
+	require.Eventually(t, func() bool { return len(eventIDs(fast)) == events }, 30*time.Second, 20*time.Millisecond,
 		"the fast endpoint gets every event while the slow one holds its slots")
 }

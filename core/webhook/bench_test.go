@@ -3,7 +3,6 @@ package webhook_test
 import (
 	"context"
 	"net/http"
-	"net/http/httptest"
 	"sync"
 	"testing"
 	"time"
@@ -23,9 +22,7 @@ func BenchmarkSignedDeliveries(b *testing.B) {
 	ctx := context.Background()
 	env := apptest.New(b)
 	_, owner := env.SignIn(b, env.OwnerEmail)
-	rcv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusNoContent) }))
-	b.Cleanup(rcv.Close)
-	env.AllowWebhookURLs(b, rcv.URL+"/")
+	rcv := env.Receiver(b, http.StatusNoContent)
 	if _, err := env.App.Webhooks.Create(ctx, owner, webhook.EndpointInput{URL: rcv.URL + "/", Events: []string{"all"}}); err != nil {
 		b.Fatal(err)
 	}

@@ -2,10 +2,6 @@ package webhook_test
 
 import (
 	"context"
-	"io"
-	"net/http"
-	"net/http/httptest"
-	"sync"
 	"testing"
 	"time"
 
@@ -69,57 +65,9 @@ func (h *hooks) pending() []webhook.DeliverArgs {
 	return out
 }
 
-// receiver is a loopback HTTP server that records what it is sent and
-// answers with the statuses it is given, one per request (the last one
-// repeats).
-type receiver struct {
-	*httptest.Server
-	mu       sync.Mutex
-	statuses []int
-	got      []received
-}
-
-// received is one request a receiver got.
-type received struct {
-	header http.Header
-	body   []byte
-}
-
-func newReceiver(t *testing.T, statuses ...int) *receiver {
-	r := &receiver{statuses: statuses}
-	r.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
-		body, _ := io.ReadAll(req.Body)
-		r.mu.Lock()
-		r.got = append(r.got, received{header: req.Header.Clone(), body: body})
-		status := http.StatusOK
-		if len(r.statuses) > 0 {
-			status = r.statuses[0]
-			if len(r.statuses) > 1 {
-				r.statuses = r.statuses[1:]
-			}
-		}
-		r.mu.Unlock()
-		if status >= 300 && status < 400 {
-			w.Header().Set("Location", "/elsewhere")
-		}
-		w.WriteHeader(status)
-	}))
-	t.Cleanup(r.Close)
-	return r
-}
-
 // receiver starts a loopback receiver the App may deliver to.
-func (h *hooks) receiver(statuses ...int) *receiver {
-	r := newReceiver(h.t, statuses...)
-	h.env.AllowWebhookURLs(h.t, r.URL+"/")
-	return r
-}
-
-// requests returns what the receiver got so far.
-func (r *receiver) requests() []received {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return append([]received(nil), r.got...)
+func (h *hooks) receiver(statuses ...int) *apptest.Receiver {
+	return h.env.Receiver(h.t, statuses...)
 }
 
 // wait is how long a test waits for a loopback answer.

@@ -130,24 +130,24 @@ func TestScheduleWalksToDeadThenRetrySucceeds(t *testing.T) {
 		16 * time.Minute, 32 * time.Minute, 64 * time.Minute}, waits)
 	require.Empty(t, h.pending())
 
-	got := rcv.requests()
+	got := rcv.Requests()
 	require.Len(t, got, webhook.MaxAttempts, "one request per attempt")
 	sigs := map[string]bool{}
 	for _, r := range got {
-		require.Equal(t, got[0].body, r.body, "the same body every time")
-		require.Equal(t, got[0].header.Get(webhook.HeaderEventID), r.header.Get(webhook.HeaderEventID))
-		require.Equal(t, "application/json", r.header.Get("Content-Type"))
-		sig := r.header.Get(webhook.HeaderSignature)
+		require.Equal(t, got[0].Body, r.Body, "the same body every time")
+		require.Equal(t, got[0].Header.Get(webhook.HeaderEventID), r.Header.Get(webhook.HeaderEventID))
+		require.Equal(t, "application/json", r.Header.Get("Content-Type"))
+		sig := r.Header.Get(webhook.HeaderSignature)
 		m := regexp.MustCompile(`^t=(\d+),v1=([0-9a-f]{64})$`).FindStringSubmatch(sig)
 		require.NotNil(t, m, sig)
-		require.Equal(t, webhook.Sign(ep.Secret, m[1], r.body), m[2])
+		require.Equal(t, webhook.Sign(ep.Secret, m[1], r.Body), m[2])
 		sigs[sig] = true
 	}
 	require.Len(t, sigs, webhook.MaxAttempts, "a fresh signature on every attempt")
 	var body map[string]any
-	require.NoError(t, json.Unmarshal(got[0].body, &body))
+	require.NoError(t, json.Unmarshal(got[0].Body, &body))
 	require.Equal(t, "send.status_changed", body["type"])
-	require.Equal(t, got[0].header.Get(webhook.HeaderEventID), body["id"])
+	require.Equal(t, got[0].Header.Get(webhook.HeaderEventID), body["id"])
 	require.NotEmpty(t, body["cursor"], "a feed event carries its cursor")
 	for _, k := range []string{"mode", "sendId", "campaignId", "createdAt", "data"} {
 		require.Contains(t, body, k)
@@ -157,9 +157,7 @@ func TestScheduleWalksToDeadThenRetrySucceeds(t *testing.T) {
 	page, err := hooks.Deliveries(ctx, h.key, ep.ID, webhook.DeliveryQuery{})
 	require.NoError(t, err)
 	dead := page.Items[0]
-	rcv.mu.Lock()
-	rcv.statuses = []int{http.StatusNoContent}
-	rcv.mu.Unlock()
+	rcv.Answer(http.StatusNoContent)
 	retried, err := hooks.Retry(ctx, h.key, ep.ID, dead.ID, "")
 	require.NoError(t, err)
 	require.Equal(t, webhook.StatePending, retried.State)
@@ -168,7 +166,7 @@ func TestScheduleWalksToDeadThenRetrySucceeds(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, webhook.StateDelivered, page.Items[0].State)
 	require.Equal(t, webhook.MaxAttempts+1, page.Items[0].Attempts)
-	require.Equal(t, got[0].body, rcv.requests()[webhook.MaxAttempts].body, "a retry keeps the body")
+	require.Equal(t, got[0].Body, rcv.Requests()[webhook.MaxAttempts].Body, "a retry keeps the body")
 	_, err = hooks.Retry(ctx, h.key, ep.ID, dead.ID, "")
 	require.Equal(t, []string{"deliveryId"}, apptest.RequireCode(t, err, core.CodeInvalidRequestState).Fields)
 	_, err = hooks.Retry(ctx, h.key, ep.ID, dead.ID, webhook.SourcePlaybook)
@@ -208,9 +206,9 @@ func TestRedirectsRemovalAndSources(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, playbook.Items, 1)
 	require.Equal(t, "playbook.person_waiting", playbook.Items[0].Type)
-	for _, r := range rcv.requests() {
+	for _, r := range rcv.Requests() {
 		var body map[string]any
-		require.NoError(t, json.Unmarshal(r.body, &body))
+		require.NoError(t, json.Unmarshal(r.Body, &body))
 		if body["type"] == "playbook.person_waiting" {
 			require.NotContains(t, body, "cursor")
 		}
@@ -223,11 +221,11 @@ func TestRedirectsRemovalAndSources(t *testing.T) {
 	require.Equal(t, webhook.StateCancelled, gifts.Items[0].State)
 	require.Nil(t, gifts.Items[0].NextAt)
 	require.Empty(t, h.pending())
-	before := len(rcv.requests())
+	before := len(rcv.Requests())
 	for _, a := range pending {
 		require.NoError(t, hooks.Attempt(ctx, webhook.DeliverArgs{DeliveryID: a.DeliveryID, Cycle: 1, Attempt: 2}))
 	}
-	require.Len(t, rcv.requests(), before, "nothing is sent after removal")
+	require.Len(t, rcv.Requests(), before, "nothing is sent after removal")
 
 	for field, q := range map[string]webhook.DeliveryQuery{
 		"limit":  {Limit: 101},
