@@ -25,6 +25,11 @@ type Config struct {
 	// schemes need no listing). nil means connect.DefaultOAuthCallbacks, the
 	// published callbacks of Claude and ChatGPT; an empty list allows none.
 	OAuthCallbacks []string
+	// RateLimitPerMinute is the requests each workspace may make per fixed
+	// clock minute, shared by every face, key and connection (the
+	// operator's GIFTWELL_RATE_LIMIT_PER_MINUTE); 0 means the spec's
+	// RequestsPerWorkspacePerMinute.
+	RateLimitPerMinute int
 }
 
 // Kernel is what every subject service shares: the database, the clock,
@@ -46,6 +51,10 @@ type Kernel struct {
 	// Outbox receives every recorded event in its transaction (webhook
 	// deliveries); nil records events only.
 	Outbox EventOutbox
+	// RateClock is the clock rate-limit windows are counted by. nil (the
+	// default) is the database's clock, so instances whose own clocks are
+	// skewed agree on the minute; a test sets its movable clock.
+	RateClock Clock
 }
 
 // NewKernel builds the Kernel over a migrated database. A nil clock is the

@@ -16,10 +16,13 @@ import (
 // resource) and a workspace key on the assistant endpoint are 401
 // AUTH_REQUIRED with a WWW-Authenticate challenge naming the endpoint's
 // protected-resource metadata; a connection without the endpoint's scope is
-// 403 INSUFFICIENT_SCOPE. It writes the refusal and returns false, or
-// returns the principal.
-func (h *handler) principal(w http.ResponseWriter, r *http.Request, m mount) (core.Principal, bool) {
-	p, err := h.authenticate(r.Context(), bearerToken(r.Header.Get("Authorization")))
+// 403 INSUFFICIENT_SCOPE. Authentication counts the request against the
+// workspace's rate limit (charge) in its own statement: over it, 429
+// RATE_LIMIT. It writes the refusal and returns false, or returns the
+// principal.
+func (h *handler) principal(w http.ResponseWriter, r *http.Request, m mount, charge *core.RateCharge) (core.Principal, bool) {
+	p, err := h.authenticate(core.WithRateCharge(r.Context(), charge), bearerToken(r.Header.Get("Authorization")))
+	charge.SetHeaders(w.Header())
 	if err != nil {
 		h.refuse(w, r, err, h.challenge(m, err))
 		return core.Principal{}, false

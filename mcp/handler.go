@@ -136,7 +136,8 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.refuse(rw, r, core.Errorf(core.CodeOriginForbidden, "the Origin %q is not this service's site", r.Header.Get("Origin")), "")
 		return
 	}
-	p, ok := h.principal(rw, r, m)
+	charge := &core.RateCharge{Bucket: core.RateRequests}
+	p, ok := h.principal(rw, r, m, charge)
 	if !ok {
 		return
 	}
@@ -165,6 +166,9 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if !h.scopesCover(rw, r, m, profile, p, msgs) {
+		return
+	}
+	if !h.batchAllowed(rw, r, p, charge, msgs) {
 		return
 	}
 	if !h.toolCallsAllowed(rw, r, m, p, msgs) {

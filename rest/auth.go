@@ -17,11 +17,19 @@ import (
 // a sign-in connection is 401 on a route whose tool does not accept
 // connections (core.Config.AuthorizeRESTRoute decides from Route.Connections); a
 // cookie on a state-changing method without a same-origin Origin (or
-// Sec-Fetch-Site: same-origin) is 403 ORIGIN_FORBIDDEN.
+// Sec-Fetch-Site: same-origin) is 403 ORIGIN_FORBIDDEN. The request is
+// counted against its workspace's rate limit in the authentication's own
+// statement (the bucket core.RateBucketFor gives the route); over the limit
+// it is 429 RATE_LIMIT, and a counted request's answer carries the
+// RateLimit headers.
 func (s *server) authenticate(op *operation) func(http.Handler) http.Handler {
+	bucket := core.RateBucketFor(op.Method, op.Path)
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			charge := &core.RateCharge{Bucket: bucket}
+			r = r.WithContext(core.WithRateCharge(r.Context(), charge))
 			p, err := s.principal(r, op)
+			charge.SetHeaders(w.Header())
 			if err != nil {
 				s.fail(w, r, err)
 				return

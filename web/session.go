@@ -22,7 +22,9 @@ type sessionHandler func(w http.ResponseWriter, r *http.Request, s session)
 // signedIn resolves the session cookie and runs page with it. Without a
 // valid session, the person is sent to /login with the page as next (a
 // GET's own path and query; after a POST, the page the form was on is
-// unknown, so home). A stale cookie is cleared on the way.
+// unknown, so home). A stale cookie is cleared on the way. The page counts
+// against the workspace's requests limit, in the session's own statement:
+// over it, the page is 429 with Retry-After.
 func (h *handler) signedIn(page sessionHandler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		token := sessionToken(r)
@@ -30,7 +32,9 @@ func (h *handler) signedIn(page sessionHandler) http.Handler {
 			h.toLogin(w, r)
 			return
 		}
-		p, err := h.app.Identity.AuthenticateSession(r.Context(), token)
+		charge := &core.RateCharge{Bucket: core.RateRequests}
+		p, err := h.app.Identity.AuthenticateSession(core.WithRateCharge(r.Context(), charge), token)
+		charge.SetHeaders(w.Header())
 		if err != nil {
 			if core.ErrorCode(err) == core.CodeAuthRequired {
 				h.clearSessionCookie(w)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/giftwell/giftwell/core"
 	"github.com/giftwell/giftwell/mcp"
 )
 
@@ -54,7 +55,7 @@ func TestAssistantEndpointIsLimited(t *testing.T) {
 		require.NoError(t, err)
 		return res, string(b)
 	}
-	for range mcp.AssistantToolCallsPerMinute / mcp.MaxBatchMessages {
+	for range core.AssistantToolCallsPerMinute / mcp.MaxBatchMessages {
 		res, body := call(mcp.MaxBatchMessages)
 		require.Equal(t, http.StatusOK, res.StatusCode, body)
 	}

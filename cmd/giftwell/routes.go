@@ -71,8 +71,7 @@ func routes(app *giftwell.App, log *slog.Logger, opts ...routeOption) http.Handl
 	mux := http.NewServeMux()
 	mux.Handle("/api/v1/", restRoute(http.StripPrefix("/api/v1", rest.NewHandler(rest.Config{App: app, Tools: registry, Log: log}))))
 	mcpHandler := mcp.NewHandler(mcp.Config{App: app, Tools: registry, Log: log,
-		// In-process until the limits issue's shared counter replaces it.
-		LimitAssistantToolCalls: mcp.NewToolCallWindow(mcp.AssistantToolCallsPerMinute, app.Clock).Allow})
+		LimitAssistantToolCalls: mcp.AssistantToolCallLimit(app)})
 	for _, path := range []string{"/mcp", "/chatgpt/mcp"} {
 		mux.Handle(path, labeled("mcp", path, mcpHandler))
 		// With a trailing slash, the same endpoint; a path below it gets the

@@ -36,6 +36,8 @@ type serveConfig struct {
 	webhookAllowURLs, webhookBackoffUnit string
 	// oauthCallbacks: see serveOAuthCallbacksFlag.
 	oauthCallbacks []string
+	// rateLimitPerMinute: see serveRateLimitFlag.
+	rateLimitPerMinute int
 }
 
 // serve runs the service until SIGINT or SIGTERM: HTTP, River, and the
@@ -96,7 +98,8 @@ func serve(ctx context.Context, args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	app := giftwell.New(d.Pool, core.Config{SiteURL: cfg.siteURL, SecretKey: secretKey, OAuthCallbacks: cfg.oauthCallbacks}, nil, log)
+	app := giftwell.New(d.Pool, core.Config{SiteURL: cfg.siteURL, SecretKey: secretKey, OAuthCallbacks: cfg.oauthCallbacks,
+		RateLimitPerMinute: cfg.rateLimitPerMinute}, nil, log)
 	app.Ledger.Payments = payments.SandboxProcessor{SiteURL: app.Config.SiteURL}
 	cfg.configure(app)
 	if err := cfg.configureWebhooks(app, log); err != nil {
@@ -166,12 +169,16 @@ func serveFlags(args []string) (serveConfig, error) {
 	serveTestFulfilmentFlag(fs, &cfg)
 	serveSecretKeyFlag(fs, &cfg)
 	serveWebhookFlags(fs, &cfg)
+	serveRateLimitFlag(fs, &cfg)
 	callbacks := serveOAuthCallbacksFlag(fs)
 	if err := parseNoArgs(fs, args); err != nil {
 		return serveConfig{}, err
 	}
 	var err error
 	if cfg.oauthCallbacks, err = parseOAuthCallbacks(*callbacks); err != nil {
+		return serveConfig{}, err
+	}
+	if err := cfg.checkRateLimit(); err != nil {
 		return serveConfig{}, err
 	}
 	return cfg, nil

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/giftwell/giftwell"
+	"github.com/giftwell/giftwell/core"
 	"github.com/giftwell/giftwell/internal/metrics"
 )
 
@@ -121,4 +122,24 @@ func serveTestFulfilmentFlag(fs *flag.FlagSet, cfg *serveConfig) {
 // configure sets what serve's flags say on app's services.
 func (cfg serveConfig) configure(app *giftwell.App) {
 	app.Campaigns.TestFulfilment = bool(cfg.testFulfilment)
+}
+
+// serveRateLimitFlag adds --rate-limit-per-minute: the requests each
+// workspace may make per clock minute (the spec's 240 by default), so an
+// operator can raise it to measure throughput.
+func serveRateLimitFlag(fs *flag.FlagSet, cfg *serveConfig) {
+	def := core.RequestsPerWorkspacePerMinute
+	if n, err := strconv.Atoi(env("GIFTWELL_RATE_LIMIT_PER_MINUTE", "")); err == nil {
+		def = n
+	}
+	fs.IntVar(&cfg.rateLimitPerMinute, "rate-limit-per-minute", def,
+		"requests per workspace per clock minute, shared by REST, MCP and the web app (env GIFTWELL_RATE_LIMIT_PER_MINUTE)")
+}
+
+// checkRateLimit refuses a rate limit below 1.
+func (cfg serveConfig) checkRateLimit() error {
+	if cfg.rateLimitPerMinute < 1 {
+		return fmt.Errorf("--rate-limit-per-minute %d: must be at least 1", cfg.rateLimitPerMinute)
+	}
+	return nil
 }

@@ -162,14 +162,19 @@ func (a *Service) authenticateConnection(ctx context.Context, bearer string) (co
 	if !isOAuthTokenFormat(bearer, OAuthAccessTokenPrefix) {
 		return core.Principal{}, a.AuthRequired("an access token is mco_access_ followed by 64 lowercase hex characters")
 	}
+	bucket, units, limit, at := a.RateChargeArgs(ctx)
 	row, err := db.New(a.DB).OAuthAccessAuthenticate(ctx, db.OAuthAccessAuthenticateParams{
 		Signature: HashOAuthSecret(bearer), Now: a.Clock.Now(),
+		RateBucket: bucket, RateUnits: units, RateLimit: limit, RateAt: at,
 	})
 	if core.IsNoRows(err) {
 		return core.Principal{}, a.AuthRequired("the access token is unknown, expired or revoked; reconnect the app")
 	}
 	if err != nil {
 		return core.Principal{}, core.Internal(err)
+	}
+	if err := core.RateCounted(ctx, row.RateAdmitted, row.RateUsed, row.RateResetMs); err != nil {
+		return core.Principal{}, err
 	}
 	scopes := make([]core.Scope, 0, len(row.Scopes))
 	for _, s := range row.Scopes {

@@ -144,17 +144,26 @@ func (a *Service) startSession(ctx context.Context, tx pgx.Tx, userID, workspace
 //
 // It returns AUTH_REQUIRED for a malformed token (without touching the
 // database), and for an unknown, expired or revoked session or one whose
-// person is no longer a member of its workspace; or INTERNAL_ERROR.
+// person is no longer a member of its workspace; RATE_LIMIT when the
+// request's rate charge (core.WithRateCharge), counted in the same
+// statement, takes the workspace over its limit; or INTERNAL_ERROR.
 func (a *Service) AuthenticateSession(ctx context.Context, token string) (core.Principal, error) {
 	if !isTokenFormat(token) {
 		return core.Principal{}, a.AuthRequired("the sign-in session is not valid; sign in again")
 	}
-	row, err := db.New(a.DB).SessionAuthenticate(ctx, db.SessionAuthenticateParams{Hash: hashToken(token), Now: a.Clock.Now()})
+	bucket, units, limit, at := a.RateChargeArgs(ctx)
+	row, err := db.New(a.DB).SessionAuthenticate(ctx, db.SessionAuthenticateParams{
+		Hash: hashToken(token), Now: a.Clock.Now(),
+		RateBucket: bucket, RateUnits: units, RateLimit: limit, RateAt: at,
+	})
 	if core.IsNoRows(err) {
 		return core.Principal{}, a.AuthRequired("the sign-in session has ended; sign in again")
 	}
 	if err != nil {
 		return core.Principal{}, core.Internal(err)
+	}
+	if err := core.RateCounted(ctx, row.RateAdmitted, row.RateUsed, row.RateResetMs); err != nil {
+		return core.Principal{}, err
 	}
 	return core.Principal{
 		WorkspaceID:  row.WorkspaceID,

@@ -54,9 +54,26 @@ type Env struct {
 type Option func(*options)
 
 type options struct {
-	siteURL string
-	demo    bool
-	faults  bool
+	siteURL   string
+	demo      bool
+	faults    bool
+	rateLimit int
+}
+
+// TestRateLimitPerMinute is the requests limit of an Env's App unless the
+// test asks for another (WithRateLimit): high enough that no test that
+// makes many requests in one workspace meets it.
+const TestRateLimitPerMinute = 1 << 20
+
+// WithRateLimit sets the App's requests limit per workspace per minute; 0
+// is the spec's 240 (core.RequestsPerWorkspacePerMinute).
+func WithRateLimit(n int) Option {
+	return func(o *options) {
+		o.rateLimit = n
+		if n == 0 {
+			o.rateLimit = core.RequestsPerWorkspacePerMinute
+		}
+	}
 }
 
 // WithSiteURL sets the App's site URL (default "http://127.0.0.1:0"), for
@@ -71,7 +88,9 @@ func WithFaults() Option { return func(o *options) { o.faults = true } }
 // Demo makes the Env's workspace a demo (preview-only) workspace.
 func Demo() Option { return func(o *options) { o.demo = true } }
 
-// New returns an Env on its own database: an App with a FakeClock at Epoch,
+// New returns an Env on its own database: an App with a FakeClock at Epoch
+// (which also counts rate-limit windows; the requests limit is
+// TestRateLimitPerMinute unless WithRateLimit says otherwise),
 // an insert-only River client as its job inserter (work the jobs with
 // WorkJobs), the sandbox payment processor, the real SSRF-guarded webhook
 // client (AllowWebhookURLs lets it reach a test's loopback receivers), the
@@ -80,7 +99,7 @@ func Demo() Option { return func(o *options) { o.demo = true } }
 // a workspace with an owner and the owner's key.
 func New(t testing.TB, opts ...Option) *Env {
 	t.Helper()
-	o := options{siteURL: "http://127.0.0.1:0"}
+	o := options{siteURL: "http://127.0.0.1:0", rateLimit: TestRateLimitPerMinute}
 	for _, opt := range opts {
 		opt(&o)
 	}
@@ -95,7 +114,8 @@ func New(t testing.TB, opts ...Option) *Env {
 	} else {
 		pool = testdb.New(t)
 	}
-	app := giftwell.New(pool, core.Config{SiteURL: o.siteURL}, clock, nil)
+	app := giftwell.New(pool, core.Config{SiteURL: o.siteURL, RateLimitPerMinute: o.rateLimit}, clock, nil)
+	app.RateClock = clock
 	app.Jobs = NewJobs(t, app.DB)
 	app.Ledger.Payments = payments.SandboxProcessor{SiteURL: app.Config.SiteURL}
 	ws := NewWorkspace(t, app, WorkspaceOptions{Demo: o.demo})

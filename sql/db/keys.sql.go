@@ -14,38 +14,59 @@ const aPIKeyAuthenticate = `-- name: APIKeyAuthenticate :one
 WITH k AS (
     SELECT live.id, live.workspace_id, live.user_id
     FROM api_keys live
-    WHERE live.hash = $1 AND live.revoked_at IS NULL
+    WHERE live.hash = $5 AND live.revoked_at IS NULL
 ), touch AS (
     UPDATE api_keys a
-    SET last_used_at = $2::timestamptz
+    SET last_used_at = $6::timestamptz
     FROM k
     WHERE a.id = k.id
-      AND (a.last_used_at IS NULL OR a.last_used_at < $2::timestamptz - interval '1 minute')
+      AND (a.last_used_at IS NULL OR a.last_used_at < $6::timestamptz - interval '1 minute')
+), found AS MATERIALIZED (
+    SELECT k.id, k.workspace_id, k.user_id, m.role, w.mode, w.is_demo
+    FROM k
+    JOIN memberships m ON m.workspace_id = k.workspace_id AND m.user_id = k.user_id
+    JOIN workspaces w ON w.id = k.workspace_id
 )
-SELECT k.id, k.workspace_id, k.user_id, m.role, w.mode, w.is_demo
-FROM k
-JOIN memberships m ON m.workspace_id = k.workspace_id AND m.user_id = k.user_id
-JOIN workspaces w ON w.id = k.workspace_id
+SELECT found.id, found.workspace_id, found.user_id, found.role, found.mode, found.is_demo,
+       rc.rate_admitted::boolean AS rate_admitted, rc.rate_used::integer AS rate_used, rc.rate_reset_ms::bigint AS rate_reset_ms
+FROM found
+CROSS JOIN LATERAL rate_charge(found.workspace_id, $1::text, $2::integer, $3::integer, $4::timestamptz) rc
 `
 
 type APIKeyAuthenticateParams struct {
-	Hash []byte
-	Now  time.Time
+	RateBucket string
+	RateUnits  int32
+	RateLimit  int32
+	RateAt     *time.Time
+	Hash       []byte
+	Now        time.Time
 }
 
 type APIKeyAuthenticateRow struct {
-	ID          string
-	WorkspaceID string
-	UserID      string
-	Role        string
-	Mode        string
-	IsDemo      bool
+	ID           string
+	WorkspaceID  string
+	UserID       string
+	Role         string
+	Mode         string
+	IsDemo       bool
+	RateAdmitted bool
+	RateUsed     int32
+	RateResetMs  int64
 }
 
 // One round trip: finds a live key by hash, joins its creator's current
-// membership and the workspace, and stamps last_used_at at most once a minute.
+// membership and the workspace, stamps last_used_at at most once a minute,
+// and counts the request against the workspace's rate limit (rate_charge;
+// an empty rate_bucket counts nothing).
 func (q *Queries) APIKeyAuthenticate(ctx context.Context, arg APIKeyAuthenticateParams) (APIKeyAuthenticateRow, error) {
-	row := q.db.QueryRow(ctx, aPIKeyAuthenticate, arg.Hash, arg.Now)
+	row := q.db.QueryRow(ctx, aPIKeyAuthenticate,
+		arg.RateBucket,
+		arg.RateUnits,
+		arg.RateLimit,
+		arg.RateAt,
+		arg.Hash,
+		arg.Now,
+	)
 	var i APIKeyAuthenticateRow
 	err := row.Scan(
 		&i.ID,
@@ -54,6 +75,9 @@ func (q *Queries) APIKeyAuthenticate(ctx context.Context, arg APIKeyAuthenticate
 		&i.Role,
 		&i.Mode,
 		&i.IsDemo,
+		&i.RateAdmitted,
+		&i.RateUsed,
+		&i.RateResetMs,
 	)
 	return i, err
 }

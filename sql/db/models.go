@@ -243,6 +243,14 @@ type OauthToken struct {
 	Active        bool
 }
 
+type RateWindow struct {
+	WorkspaceID string
+	Bucket      string
+	WindowStart time.Time
+	Used        int32
+	Admitted    bool
+}
+
 type Recipient struct {
 	ID                      string
 	WorkspaceID             string

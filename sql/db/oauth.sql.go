@@ -11,36 +11,58 @@ import (
 )
 
 const oAuthAccessAuthenticate = `-- name: OAuthAccessAuthenticate :one
-SELECT g.id AS grant_id, g.workspace_id, g.user_id, g.scopes, g.resource, m.role, w.mode, w.is_demo
-FROM oauth_tokens t
-JOIN oauth_grants g ON g.id = t.grant_id
-JOIN memberships m ON m.workspace_id = g.workspace_id AND m.user_id = g.user_id
-JOIN workspaces w ON w.id = g.workspace_id
-WHERE t.kind = 'access_token' AND t.signature = $1 AND t.active
-  AND t.expires_at > $2::timestamptz
-  AND g.revoked_at IS NULL AND g.expires_at > $2::timestamptz
+WITH found AS MATERIALIZED (
+    SELECT g.id AS grant_id, g.workspace_id, g.user_id, g.scopes, g.resource, m.role, w.mode, w.is_demo
+    FROM oauth_tokens t
+    JOIN oauth_grants g ON g.id = t.grant_id
+    JOIN memberships m ON m.workspace_id = g.workspace_id AND m.user_id = g.user_id
+    JOIN workspaces w ON w.id = g.workspace_id
+    WHERE t.kind = 'access_token' AND t.signature = $5 AND t.active
+      AND t.expires_at > $6::timestamptz
+      AND g.revoked_at IS NULL AND g.expires_at > $6::timestamptz
+)
+SELECT found.grant_id, found.workspace_id, found.user_id, found.scopes, found.resource, found.role, found.mode, found.is_demo,
+       rc.rate_admitted::boolean AS rate_admitted, rc.rate_used::integer AS rate_used, rc.rate_reset_ms::bigint AS rate_reset_ms
+FROM found
+CROSS JOIN LATERAL rate_charge(found.workspace_id, $1::text, $2::integer, $3::integer, $4::timestamptz) rc
 `
 
 type OAuthAccessAuthenticateParams struct {
-	Signature string
-	Now       time.Time
+	RateBucket string
+	RateUnits  int32
+	RateLimit  int32
+	RateAt     *time.Time
+	Signature  string
+	Now        time.Time
 }
 
 type OAuthAccessAuthenticateRow struct {
-	GrantID     string
-	WorkspaceID string
-	UserID      string
-	Scopes      []string
-	Resource    string
-	Role        string
-	Mode        string
-	IsDemo      bool
+	GrantID      string
+	WorkspaceID  string
+	UserID       string
+	Scopes       []string
+	Resource     string
+	Role         string
+	Mode         string
+	IsDemo       bool
+	RateAdmitted bool
+	RateUsed     int32
+	RateResetMs  int64
 }
 
 // One round trip: a live access token by signature, its live grant, the
 // person's current membership and the workspace.
+// The request is counted against the workspace's rate limit (rate_charge;
+// an empty rate_bucket counts nothing).
 func (q *Queries) OAuthAccessAuthenticate(ctx context.Context, arg OAuthAccessAuthenticateParams) (OAuthAccessAuthenticateRow, error) {
-	row := q.db.QueryRow(ctx, oAuthAccessAuthenticate, arg.Signature, arg.Now)
+	row := q.db.QueryRow(ctx, oAuthAccessAuthenticate,
+		arg.RateBucket,
+		arg.RateUnits,
+		arg.RateLimit,
+		arg.RateAt,
+		arg.Signature,
+		arg.Now,
+	)
 	var i OAuthAccessAuthenticateRow
 	err := row.Scan(
 		&i.GrantID,
@@ -51,6 +73,9 @@ func (q *Queries) OAuthAccessAuthenticate(ctx context.Context, arg OAuthAccessAu
 		&i.Role,
 		&i.Mode,
 		&i.IsDemo,
+		&i.RateAdmitted,
+		&i.RateUsed,
+		&i.RateResetMs,
 	)
 	return i, err
 }

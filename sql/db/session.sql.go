@@ -11,34 +11,56 @@ import (
 )
 
 const sessionAuthenticate = `-- name: SessionAuthenticate :one
-SELECT s.id, s.user_id, s.workspace_id, m.role, w.mode, w.is_demo
-FROM sessions s
-JOIN memberships m ON m.workspace_id = s.workspace_id AND m.user_id = s.user_id
-JOIN workspaces w ON w.id = s.workspace_id
-WHERE s.hash = $1
-  AND s.revoked_at IS NULL
-  AND s.expires_at > $2::timestamptz
+WITH found AS MATERIALIZED (
+    SELECT s.id, s.user_id, s.workspace_id, m.role, w.mode, w.is_demo
+    FROM sessions s
+    JOIN memberships m ON m.workspace_id = s.workspace_id AND m.user_id = s.user_id
+    JOIN workspaces w ON w.id = s.workspace_id
+    WHERE s.hash = $5
+      AND s.revoked_at IS NULL
+      AND s.expires_at > $6::timestamptz
+)
+SELECT found.id, found.user_id, found.workspace_id, found.role, found.mode, found.is_demo,
+       rc.rate_admitted::boolean AS rate_admitted, rc.rate_used::integer AS rate_used, rc.rate_reset_ms::bigint AS rate_reset_ms
+FROM found
+CROSS JOIN LATERAL rate_charge(found.workspace_id, $1::text, $2::integer, $3::integer, $4::timestamptz) rc
 `
 
 type SessionAuthenticateParams struct {
-	Hash []byte
-	Now  time.Time
+	RateBucket string
+	RateUnits  int32
+	RateLimit  int32
+	RateAt     *time.Time
+	Hash       []byte
+	Now        time.Time
 }
 
 type SessionAuthenticateRow struct {
-	ID          string
-	UserID      string
-	WorkspaceID string
-	Role        string
-	Mode        string
-	IsDemo      bool
+	ID           string
+	UserID       string
+	WorkspaceID  string
+	Role         string
+	Mode         string
+	IsDemo       bool
+	RateAdmitted bool
+	RateUsed     int32
+	RateResetMs  int64
 }
 
 // One round trip: a live sign-in session by hash, joined to its person's
 // current membership of the session's workspace and to the workspace. No row
 // when the session is unknown, revoked or expired, or the person left.
+// The request is counted against the workspace's rate limit (rate_charge;
+// an empty rate_bucket counts nothing).
 func (q *Queries) SessionAuthenticate(ctx context.Context, arg SessionAuthenticateParams) (SessionAuthenticateRow, error) {
-	row := q.db.QueryRow(ctx, sessionAuthenticate, arg.Hash, arg.Now)
+	row := q.db.QueryRow(ctx, sessionAuthenticate,
+		arg.RateBucket,
+		arg.RateUnits,
+		arg.RateLimit,
+		arg.RateAt,
+		arg.Hash,
+		arg.Now,
+	)
 	var i SessionAuthenticateRow
 	err := row.Scan(
 		&i.ID,
@@ -47,6 +69,9 @@ func (q *Queries) SessionAuthenticate(ctx context.Context, arg SessionAuthentica
 		&i.Role,
 		&i.Mode,
 		&i.IsDemo,
+		&i.RateAdmitted,
+		&i.RateUsed,
+		&i.RateResetMs,
 	)
 	return i, err
 }

@@ -23,13 +23,21 @@ VALUES (@id, @hash, @user_id, @workspace_id, @created_at, @expires_at);
 -- One round trip: a live sign-in session by hash, joined to its person's
 -- current membership of the session's workspace and to the workspace. No row
 -- when the session is unknown, revoked or expired, or the person left.
-SELECT s.id, s.user_id, s.workspace_id, m.role, w.mode, w.is_demo
-FROM sessions s
-JOIN memberships m ON m.workspace_id = s.workspace_id AND m.user_id = s.user_id
-JOIN workspaces w ON w.id = s.workspace_id
-WHERE s.hash = @hash
-  AND s.revoked_at IS NULL
-  AND s.expires_at > sqlc.arg(now)::timestamptz;
+-- The request is counted against the workspace's rate limit (rate_charge;
+-- an empty rate_bucket counts nothing).
+WITH found AS MATERIALIZED (
+    SELECT s.id, s.user_id, s.workspace_id, m.role, w.mode, w.is_demo
+    FROM sessions s
+    JOIN memberships m ON m.workspace_id = s.workspace_id AND m.user_id = s.user_id
+    JOIN workspaces w ON w.id = s.workspace_id
+    WHERE s.hash = @hash
+      AND s.revoked_at IS NULL
+      AND s.expires_at > sqlc.arg(now)::timestamptz
+)
+SELECT found.id, found.user_id, found.workspace_id, found.role, found.mode, found.is_demo,
+       rc.rate_admitted::boolean AS rate_admitted, rc.rate_used::integer AS rate_used, rc.rate_reset_ms::bigint AS rate_reset_ms
+FROM found
+CROSS JOIN LATERAL rate_charge(found.workspace_id, @rate_bucket::text, @rate_units::integer, @rate_limit::integer, sqlc.narg(rate_at)::timestamptz) rc;
 
 -- name: SessionLockLive :one
 -- A live session by hash, locked for the rest of the transaction.
