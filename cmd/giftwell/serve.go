@@ -101,6 +101,8 @@ func serve(ctx context.Context, args []string, stdout io.Writer) error {
 	app := giftwell.New(d.Pool, core.Config{SiteURL: cfg.siteURL, SecretKey: secretKey, OAuthCallbacks: cfg.oauthCallbacks,
 		RateLimitPerMinute: cfg.rateLimitPerMinute}, nil, log)
 	app.Ledger.Payments = payments.SandboxProcessor{SiteURL: app.Config.SiteURL}
+	// Every instance on the database serves a new catalog at once.
+	app.Catalog.Listen()
 	cfg.configure(app)
 	if err := cfg.configureWebhooks(app, log); err != nil {
 		return err

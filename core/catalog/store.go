@@ -48,6 +48,7 @@ type Store struct {
 	closed     bool
 	background sync.WaitGroup
 	running    atomic.Int32 // background refreshes under way, for tests
+	listening  atomic.Bool  // Listen is subscribed (store_listen.go)
 }
 
 // catalogSnapshot is one immutable copy of the catalog.

@@ -116,6 +116,7 @@ func New(t testing.TB, opts ...Option) *Env {
 	}
 	app := giftwell.New(pool, core.Config{SiteURL: o.siteURL, RateLimitPerMinute: o.rateLimit}, clock, nil)
 	app.RateClock = clock
+	t.Cleanup(app.Catalog.Close) // before the pool closes: a listening catalog holds a connection
 	app.Jobs = NewJobs(t, app.DB)
 	app.Ledger.Payments = payments.SandboxProcessor{SiteURL: app.Config.SiteURL}
 	ws := NewWorkspace(t, app, WorkspaceOptions{Demo: o.demo})

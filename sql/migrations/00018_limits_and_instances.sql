@@ -48,6 +48,23 @@ END;
 $$;
 -- +goose StatementEnd
 
+-- Several instances: each keeps the catalog in memory and LISTENs on
+-- catalog_changed, so a new catalog version (an import by any process)
+-- reaches every instance at once, not after its 60-second check.
+-- +goose StatementBegin
+CREATE FUNCTION catalog_state_notify() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    PERFORM pg_notify('catalog_changed', NEW.version::text);
+    RETURN NULL;
+END;
+$$;
+-- +goose StatementEnd
+
+CREATE TRIGGER catalog_state_notify AFTER INSERT OR UPDATE OF version ON catalog_state
+    FOR EACH ROW EXECUTE FUNCTION catalog_state_notify();
+
 -- +goose Down
+DROP TRIGGER catalog_state_notify ON catalog_state;
+DROP FUNCTION catalog_state_notify();
 DROP FUNCTION rate_charge(text, text, integer, integer, timestamptz);
 DROP TABLE rate_windows;
