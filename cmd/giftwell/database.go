@@ -5,12 +5,17 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/giftwell/giftwell/internal/pgcluster"
 	"github.com/giftwell/giftwell/sql/migrations"
 )
+
+// connectTimeout bounds one connection attempt to the database when
+// DATABASE_URL sets none.
+const connectTimeout = 5 * time.Second
 
 // database is a migrated PostgreSQL database, from DATABASE_URL or the
 // private cluster under the data directory.
@@ -53,7 +58,17 @@ func openDatabase(ctx context.Context, dir string) (*database, error) {
 		d.Close()
 		return nil, err
 	}
-	pool, err := pgxpool.New(ctx, d.DSN)
+	pcfg, err := pgxpool.ParseConfig(d.DSN)
+	if err != nil {
+		d.Close()
+		return nil, fmt.Errorf("connect: %w", err)
+	}
+	if pcfg.ConnConfig.ConnectTimeout == 0 {
+		// An unreachable database answers a request 503 within this, never
+		// a hang (DATABASE_URL's connect_timeout overrides it).
+		pcfg.ConnConfig.ConnectTimeout = connectTimeout
+	}
+	pool, err := pgxpool.NewWithConfig(ctx, pcfg)
 	if err != nil {
 		d.Close()
 		return nil, fmt.Errorf("connect: %w", err)

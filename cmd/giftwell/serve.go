@@ -11,7 +11,6 @@ import (
 	"net/url"
 	"os"
 	"strings"
-	"time"
 
 	"github.com/giftwell/giftwell"
 	"github.com/giftwell/giftwell/core"
@@ -41,7 +40,9 @@ type serveConfig struct {
 }
 
 // serve runs the service until SIGINT or SIGTERM: HTTP, River, and the
-// private PostgreSQL cluster when DATABASE_URL is unset.
+// private PostgreSQL cluster when DATABASE_URL is unset. On the signal it
+// stops accepting, lets the requests in flight and the jobs running finish
+// within shutdownGrace, and returns nil (exit status 0).
 func serve(ctx context.Context, args []string, stdout io.Writer) error {
 	cfg, err := serveFlags(args)
 	if err != nil {
@@ -125,7 +126,9 @@ func serve(ctx context.Context, args []string, stdout io.Writer) error {
 	} else if n > 0 {
 		log.Info("queued background work found without a job", "jobs", n)
 	}
-	if err := jobs.Start(ctx); err != nil {
+	// River runs apart from ctx: SIGTERM stops it gracefully (shutdown),
+	// where a cancelled context would cancel the jobs running.
+	if err := jobs.Start(context.WithoutCancel(ctx)); err != nil {
 		return err
 	}
 
@@ -134,7 +137,8 @@ func serve(ctx context.Context, args []string, stdout io.Writer) error {
 		return err
 	}
 	defer stopMetrics()
-	srv := newHTTPServer(routes(app, log, cfg.routeOptions(m)...), defaultServerLimits)
+	requests := &inFlight{}
+	srv := newHTTPServer(requests.wrap(routes(app, log, cfg.routeOptions(m)...)), defaultServerLimits)
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 	log.Info("listening", "addr", ln.Addr().String(), "site_url", cfg.siteURL, "private_cluster", d.Cluster != nil)
@@ -142,16 +146,8 @@ func serve(ctx context.Context, args []string, stdout io.Writer) error {
 	select {
 	case err = <-served:
 	case <-ctx.Done():
-		log.Info("shutting down")
 	}
-	shutdownCtx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	if serr := srv.Shutdown(shutdownCtx); serr != nil {
-		log.Error("http shutdown", "err", serr)
-	}
-	if jerr := jobs.Stop(shutdownCtx); jerr != nil {
-		log.Error("river shutdown", "err", jerr)
-	}
+	shutdown(srv, jobs, requests, shutdownGrace, log)
 	app.Catalog.Close()
 	if errors.Is(err, http.ErrServerClosed) {
 		err = nil

@@ -27,8 +27,9 @@ type serving struct {
 	site   string
 	stdout *apptest.LogBuffer
 	stop   func() error
-	// early are the log lines before "listening".
+	// early are the log lines before "listening"; later are the ones after.
 	early []string
+	later *apptest.LogBuffer
 }
 
 // startServe starts cmd (a `giftwell serve`), waits until it logs where it
@@ -58,7 +59,8 @@ func startServe(t *testing.T, cmd *exec.Cmd) serving {
 	}
 	require.NotEmpty(t, site, "serve logged where it listens")
 	drained := make(chan struct{})
-	go func() { _, _ = io.Copy(io.Discard, stderr); close(drained) }()
+	later := &apptest.LogBuffer{}
+	go func() { _, _ = io.Copy(later, stderr); close(drained) }()
 
 	stop := func() error {
 		if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
@@ -77,7 +79,7 @@ func startServe(t *testing.T, cmd *exec.Cmd) serving {
 			return nil
 		}
 	}
-	return serving{site: site, stdout: stdout, stop: stop, early: early}
+	return serving{site: site, stdout: stdout, stop: stop, early: early, later: later}
 }
 
 // serve starts on DATABASE_URL, answers /healthz and /readyz, and stops
