@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/url"
@@ -167,4 +168,80 @@ func preparePlaybook(t *testing.T, dsn string) (*giftwell.App, string, string) {
 		ProductID: "gourmet-snack-crate", SenderName: "Sam", SenderCompany: "Acme", Message: "Thanks, {{firstName}}!"})
 	require.NoError(t, err)
 	return app, ws.OwnerKey, c.ID
+}
+
+// slowSender is an EmailSender whose sends take d (or end with their
+// context), reporting when one has started.
+type slowSender struct {
+	d       time.Duration
+	started chan struct{}
+	mu      sync.Mutex
+	sent    int
+	ended   error
+}
+
+func (s *slowSender) Send(ctx context.Context, _ identity.Email) error {
+	s.started <- struct{}{}
+	select {
+	case <-time.After(s.d):
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		s.sent++
+		return nil
+	case <-ctx.Done():
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		s.ended = ctx.Err()
+		return ctx.Err()
+	}
+}
+
+// TestShutdownLetsRunningJobsFinish: a job running at shutdown finishes
+// when it can within the bound, and is cancelled (to be retried) when it
+// cannot; either way shutdown returns within the bound and a little.
+func TestShutdownLetsRunningJobsFinish(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		name       string
+		send       time.Duration
+		finishes   bool
+		grace, max time.Duration
+	}{
+		{"within the bound", 500 * time.Millisecond, true, 5 * time.Second, 3 * time.Second},
+		{"past the bound", time.Minute, false, 300 * time.Millisecond, jobsCancelGrace},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			env := apptest.New(t)
+			ctx := context.Background()
+			token, _ := env.SignIn(t, env.OwnerEmail)
+			p, err := env.App.Identity.AuthenticateSession(ctx, token)
+			require.NoError(t, err)
+			_, err = env.App.Identity.InviteTeamMember(ctx, p, identity.InviteParams{Email: "new.hire@example.com", Role: core.RoleMember})
+			require.NoError(t, err)
+
+			sender := &slowSender{d: c.send, started: make(chan struct{}, 8)}
+			j, err := newJobs(env.App.DB, slog.New(slog.DiscardHandler), env.App, sender)
+			require.NoError(t, err)
+			require.NoError(t, j.Start(ctx))
+			select {
+			case <-sender.started:
+			case <-time.After(20 * time.Second):
+				t.Fatal("the email job did not start")
+			}
+			start := time.Now()
+			shutdown(&http.Server{}, j, &inFlight{}, c.grace, slog.New(slog.DiscardHandler))
+			took := time.Since(start)
+			sender.mu.Lock()
+			defer sender.mu.Unlock()
+			t.Logf("%s: shutdown took %v; sent %d, ended by %v", c.name, took.Round(time.Millisecond), sender.sent, sender.ended)
+			require.Less(t, took, c.max)
+			if c.finishes {
+				require.Equal(t, 1, sender.sent, "the running job finished")
+			} else {
+				require.Equal(t, 0, sender.sent)
+				require.ErrorIs(t, sender.ended, context.Canceled, "the job still running was cancelled")
+			}
+		})
+	}
 }
