@@ -32,6 +32,7 @@ var groups = []func(*giftwell.App) []Tool{
 	outcomeTools,
 	distributionTools,
 	giftLinkTools,
+	refundTools,
 	teamTools,
 	webhookTools,
 	workspaceTools,
