@@ -33,6 +33,7 @@ var groups = []func(*giftwell.App) []Tool{
 	distributionTools,
 	giftLinkTools,
 	refundTools,
+	quoteTools,
 	teamTools,
 	webhookTools,
 	workspaceTools,

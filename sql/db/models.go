@@ -350,7 +350,7 @@ type SendQuote struct {
 	WorkspaceID   string
 	CampaignID    string
 	Mode          string
-	PolicyVersion int32
+	PolicyVersion int64
 	Items         []byte
 	TotalCents    int64
 	SendIds       []string

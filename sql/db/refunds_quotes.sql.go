@@ -297,7 +297,7 @@ type SendQuoteInsertParams struct {
 	WorkspaceID   string
 	CampaignID    string
 	Mode          string
-	PolicyVersion int32
+	PolicyVersion int64
 	Items         []byte
 	TotalCents    int64
 	CreatedAt     time.Time

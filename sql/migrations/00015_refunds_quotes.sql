@@ -45,7 +45,7 @@ CREATE TABLE send_quotes (
     workspace_id   text NOT NULL REFERENCES workspaces (id) ON DELETE CASCADE,
     campaign_id    text NOT NULL REFERENCES campaigns (id) ON DELETE CASCADE,
     mode           text NOT NULL CHECK (mode IN ('test', 'live')),
-    policy_version integer NOT NULL,
+    policy_version bigint NOT NULL,
     -- campaign.QuoteItem list.
     items          jsonb NOT NULL CHECK (jsonb_typeof(items) = 'array'),
     total_cents    bigint NOT NULL CHECK (total_cents >= 0),
