@@ -15,10 +15,11 @@ import (
 // balance-paid gift's cost back), and an expired balance-paid gift, which
 // no move credits, is credited directly. The ledger never credits a gift
 // more than its debit, so a repeated call credits nothing more
-// (INVALID_REQUEST_STATE). A card-paid gift moves but is never credited
-// here: its money goes back to the card. It returns the gift, NOT_FOUND
-// (send), or INVALID_REQUEST_STATE (status) for a gift past its
-// awaiting_address or expired status.
+// (INVALID_REQUEST_STATE). A gift cancelled or declined meanwhile changes
+// nothing (its move credited a balance-paid gift already). A card-paid gift
+// moves but is never credited here: its money goes back to the card. It
+// returns the gift, NOT_FOUND (send), or INVALID_REQUEST_STATE (status) for
+// a gift that went on to be fulfilled.
 func (a *Service) RefundGiftTx(ctx context.Context, tx pgx.Tx, sendID, reason string) (Gift, error) {
 	q := db.New(tx)
 	row, err := q.SendGetForUpdate(ctx, sendID)
@@ -37,6 +38,9 @@ func (a *Service) RefundGiftTx(ctx context.Context, tx pgx.Tx, sendID, reason st
 				return Gift{}, err
 			}
 		}
+		return giftFromRow(row)
+	case SendCancelled, SendDeclined:
+		// Ended meanwhile: its move already credited a balance-paid gift.
 		return giftFromRow(row)
 	}
 	return Gift{}, core.FieldError(core.CodeInvalidRequestState, "status",

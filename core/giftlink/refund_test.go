@@ -216,3 +216,21 @@ func TestRefundOfCardGiftGoesThroughTheCardRefunder(t *testing.T) {
 	require.Equal(t, campaign.SendCancelled, g.Status)
 	d.env.RequireLedgerConsistent(t, d.owner)
 }
+
+func TestRefundOfAGiftCancelledMeanwhileCreditsNothingMore(t *testing.T) {
+	d := newLinkDesk(t)
+	ctx := context.Background()
+	id := d.revoked("Ada Lovelace")
+	before := d.balanceOf()
+	_, err := d.env.App.GiftLinks.RequestRefund(ctx, d.owner, id, "wrong person")
+	require.NoError(t, err)
+	g, err := d.env.App.Campaigns.MoveGift(ctx, campaign.GiftMove{SendID: id, To: campaign.SendCancelled})
+	require.NoError(t, err)
+	require.Equal(t, before+g.TotalCents, d.balanceOf(), "the cancellation credited it")
+
+	out, err := d.env.App.GiftLinks.DecideRefund(ctx, id, giftlink.RefundApprove)
+	require.NoError(t, err)
+	require.Equal(t, giftlink.RefundRefunded, out.State, "the money is back already")
+	require.Equal(t, before+g.TotalCents, d.balanceOf(), "and only once")
+	d.env.RequireLedgerConsistent(t, d.owner)
+}
