@@ -22,6 +22,8 @@ const (
 	PrefixExport    = "exp_"
 	PrefixInvite    = "inv_"
 	PrefixKey       = "key_"
+	PrefixRefund    = "rfd_"
+	PrefixQuote     = "quo_"
 )
 
 // NewID returns prefix followed by 24 lowercase hex characters: 96 bits from

@@ -32,6 +32,8 @@ var groups = []func(*giftwell.App) []Tool{
 	outcomeTools,
 	distributionTools,
 	giftLinkTools,
+	refundTools,
+	quoteTools,
 	teamTools,
 	webhookTools,
 	workspaceTools,

@@ -22,6 +22,8 @@ type giftData struct {
 	Timeline []timelineLine
 	// MoreEvents is set when the gift has more events than Timeline shows.
 	MoreEvents bool
+	// Manager is set when the viewer is an owner or admin.
+	Manager bool
 }
 
 // timelineLine is one event of a gift's timeline.
@@ -71,7 +73,7 @@ func (h *handler) loadGiftPage(ctx context.Context, p core.Principal, id string)
 	if err != nil {
 		return giftData{}, err
 	}
-	d := giftData{giftRow: giftRow{Gift: g}}
+	d := giftData{giftRow: giftRow{Gift: g}, Manager: p.Role.Manager()}
 	if d.Campaign, err = h.app.Campaigns.GetCampaign(ctx, p, g.CampaignID); err != nil {
 		return giftData{}, err
 	}

@@ -72,6 +72,7 @@ func (h *handler) routes() http.Handler {
 	mux.Handle("POST /campaigns/{id}/auto-approve", h.signedIn(h.setAutoApprove))
 
 	mux.Handle("GET /gifts/{id}", h.signedIn(h.gift))
+	mux.Handle("POST /gifts/{id}/refund", h.signedIn(h.requestRefund))
 
 	mux.Handle("GET /team", h.signedIn(h.team))
 	mux.Handle("POST /team/invitations", h.signedIn(h.invite))

@@ -153,4 +153,5 @@ var notices = map[string]string{
 	"topup-paid":         "The payment is complete and the funds are in the balance.",
 	"auto-approve-on":    "Auto-approve is on for this playbook.",
 	"auto-approve-off":   "Auto-approve is off. Every person waits for approval; the limits are kept.",
+	"refund-requested":   "The refund request was sent to Giftwell's staff. Nothing is refunded until they approve it.",
 }

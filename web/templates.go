@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/giftlink"
 	"github.com/giftwell/giftwell/core/identity"
 	"github.com/giftwell/giftwell/internal/webshell"
 )
@@ -127,6 +128,7 @@ var bounds = map[string]int{
 	"settingsName": identity.MaxSettingsNameLength,
 	"settingsURL":  identity.MaxSettingsURLLength,
 	"brandColor":   len("#rrggbb"),
+	"refundReason": giftlink.MaxRefundReason,
 }
 
 // bound returns the named input limit; an unknown name fails the page.

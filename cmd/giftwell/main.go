@@ -6,7 +6,8 @@
 //	giftwell workspace add-member --workspace ID --email EMAIL --password PASSWORD --role admin|member [--api-key]
 //	giftwell catalog import FILE
 //	giftwell staff enable-live --workspace ID
-//	giftwell staff gift --send ID --status STATUS [--carrier NAME --tracking-number N --tracking-url URL] [--reason TEXT]
+//	giftwell staff refund --send ID --decision approve|reject
+//	giftwell staff gift --send ID (--status STATUS [--carrier NAME --tracking-number N --tracking-url URL] [--reason TEXT] | --final-price CENTS)
 //
 // Every command uses DATABASE_URL when it is set, and otherwise a private
 // PostgreSQL cluster under GIFTWELL_DATA_DIR (default ./.giftwell).
@@ -33,7 +34,8 @@ const usage = `usage:
   giftwell workspace add-member --workspace ID --email EMAIL --password PASSWORD --role admin|member [--api-key]
   giftwell catalog import FILE
   giftwell staff enable-live --workspace ID
-  giftwell staff gift --send ID --status STATUS [--carrier NAME --tracking-number N --tracking-url URL] [--reason TEXT]
+  giftwell staff refund --send ID --decision approve|reject
+  giftwell staff gift --send ID (--status STATUS [--carrier NAME --tracking-number N --tracking-url URL] [--reason TEXT] | --final-price CENTS)
 
 Environment: DATABASE_URL (else a private cluster under GIFTWELL_DATA_DIR, default ./.giftwell),
 GIFTWELL_ADDR, GIFTWELL_SITE_URL, GIFTWELL_METRICS_ADDR, GIFTWELL_TRUST_FORWARDED_FOR,
@@ -60,6 +62,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		"catalog import":       catalogImport,
 		"staff enable-live":    staffEnableLive,
 		"staff gift":           staffGift,
+		"staff refund":         staffRefund,
 	}
 	var cmd command
 	var rest []string

@@ -38,7 +38,10 @@ func staffEnableLive(ctx context.Context, args []string, stdout io.Writer) error
 }
 
 // staffGift moves one gift forward, as the service's staff do for the
-// fulfilment partner (campaign.Service.MoveGift), and prints the gift as
+// fulfilment partner (campaign.Service.MoveGift), or confirms a
+// shipping-quote gift's final price (--final-price,
+// campaign.Service.ConfirmFinalPrice: a balance-paid gift whose amount
+// changed fails with BALANCE_MISMATCH and waits for staff), and prints the gift as
 // one JSON line with its shippingAddress (null while there is none). An
 // illegal move fails with its code and message.
 func staffGift(ctx context.Context, args []string, stdout io.Writer) error {
@@ -49,14 +52,17 @@ func staffGift(ctx context.Context, args []string, stdout io.Writer) error {
 	number := fs.String("tracking-number", "", "the carrier's tracking number (shipped or delivered only)")
 	trackingURL := fs.String("tracking-url", "", "where the shipment can be followed (shipped or delivered only)")
 	reason := fs.String("reason", "", "why, recorded in the send.status_changed event")
+	finalPrice := fs.Int64("final-price", 0, "a shipping-quote gift's final price in cents, delivery included")
 	if err := parseNoArgs(fs, args); err != nil {
 		return err
 	}
 	switch {
 	case *send == "":
 		return fmt.Errorf("--send is required")
-	case *status == "":
+	case *status == "" && *finalPrice == 0:
 		return fmt.Errorf("--status is required")
+	case *status != "" && *finalPrice != 0:
+		return fmt.Errorf("--status and --final-price are separate decisions; give one")
 	}
 	d, err := openDatabase(ctx, dataDir())
 	if err != nil {
@@ -70,10 +76,15 @@ func staffGift(ctx context.Context, args []string, stdout io.Writer) error {
 	if err := insertJobs(d.Pool, app); err != nil {
 		return err
 	}
-	g, err := app.Campaigns.MoveGift(ctx, campaign.GiftMove{
-		SendID: *send, To: campaign.SendStatus(*status), Reason: *reason,
-		Carrier: *carrier, TrackingNumber: *number, TrackingURL: *trackingURL,
-	})
+	var g campaign.Gift
+	if *finalPrice != 0 {
+		g, err = app.Campaigns.ConfirmFinalPrice(ctx, *send, *finalPrice)
+	} else {
+		g, err = app.Campaigns.MoveGift(ctx, campaign.GiftMove{
+			SendID: *send, To: campaign.SendStatus(*status), Reason: *reason,
+			Carrier: *carrier, TrackingNumber: *number, TrackingURL: *trackingURL,
+		})
+	}
 	if err != nil {
 		return err
 	}

@@ -60,8 +60,15 @@ type Gift struct {
 	Carrier            string     `json:"carrier,omitempty" jsonschema:"the shipping carrier, once shipped"`
 	TrackingNumber     string     `json:"trackingNumber,omitempty" jsonschema:"the carrier's tracking number, once shipped"`
 	TrackingURL        string     `json:"trackingUrl,omitempty" jsonschema:"where the shipment can be followed, once shipped"`
-	CreatedAt          time.Time  `json:"createdAt" jsonschema:"when the gift was created"`
-	UpdatedAt          time.Time  `json:"updatedAt" jsonschema:"when the gift last changed"`
+	// FinalPriceCents is a shipping-quote gift's final price once staff
+	// confirmed it; PriceReview says whether it stands.
+	FinalPriceCents *int64      `json:"finalPriceCents,omitempty" jsonschema:"a shipping-quote gift's final price in USD cents, once the service confirmed it"`
+	PriceReview     PriceReview `json:"priceReview,omitempty" jsonschema:"confirmed (the final price stands) or balance_mismatch (a balance-paid gift's amount changed; it waits for staff and the balance is never charged more)" schema:"enum=confirmed|balance_mismatch"`
+	// ShippingStates are the US states its recipient may confirm an
+	// address in (a prepaid offer's); empty allows every state.
+	ShippingStates []string  `json:"shippingStates,omitempty" jsonschema:"the two-letter US states the recipient may confirm an address in; absent allows all"`
+	CreatedAt      time.Time `json:"createdAt" jsonschema:"when the gift was created"`
+	UpdatedAt      time.Time `json:"updatedAt" jsonschema:"when the gift last changed"`
 }
 
 // GiftPortrait is a gift's portrait: awaiting_photo, awaiting_approval or
@@ -85,6 +92,10 @@ type giftParams struct {
 	// attribution holds the gift's own values, or nil.
 	attribution *Attribution
 	outcome     string
+	// shippingStates limit where the recipient may confirm an address (a
+	// prepaid offer's shippingStates, two-letter codes); nil allows every
+	// state.
+	shippingStates []string
 	// recordOnly records a gift that was paid elsewhere (InsertSend's
 	// history): no debit and no events.
 	recordOnly bool
@@ -157,6 +168,12 @@ func (a *Service) createGift(ctx context.Context, tx pgx.Tx, gp giftParams) (Gif
 			return Gift{}, core.FieldError(core.CodeInvalidRequestState, "recipientId", "%s already has a gift", who.id)
 		}
 		return Gift{}, core.Internal(err)
+	}
+	if len(gp.shippingStates) > 0 {
+		if err := q.SendSetShippingStates(ctx, db.SendSetShippingStatesParams{ShippingStates: gp.shippingStates, ID: g.ID}); err != nil {
+			return Gift{}, core.Internal(err)
+		}
+		g.ShippingStates = gp.shippingStates
 	}
 	state := ApprovalApproved
 	if g.AutoApproved {
@@ -238,7 +255,10 @@ func giftFromRow(r db.Send) (Gift, error) {
 		AutoApproved: r.AutoApproved, ApprovedBy: r.ApprovedBy, Outcome: r.Outcome, CreatedAt: r.CreatedAt,
 		UpdatedAt: r.UpdatedAt, OrderState: OrderStateOf(SendStatus(r.Status)), Carrier: r.Carrier,
 		TrackingNumber: r.TrackingNumber, TrackingURL: r.TrackingUrl, GiftLinkGeneration: int(r.GiftLinkGeneration),
-		AddressConfirmedAt: r.AddressConfirmedAt,
+		AddressConfirmedAt: r.AddressConfirmedAt, FinalPriceCents: r.FinalPriceCents, ShippingStates: r.ShippingStates,
+	}
+	if r.PriceReview != nil {
+		g.PriceReview = PriceReview(*r.PriceReview)
 	}
 	if err := json.Unmarshal(r.Attribution, &g.Attribution); err != nil {
 		return Gift{}, core.Internal(err)

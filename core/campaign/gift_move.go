@@ -78,7 +78,10 @@ func (m GiftMove) validate() error {
 // it has changes nothing but the tracking given, and credits nothing, so a
 // repeated or raced move credits exactly once. It returns the gift, or
 // VALIDATION_ERROR naming the bad field, NOT_FOUND (send) for an unknown
-// gift, and INVALID_REQUEST_STATE (status) for a move the table refuses.
+// gift, and INVALID_REQUEST_STATE (status) for a move the table refuses;
+// a gift goes into production only once its price is settled (orderBlock:
+// BALANCE_MISMATCH, or INVALID_REQUEST_STATE for a live shipping-quote gift
+// whose final price is not confirmed).
 func (a *Service) MoveGift(ctx context.Context, m GiftMove) (Gift, error) {
 	if err := m.validate(); err != nil {
 		return Gift{}, err
@@ -105,6 +108,11 @@ func (a *Service) moveGift(ctx context.Context, tx pgx.Tx, m GiftMove) (Gift, er
 	if m.To != from && !from.CanMove(m.To) {
 		return Gift{}, core.FieldError(core.CodeInvalidRequestState, "status",
 			"gift %s is %s and cannot become %s; it can become %s", row.ID, from, m.To, from.nextStatuses())
+	}
+	if m.To != from && m.To == SendInProduction {
+		if err := a.orderBlock(ctx, row); err != nil {
+			return Gift{}, err
+		}
 	}
 	next := row
 	next.Status = string(m.To)

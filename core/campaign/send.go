@@ -37,6 +37,9 @@ type SendParams struct {
 	Attribution *Attribution
 	// Outcome is none unless given.
 	Outcome string
+	// ShippingStates limit where the recipient may confirm an address (a
+	// prepaid offer's two-letter states); nil allows every state.
+	ShippingStates []string
 }
 
 // InsertSend records a gift for a person on a campaign's roster, copying
@@ -91,7 +94,7 @@ func (a *Service) insertSend(ctx context.Context, tx pgx.Tx, p core.Principal, s
 		}
 	}
 	g := giftParams{c: c, who: *who, unitCents: sp.TotalCents, mode: mode, fundedBy: funded, status: status,
-		attribution: sp.Attribution, outcome: outcome, approvedBy: p.UserID, recordOnly: true}
+		attribution: sp.Attribution, outcome: outcome, approvedBy: p.UserID, recordOnly: true, shippingStates: sp.ShippingStates}
 	gift, err := a.createGift(ctx, tx, g)
 	if err != nil {
 		return "", err

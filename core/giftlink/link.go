@@ -58,9 +58,9 @@ type Link struct {
 	// CanRequestRefund: an unused link that can no longer be used (revoked
 	// or expired) of a gift that was paid.
 	CanRequestRefund bool `json:"canRequestRefund" jsonschema:"true when a signed-in owner or admin may ask staff to refund this unused gift"`
-	// RefundState is the refund's progress: none until refund requests
-	// exist.
-	RefundState string `json:"refundState" jsonschema:"none, requested, processing or refunded; requested and processing do not mean refunded" schema:"enum=none|requested|processing|refunded"`
+	// RefundState is the progress of the gift's latest refund request
+	// (RefundState), none when there is none.
+	RefundState RefundState `json:"refundState" jsonschema:"none, requested, processing, refunded or rejected; requested and processing do not mean refunded" schema:"enum=none|requested|processing|refunded|rejected"`
 }
 
 // DefaultLandingMessage is the page's message when neither the link nor the
@@ -72,6 +72,9 @@ type linkView struct {
 	link     db.GiftLink
 	send     db.Send
 	campaign db.Campaign
+	// refund is the state of the gift's latest refund request, or "" when
+	// there is none.
+	refund RefundState
 }
 
 // state is the link's state at now: an active link past its end is
@@ -132,13 +135,16 @@ func (v linkView) item(cfg core.Config, now time.Time) Link {
 		Mode: core.Mode(v.send.Mode), RecipientName: v.recipient().Name, LinkState: st, ExpiresAt: v.link.ExpiresAt,
 		LandingMessage: v.landingMessage(), MessageVersion: int(v.link.MessageVersion), Generation: int(v.link.Generation),
 		SenderName: b.SenderName, SenderCompany: b.SenderCompany, ContactEmail: b.ContactEmail, LogoAssetID: b.LogoAssetID,
-		ValueCents: v.send.TotalCents, RefundState: "none",
+		ValueCents: v.send.TotalCents, RefundState: RefundNone,
+	}
+	if v.refund != "" {
+		l.RefundState = v.refund
 	}
 	if st == LinkActive {
 		l.URL = cfg.GiftLinkURL(cfg.GiftLinkToken(v.send.ID, v.link.Generation, v.link.TokenSalt))
 	}
 	l.CanRegift = v.canRegift(now) == nil
-	l.CanRequestRefund = (st == LinkRevoked || st == LinkExpired) && v.send.TotalCents > 0
+	l.CanRequestRefund = v.canRequestRefund(now) == nil
 	return l
 }
 
@@ -154,6 +160,10 @@ func (v linkView) canRegift(now time.Time) error {
 	if v.send.Status != string(campaign.SendAwaitingAddress) || v.link.State == string(LinkUsed) {
 		return core.FieldError(core.CodeInvalidRequestState, "sendId",
 			"gift %s is %s and its link was used; only an unused gift can be regifted", v.send.ID, v.send.Status)
+	}
+	if v.refund.open() || v.refund == RefundRefunded {
+		return core.FieldError(core.CodeInvalidRequestState, "sendId",
+			"gift %s has a refund %s; a gift being refunded cannot be regifted", v.send.ID, v.refund)
 	}
 	if s := v.campaign.Status; s != string(campaign.StatusActive) && s != string(campaign.StatusPaused) {
 		return core.FieldError(core.CodeInvalidRequestState, "sendId",

@@ -272,7 +272,7 @@ func TestRevokeStopsLinkWithoutRefund(t *testing.T) {
 	require.Empty(t, l.URL)
 	require.True(t, l.CanRegift, "a revoked gift can go to someone else")
 	require.True(t, l.CanRequestRefund)
-	require.Equal(t, "none", l.RefundState)
+	require.Equal(t, giftlink.RefundNone, l.RefundState)
 	again, err := d.env.App.GiftLinks.Revoke(ctx, d.key, id, 1)
 	require.NoError(t, err, "revoking twice changes nothing")
 	require.Equal(t, l, again)

@@ -25,8 +25,12 @@ func (s *Service) CampaignLinks(ctx context.Context, p core.Principal, campaignI
 		if err != nil {
 			return core.Internal(err)
 		}
+		refunds, err := latestRefunds(ctx, q, p.WorkspaceID, c.ID)
+		if err != nil {
+			return err
+		}
 		for _, r := range rows {
-			views = append(views, linkView{link: r.GiftLink, send: r.Send, campaign: c})
+			views = append(views, linkView{link: r.GiftLink, send: r.Send, campaign: c, refund: refunds[r.Send.ID]})
 		}
 		return nil
 	})
@@ -87,7 +91,7 @@ func getView(ctx context.Context, q *db.Queries, workspaceID, sendID string) (li
 	if err != nil {
 		return linkView{}, core.Internal(err)
 	}
-	return linkView{link: r.GiftLink, send: r.Send, campaign: c}, nil
+	return withRefund(ctx, q, linkView{link: r.GiftLink, send: r.Send, campaign: c})
 }
 
 // lockView reads gift sendID of workspaceID with its link and campaign,
@@ -105,5 +109,5 @@ func lockView(ctx context.Context, q *db.Queries, workspaceID, sendID, field str
 	if err != nil {
 		return linkView{}, core.Internal(err)
 	}
-	return linkView{link: r.GiftLink, send: r.Send, campaign: c}, nil
+	return withRefund(ctx, q, linkView{link: r.GiftLink, send: r.Send, campaign: c})
 }

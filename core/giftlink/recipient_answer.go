@@ -25,7 +25,8 @@ const ConfirmReason = "address confirmed by the recipient"
 // {generation}, and it moves to ready (send.status_changed; a test gift
 // starts its simulated fulfilment). It returns PageConfirmed with the
 // normalised address; the open page with VALIDATION_ERROR naming name,
-// street, street2, city, state or zip (nothing changed); the link's end-state page with INVALID_REQUEST_STATE naming
+// street, street2, city, state (also a state outside the gift's prepaid
+// shipping states, shipsTo) or zip (nothing changed); the link's end-state page with INVALID_REQUEST_STATE naming
 // token when the link is used, revoked, expired, replaced or its gift no
 // longer waits (a raced confirm, decline or revoke lost); PageUnknown with
 // NOT_FOUND naming token for a token no link has; RATE_LIMIT while clientIP
@@ -34,6 +35,9 @@ func (s *Service) Confirm(ctx context.Context, token, clientIP string, a Address
 	return s.answer(ctx, token, clientIP, func(tx pgx.Tx, v linkView) (Page, error) {
 		addr, err := a.Normalize()
 		if err != nil {
+			return Page{}, err
+		}
+		if err := v.shipsTo(addr.State); err != nil {
 			return Page{}, err
 		}
 		q := db.New(tx)

@@ -63,6 +63,9 @@ type Page struct {
 	// Address is the address just confirmed, on Confirm's answer only: the
 	// recipient typed it, so it is echoed back to them once.
 	Address *Address
+	// ShippingStates are the only states the gift ships to (a prepaid
+	// offer's); empty when it ships to every state.
+	ShippingStates []string
 }
 
 // PageGift is the gift as its recipient sees it.
@@ -86,6 +89,7 @@ func (s *Service) openPage(ctx context.Context, v linkView) Page {
 		State: PageOpen, Test: core.Mode(v.send.Mode) == core.ModeTest,
 		Sender:  Branding{SenderName: b.SenderName, SenderCompany: b.SenderCompany, ContactEmail: b.ContactEmail},
 		Message: msg, Note: v.send.Message, RecipientName: r.Name, ExpiresAt: v.link.ExpiresAt,
+		ShippingStates: v.send.ShippingStates,
 	}
 	if prod, err := s.Catalog.Get(ctx, v.send.ProductID); err == nil {
 		p.Gift = PageGift{Name: prod.Name, Description: prod.Description, Image: prod.Image, ImageLabel: prod.ImageLabel, LeadDays: prod.LeadDays}

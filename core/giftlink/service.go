@@ -21,4 +21,7 @@ type Service struct {
 	Campaigns *campaign.Service
 	// Catalog names and pictures the gift on the recipient's page.
 	Catalog *catalog.Store
+	// CardRefunder refunds card-paid gifts whose refund staff approved
+	// (DecideRefund); nil until a payment processor is wired.
+	CardRefunder CardRefunder
 }

@@ -157,6 +157,23 @@ type GiftLinkToken struct {
 	Generation int32
 }
 
+type GiftRefund struct {
+	ID                string
+	WorkspaceID       string
+	CampaignID        string
+	SendID            string
+	Mode              string
+	State             string
+	Reason            string
+	AmountCents       int64
+	FundedBy          string
+	RequestedBy       string
+	ProcessorRefundID string
+	CreatedAt         time.Time
+	DecidedAt         *time.Time
+	UpdatedAt         time.Time
+}
+
 type Invitation struct {
 	ID          string
 	WorkspaceID string
@@ -320,6 +337,9 @@ type Send struct {
 	OutcomeOccurredAt     *time.Time
 	GiftLinkGeneration    int32
 	AddressConfirmedAt    *time.Time
+	FinalPriceCents       *int64
+	PriceReview           *string
+	ShippingStates        []string
 }
 
 type SendOutcome struct {
@@ -331,6 +351,21 @@ type SendOutcome struct {
 	ExternalEventID string
 	OccurredAt      time.Time
 	CreatedAt       time.Time
+}
+
+type SendQuote struct {
+	ID            string
+	WorkspaceID   string
+	CampaignID    string
+	Mode          string
+	PolicyVersion int64
+	Items         []byte
+	TotalCents    int64
+	SendIds       []string
+	CreatedAt     time.Time
+	ExpiresAt     time.Time
+	CommittedAt   *time.Time
+	CommittedBy   string
 }
 
 type Session struct {
