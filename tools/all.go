@@ -32,11 +32,13 @@ var groups = []func(*giftwell.App) []Tool{
 	outcomeTools,
 	distributionTools,
 	giftLinkTools,
+	billingTools,
 	teamTools,
 	webhookTools,
 	workspaceTools,
 	retiredTools,
 	webhookSignedInTools,
+	billingSignedInTools,
 }
 
 // ByName returns the tools of list indexed by name.
