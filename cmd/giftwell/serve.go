@@ -18,7 +18,6 @@ import (
 	"github.com/giftwell/giftwell/core/catalog"
 	"github.com/giftwell/giftwell/core/identity"
 	"github.com/giftwell/giftwell/internal/metrics"
-	"github.com/giftwell/giftwell/internal/payments"
 	"github.com/giftwell/giftwell/internal/smtp"
 )
 
@@ -97,7 +96,8 @@ func serve(ctx context.Context, args []string, stdout io.Writer) error {
 		return err
 	}
 	app := giftwell.New(d.Pool, core.Config{SiteURL: cfg.siteURL, SecretKey: secretKey, OAuthCallbacks: cfg.oauthCallbacks}, nil, log)
-	app.Ledger.Payments = payments.SandboxProcessor{SiteURL: app.Config.SiteURL}
+	pay := paymentSettingsFromEnv()
+	app.Ledger.Payments = pay.processor(app)
 	cfg.configure(app)
 	if err := cfg.configureWebhooks(app, log); err != nil {
 		return err
@@ -129,7 +129,7 @@ func serve(ctx context.Context, args []string, stdout io.Writer) error {
 		return err
 	}
 	defer stopMetrics()
-	srv := newHTTPServer(routes(app, log, cfg.routeOptions(m)...), defaultServerLimits)
+	srv := newHTTPServer(routes(app, log, append(cfg.routeOptions(m), withStripeWebhook(pay.stripeWebhookSecret))...), defaultServerLimits)
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 	log.Info("listening", "addr", ln.Addr().String(), "site_url", cfg.siteURL, "private_cluster", d.Cluster != nil)

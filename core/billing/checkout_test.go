@@ -22,26 +22,12 @@ type fixture struct {
 	batch campaign.Campaign
 }
 
-// newFixture makes a draft batch of people people: the first confirms
-// their own address (a gift link), the others are known addresses.
+// newFixture makes a draft batch of people people (apptest.NewBatch).
 func newFixture(t *testing.T, people int) fixture {
 	t.Helper()
 	env := apptest.New(t)
 	_, owner := env.SignIn(t, env.OwnerEmail)
-	var rs []campaign.RecipientInput
-	for i := range people {
-		r := campaign.RecipientInput{Name: fmt.Sprintf("Person %d", i), Email: fmt.Sprintf("p%d@example.com", i)}
-		if i > 0 {
-			r.AddressMode, r.Address, r.City, r.State, r.Zip = campaign.AddressKnown, "1 Main St", "Austin", "TX", "78701"
-		}
-		rs = append(rs, r)
-	}
-	b, err := env.App.Campaigns.CreateCampaign(context.Background(), owner, campaign.CampaignInput{
-		Name: "Thanks", Mode: campaign.ModeBatch, ProductID: "gourmet-snack-crate", BudgetCents: 1_000_000, PerPersonCents: 20_000, MaxSends: 50,
-		SenderName: "Sam", SenderCompany: "Acme", Message: "Thanks {{firstName}}", Recipients: rs,
-	})
-	require.NoError(t, err)
-	return fixture{env: env, owner: owner, batch: b}
+	return fixture{env: env, owner: owner, batch: env.NewBatch(t, owner, people)}
 }
 
 func (f fixture) checkout(t *testing.T, key string) billing.Checkout {
