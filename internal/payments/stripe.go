@@ -84,7 +84,8 @@ func (s *StripeProcessor) CreateTopupSession(ctx context.Context, req ledger.Top
 	if err := s.modeRefused(req.Mode); err != nil {
 		return ledger.ProcessorSession{}, err
 	}
-	params := sessionParams(ctx, req.TopupID, "Giftwell balance top-up", req.Cents, 1, req.ReturnURL, req.ReturnURL)
+	// The balance page asks Stripe about the session when the payer is back.
+	params := sessionParams(ctx, req.TopupID, "Giftwell balance top-up", req.Cents, 1, req.ReturnURL+"?topup={CHECKOUT_SESSION_ID}", req.ReturnURL)
 	params.AddMetadata("giftwell_kind", "topup")
 	params.AddMetadata("giftwell_topup_id", req.TopupID)
 	params.AddMetadata("giftwell_workspace_id", req.WorkspaceID)
