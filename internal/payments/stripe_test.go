@@ -217,3 +217,10 @@ func TestStripeTopupCreditedOnce(t *testing.T) {
 	require.Equal(t, int64(5_000), b.Cents)
 	s.env.RequireLedgerConsistent(t, s.owner)
 }
+
+func (s *stripeEnv) topupID(t *testing.T, session string) string {
+	t.Helper()
+	row, err := db.New(s.env.App.DB).TopupGetBySession(context.Background(), session)
+	require.NoError(t, err)
+	return row.ID
+}
