@@ -47,8 +47,8 @@ func (f billingFlow) call(method, path, body string) response {
 // trim shortens a body for the transcript.
 func trim(b []byte) string {
 	s := string(b)
-	if len(s) > 700 {
-		s = s[:700] + fmt.Sprintf("... (%d bytes)", len(b))
+	if len(s) > 4000 {
+		s = s[:4000] + fmt.Sprintf("... (%d bytes)", len(b))
 	}
 	return s
 }
