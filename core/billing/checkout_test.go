@@ -64,9 +64,12 @@ func TestCheckoutSandboxEndToEnd(t *testing.T) {
 	require.Equal(t, c.AmountCents%4, int64(0))
 	require.Regexp(t, `/sandbox/pay/sbx_[0-9a-f]{24}$`, c.URL)
 	require.Empty(t, c.InvoiceURL)
+	pv, err := app.Campaigns.PreviewCampaign(ctx, f.owner, f.batch.ID)
+	require.NoError(t, err)
+	require.Equal(t, &campaign.PreviewCheckout{ID: c.ID, State: "open", AmountCents: c.AmountCents, URL: c.URL}, pv.Checkout)
 	again := f.checkout(t, "checkout-key-1")
 	require.Equal(t, c, again, "the same key and version return the same checkout")
-	_, err := app.Billing.CreateCampaignCheckout(ctx, f.owner, f.batch.ID, billing.CheckoutParams{ExpectedPolicyVersion: f.batch.PolicyVersion, IdempotencyKey: "checkout-key-2"})
+	_, err = app.Billing.CreateCampaignCheckout(ctx, f.owner, f.batch.ID, billing.CheckoutParams{ExpectedPolicyVersion: f.batch.PolicyVersion, IdempotencyKey: "checkout-key-2"})
 	apptest.RequireCode(t, err, core.CodeCheckoutLocked)
 
 	// Locked while open: edits wait.

@@ -131,3 +131,31 @@ func (a *Service) LaunchGift(ctx context.Context, tx pgx.Tx, workspaceID, campai
 	}
 	return a.createGift(ctx, tx, giftParams{c: c, who: who, unitCents: unitCents, mode: mode, fundedBy: FundedByCheckout, approvedBy: approvedBy})
 }
+
+// PreviewCheckout is a campaign's newest checkout as its preview shows it.
+type PreviewCheckout struct {
+	ID          string `json:"id" jsonschema:"the checkout (chk_...)"`
+	State       string `json:"state" jsonschema:"creating, open, paid, consumed, expired or cancelled" schema:"enum=creating|open|paid|consumed|expired|cancelled"`
+	AmountCents int64  `json:"amountCents" jsonschema:"its total in USD cents"`
+	URL         string `json:"url,omitempty" jsonschema:"the payment page while open, for a signed-in owner or admin"`
+}
+
+// previewCheckout reads campaign campaignID's newest checkout, or nil; an
+// open one whose time is up reads as expired.
+func (a *Service) previewCheckout(ctx context.Context, q *db.Queries, campaignID string) (*PreviewCheckout, error) {
+	row, err := q.CheckoutLatestForCampaign(ctx, campaignID)
+	if core.IsNoRows(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, core.Internal(err)
+	}
+	out := &PreviewCheckout{ID: row.ID, State: row.State, AmountCents: row.AmountCents}
+	switch {
+	case (row.State == "open" || row.State == "creating") && !row.ExpiresAt.After(a.Clock.Now()):
+		out.State = "expired"
+	case row.State == "open":
+		out.URL = row.Url
+	}
+	return out, nil
+}

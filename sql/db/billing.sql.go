@@ -571,6 +571,36 @@ func (q *Queries) CheckoutItemSetSend(ctx context.Context, arg CheckoutItemSetSe
 	return result.RowsAffected(), nil
 }
 
+const checkoutLatestForCampaign = `-- name: CheckoutLatestForCampaign :one
+SELECT id, state, amount_cents, url, expires_at
+FROM checkouts
+WHERE campaign_id = $1
+ORDER BY created_at DESC, id DESC
+LIMIT 1
+`
+
+type CheckoutLatestForCampaignRow struct {
+	ID          string
+	State       string
+	AmountCents int64
+	Url         string
+	ExpiresAt   time.Time
+}
+
+// The campaign's newest checkout, for its preview.
+func (q *Queries) CheckoutLatestForCampaign(ctx context.Context, campaignID string) (CheckoutLatestForCampaignRow, error) {
+	row := q.db.QueryRow(ctx, checkoutLatestForCampaign, campaignID)
+	var i CheckoutLatestForCampaignRow
+	err := row.Scan(
+		&i.ID,
+		&i.State,
+		&i.AmountCents,
+		&i.Url,
+		&i.ExpiresAt,
+	)
+	return i, err
+}
+
 const checkoutLatestPaid = `-- name: CheckoutLatestPaid :one
 SELECT id, workspace_id, campaign_id, mode, state, idempotency_key, policy_version, unit_cents, amount_cents, recipient_count, remaining_count, launch_cursor, prepaid, processor, processor_session_id, url, payment_ref, late_payment_ref, refunded_cents, invoice_url, invoice_pdf, created_by, created_at, expires_at, paid_at, closed_at
 FROM checkouts

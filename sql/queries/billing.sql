@@ -171,3 +171,11 @@ WHERE workspace_id = @workspace_id AND campaign_id = @campaign_id AND state IN (
 ORDER BY paid_at DESC
 LIMIT 1
 FOR UPDATE;
+
+-- name: CheckoutLatestForCampaign :one
+-- The campaign's newest checkout, for its preview.
+SELECT id, state, amount_cents, url, expires_at
+FROM checkouts
+WHERE campaign_id = @campaign_id
+ORDER BY created_at DESC, id DESC
+LIMIT 1;
