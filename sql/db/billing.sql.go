@@ -575,7 +575,7 @@ const checkoutLatestForCampaign = `-- name: CheckoutLatestForCampaign :one
 SELECT id, state, amount_cents, url, expires_at
 FROM checkouts
 WHERE campaign_id = $1
-ORDER BY created_at DESC, id DESC
+ORDER BY (state IN ('creating', 'open', 'paid')) DESC, created_at DESC, id DESC
 LIMIT 1
 `
 
@@ -587,7 +587,7 @@ type CheckoutLatestForCampaignRow struct {
 	ExpiresAt   time.Time
 }
 
-// The campaign's newest checkout, for its preview.
+// The campaign's checkout in progress, else its newest, for its preview.
 func (q *Queries) CheckoutLatestForCampaign(ctx context.Context, campaignID string) (CheckoutLatestForCampaignRow, error) {
 	row := q.db.QueryRow(ctx, checkoutLatestForCampaign, campaignID)
 	var i CheckoutLatestForCampaignRow
@@ -605,7 +605,7 @@ const checkoutLatestPaid = `-- name: CheckoutLatestPaid :one
 SELECT id, workspace_id, campaign_id, mode, state, idempotency_key, policy_version, unit_cents, amount_cents, recipient_count, remaining_count, launch_cursor, prepaid, processor, processor_session_id, url, payment_ref, late_payment_ref, refunded_cents, invoice_url, invoice_pdf, created_by, created_at, expires_at, paid_at, closed_at
 FROM checkouts
 WHERE workspace_id = $1 AND campaign_id = $2 AND state IN ('paid', 'consumed')
-ORDER BY paid_at DESC
+ORDER BY (state = 'paid') DESC, paid_at DESC, created_at DESC, id DESC
 LIMIT 1
 FOR UPDATE
 `
@@ -615,7 +615,8 @@ type CheckoutLatestPaidParams struct {
 	CampaignID  string
 }
 
-// The campaign's newest paid (or consumed) checkout, locked for launch.
+// The campaign's paid checkout (at most one is in progress), else its
+// newest consumed one, locked for launch.
 func (q *Queries) CheckoutLatestPaid(ctx context.Context, arg CheckoutLatestPaidParams) (Checkout, error) {
 	row := q.db.QueryRow(ctx, checkoutLatestPaid, arg.WorkspaceID, arg.CampaignID)
 	var i Checkout

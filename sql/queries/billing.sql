@@ -164,18 +164,19 @@ DELETE FROM checkouts
 WHERE id = @id AND state = 'creating';
 
 -- name: CheckoutLatestPaid :one
--- The campaign's newest paid (or consumed) checkout, locked for launch.
+-- The campaign's paid checkout (at most one is in progress), else its
+-- newest consumed one, locked for launch.
 SELECT *
 FROM checkouts
 WHERE workspace_id = @workspace_id AND campaign_id = @campaign_id AND state IN ('paid', 'consumed')
-ORDER BY paid_at DESC
+ORDER BY (state = 'paid') DESC, paid_at DESC, created_at DESC, id DESC
 LIMIT 1
 FOR UPDATE;
 
 -- name: CheckoutLatestForCampaign :one
--- The campaign's newest checkout, for its preview.
+-- The campaign's checkout in progress, else its newest, for its preview.
 SELECT id, state, amount_cents, url, expires_at
 FROM checkouts
 WHERE campaign_id = @campaign_id
-ORDER BY created_at DESC, id DESC
+ORDER BY (state IN ('creating', 'open', 'paid')) DESC, created_at DESC, id DESC
 LIMIT 1;
