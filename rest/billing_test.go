@@ -172,3 +172,28 @@ func TestBatchPaidOnStripeMockOverREST(t *testing.T) {
 		}
 	})
 }
+
+func TestCheckoutCancelOverREST(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	token, owner := h.env.SignIn(t, h.env.OwnerEmail)
+	f := billingFlow{t: t, h: h, token: token}
+	b := h.env.NewBatch(t, owner, 2)
+	res := f.call(http.MethodPost, "/campaigns/"+b.ID+"/checkout", fmt.Sprintf(`{"expectedPolicyVersion":%d,"idempotencyKey":"rest-cancel-1"}`, b.PolicyVersion))
+	require.Equal(t, http.StatusOK, res.Status)
+	id := res.data().(jsonObj)["id"].(string)
+	res = f.call(http.MethodPost, "/billing/checkouts/"+id+"/cancel", `{}`)
+	require.Equal(t, http.StatusOK, res.Status)
+	require.Equal(t, "cancelled", res.data().(jsonObj)["state"])
+	require.Nil(t, res.data().(jsonObj)["url"])
+	again := f.call(http.MethodPost, "/billing/checkouts/"+id+"/cancel", `{}`)
+	require.Equal(t, res.data(), again.data())
+	res = f.call(http.MethodPatch, "/campaigns/"+b.ID, `{"name":"Edited after cancel"}`)
+	require.Equal(t, http.StatusOK, res.Status)
+	res = h.do(http.MethodPost, "/billing/checkouts/"+id+"/cancel", strings.NewReader(`{}`), withKey(h.env.OwnerKey), withJSON())
+	require.Equal(t, "HUMAN_APPROVAL_REQUIRED", res.code())
+	res = f.call(http.MethodPost, "/billing/checkouts/chk_nope/reconcile", `{}`)
+	require.Equal(t, http.StatusNotFound, res.Status)
+	res = f.call(http.MethodPost, "/campaigns/"+b.ID+"/launch?cursor=-1", "")
+	require.Equal(t, http.StatusBadRequest, res.Status)
+}
