@@ -19,9 +19,16 @@ build:
 	$(GO) build -o $(BIN) ./cmd/giftwell
 
 # deps installs what the tests need beyond Go and PostgreSQL: Debian's
-# chromium, only when it is missing, as root with apt-get. Without root it
-# only warns: the browser tests then skip on a workstation and fail in CI.
+# chromium, only when it is missing, as root with apt-get (without root it
+# only warns: the browser tests then skip on a workstation and fail in CI),
+# and stripe-mock for the Stripe tests, with go install, when it is missing
+# (internal/stripemock finds it on PATH or in Go's bin directory).
+STRIPE_MOCK := github.com/stripe/stripe-mock@v0.203.0
 deps:
+	@if ! command -v stripe-mock >/dev/null 2>&1 && [ ! -x "$$($(GO) env GOPATH)/bin/stripe-mock" ] && [ ! -x "$$($(GO) env GOBIN)/stripe-mock" ]; then \
+		echo "stripe-mock not found; installing $(STRIPE_MOCK)"; \
+		$(GO) install $(STRIPE_MOCK); \
+	fi
 	@if [ ! -x $(CHROMIUM) ]; then \
 		if [ "$$(id -u)" = 0 ]; then \
 			echo "$(CHROMIUM) not found; installing Debian's chromium package"; \

@@ -27,6 +27,7 @@ var allowedImports = map[string][]string{
 	"core/tracking":     {"core", "core/campaign", "sql/db"},
 	"core/giftlink":     {"core", "core/campaign", "core/catalog", "sql/db"},
 	"core/webhook":      {"core", "core/tracking", "sql/db"},
+	"core/billing":      {"core", "core/campaign", "core/ledger", "sql/db"},
 	".":                 {"core", "core/*"},
 	"tools":             {".", "core", "core/*"},
 	"prompts":           {".", "core", "core/*"},
@@ -36,7 +37,7 @@ var allowedImports = map[string][]string{
 	"web":               {".", "core", "core/*", "tools", "prompts", "resources", "internal/*"},
 	"oauth":             {".", "core", "core/*", "tools", "prompts", "resources", "internal/*"},
 	"internal/smtp":     {"core", "core/identity"},
-	"internal/payments": {"core", "core/ledger"},
+	"internal/payments": {"core", "core/ledger", "core/billing"},
 
 	// The webhook sender, and the verifier customers import alone.
 	"internal/webhooksend": {"core", "core/webhook"},

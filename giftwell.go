@@ -10,6 +10,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/billing"
 	"github.com/giftwell/giftwell/core/campaign"
 	"github.com/giftwell/giftwell/core/catalog"
 	"github.com/giftwell/giftwell/core/connect"
@@ -34,6 +35,8 @@ type App struct {
 	Ledger *ledger.Service
 	// Campaigns keeps campaigns, rosters, the queue and gifts.
 	Campaigns *campaign.Service
+	// Billing keeps card checkouts, launch, the processor's events and invoices.
+	Billing *billing.Service
 	// GiftLinks keeps gift links: the recipient's page, messages, regift,
 	// revoke and distribution records.
 	GiftLinks *giftlink.Service
@@ -64,6 +67,7 @@ func New(db *pgxpool.Pool, cfg core.Config, clock core.Clock, log *slog.Logger) 
 		Connect:   &connect.Service{Kernel: k},
 		Ledger:    led,
 		Campaigns: campaigns,
+		Billing:   &billing.Service{Kernel: k, Campaigns: campaigns, Ledger: led},
 		GiftLinks: &giftlink.Service{Kernel: k, Campaigns: campaigns, Catalog: cat},
 		Guide:     &guide.Service{Kernel: k},
 		Tracking:  &tracking.Service{Kernel: k},

@@ -20,6 +20,7 @@ require (
 	github.com/riverqueue/river/riverdriver/riverpgxv5 v0.51.1
 	github.com/riverqueue/river/rivertype v0.51.1
 	github.com/stretchr/testify v1.12.1
+	github.com/stripe/stripe-go/v76 v76.25.0
 	github.com/wneessen/go-mail v0.8.1
 	golang.org/x/crypto v0.57.0
 )

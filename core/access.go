@@ -26,6 +26,7 @@ const (
 	ActChangeRole           Action = "change_role"            // Change a teammate's role
 	ActReadWorkspaceDetails Action = "read_workspace_details" // Dashboard reads outside the matrix (billing config, workspaces, ...)
 	ActReadInvitations      Action = "read_invitations"       // List invitations: owner or admin, key or signed in (outside the matrix)
+	ActReadBilling          Action = "read_billing"           // List checkouts and invoices, reconcile a checkout: owner or admin, key or signed in (outside the matrix)
 	ActManageAPIKeys        Action = "manage_api_keys"        // List and revoke API keys: signed-in (outside the matrix)
 	ActRecordOutcome        Action = "record_outcome"         // Record a customer-reported outcome: any key or signed-in person, never a connection (outside the matrix)
 	ActManageGiftLinks      Action = "manage_gift_links"      // Customize link messages, regift, revoke: any key or signed-in person, never a connection (outside the matrix)
@@ -84,6 +85,7 @@ var matrix = map[Action]rule{
 	ActChangeRole:           {role: ownerRole, signedIn: true, key: keyNever},
 	ActReadWorkspaceDetails: {role: anyRole, key: keyAllowed},
 	ActReadInvitations:      {role: managerRole, key: keyManagerOnly, memberKey: CodeTeamManagerRequired},
+	ActReadBilling:          {role: managerRole, key: keyManagerOnly, memberKey: CodeTeamManagerRequired},
 	ActManageAPIKeys:        {role: anyRole, signedIn: true, key: keyNever},
 	ActRecordOutcome:        {role: anyRole, key: keyAllowed},
 	ActManageGiftLinks:      {role: anyRole, key: keyAllowed},
@@ -94,7 +96,7 @@ func Actions() []Action {
 	return []Action{ActRead, ActEditDrafts, ActAddPeople, ActPauseOrComplete, ActActivate, ActApprove,
 		ActRaiseAutoApprove, ActLowerAutoApprove, ActReadQueueAndBalance, ActPay, ActReadGiftLinks,
 		ActCreateAPIKey, ActManageWebhooks, ActReadWebhooks, ActUpdateSettings, ActListTeammates,
-		ActInviteOrRemove, ActChangeRole, ActReadWorkspaceDetails, ActReadInvitations, ActManageAPIKeys, ActRecordOutcome,
+		ActInviteOrRemove, ActChangeRole, ActReadWorkspaceDetails, ActReadInvitations, ActReadBilling, ActManageAPIKeys, ActRecordOutcome,
 		ActManageGiftLinks}
 }
 

@@ -70,6 +70,7 @@ func TestAuthorizeMatrix(t *testing.T) {
 		core.ActChangeRole:           {tmr, tmr, ok, har, har, har, har, har, har, har},
 		core.ActReadWorkspaceDetails: {ok, ok, ok, ok, ok, ok, har, har, har, har},
 		core.ActReadInvitations:      {tmr, ok, ok, tmr, ok, ok, har, har, har, har},
+		core.ActReadBilling:          {tmr, ok, ok, tmr, ok, ok, har, har, har, har},
 		core.ActManageAPIKeys:        {ok, ok, ok, har, har, har, har, har, har, har},
 		core.ActRecordOutcome:        {ok, ok, ok, ok, ok, ok, har, har, har, har},
 		core.ActManageGiftLinks:      {ok, ok, ok, ok, ok, ok, har, har, har, har},

@@ -34,11 +34,13 @@ var groups = []func(*giftwell.App) []Tool{
 	giftLinkTools,
 	refundTools,
 	quoteTools,
+	billingTools,
 	teamTools,
 	webhookTools,
 	workspaceTools,
 	retiredTools,
 	webhookSignedInTools,
+	billingSignedInTools,
 }
 
 // ByName returns the tools of list indexed by name.

@@ -28,6 +28,17 @@ var topupFields = []string{"amount"}
 
 // balance shows the balance of the current mode, its ledger and the top-up form.
 func (h *handler) balance(w http.ResponseWriter, r *http.Request, s session) {
+	if session := r.URL.Query().Get("topup"); session != "" {
+		// Back from the processor's page: ask the processor, never the URL.
+		st, err := h.app.Billing.ReconcileTopup(r.Context(), s.Principal, session)
+		if err != nil {
+			h.fail(w, r, &s, err)
+			return
+		}
+		done := map[ledger.TopupState]string{ledger.TopupCompleted: "topup-paid", ledger.TopupExpired: "topup-expired", ledger.TopupCreated: "topup-pending"}[st]
+		http.Redirect(w, r, "/balance?done="+done, http.StatusSeeOther)
+		return
+	}
 	h.show(w, r, s, "balance", h.balanceView)
 }
 
@@ -143,6 +154,10 @@ func dollarsInvalid(field, example string, err error) error {
 // sandboxPayment shows the local sandbox's test payment page.
 func (h *handler) sandboxPayment(w http.ResponseWriter, r *http.Request, s session) {
 	id := r.PathValue("id")
+	if _, err := h.app.Ledger.SandboxPayment(r.Context(), s.Principal, id); core.ErrorCode(err) == core.CodeNotFound {
+		h.sandboxCheckoutPage(w, r, s, id)
+		return
+	}
 	h.show(w, r, s, "sandbox_pay", func(ctx context.Context, s session) (view, error) {
 		p, err := h.app.Ledger.SandboxPayment(ctx, s.Principal, id)
 		if err != nil {
@@ -154,6 +169,10 @@ func (h *handler) sandboxPayment(w http.ResponseWriter, r *http.Request, s sessi
 
 // completeSandboxPayment completes the test payment and goes back to the balance.
 func (h *handler) completeSandboxPayment(w http.ResponseWriter, r *http.Request, s session) {
+	if _, err := h.app.Ledger.SandboxPayment(r.Context(), s.Principal, r.PathValue("id")); core.ErrorCode(err) == core.CodeNotFound {
+		h.paySandboxCheckout(w, r, s, r.PathValue("id"))
+		return
+	}
 	if err := h.app.Ledger.CompleteSandboxPayment(r.Context(), s.Principal, r.PathValue("id")); err != nil {
 		h.fail(w, r, &s, err)
 		return

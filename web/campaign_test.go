@@ -113,7 +113,7 @@ func TestCampaignBatchDraftSaysCheckoutAndDeliveryExcluded(t *testing.T) {
 	require.Contains(t, res.Body, "Delivery not included")
 	require.Contains(t, res.Body, "(delivery not included)")
 	require.Contains(t, res.Body, `id="checkout-note"`)
-	require.Contains(t, res.Body, "Checkout arrives with billing")
+	require.Contains(t, res.Body, `id="pay-and-launch"`)
 	require.NotContains(t, res.Body, `id="turn-on"`)
 	require.Contains(t, res.Body, "Batch")
 }

@@ -31,6 +31,11 @@ type campaignData struct {
 	Gifts []giftRow
 	// MoreGifts is set when the campaign has more gifts than Gifts.
 	MoreGifts bool
+	// CanPay offers Pay and launch (a signed-in owner or admin).
+	CanPay bool
+	// CheckoutKey is the Pay and launch form's idempotency key, fresh per
+	// page: submitting the same form twice opens one checkout.
+	CheckoutKey string
 }
 
 // loadCampaignPage reads campaign id, its gift, its preview and its newest
@@ -44,7 +49,8 @@ func (h *handler) loadCampaignPage(ctx context.Context, p core.Principal, id str
 	if err != nil {
 		return campaignData{}, err
 	}
-	d := campaignData{Campaign: c, Preview: pv, CanRaiseAutoApprove: core.Authorize(p, core.ActRaiseAutoApprove, "") == nil}
+	d := campaignData{Campaign: c, Preview: pv, CanRaiseAutoApprove: core.Authorize(p, core.ActRaiseAutoApprove, "") == nil,
+		CanPay: core.Authorize(p, core.ActPay, "") == nil, CheckoutKey: "web-" + core.RandomHex(16)}
 	if d.Gifts, d.MoreGifts, err = h.loadCampaignGifts(ctx, p, id); err != nil {
 		return campaignData{}, err
 	}
@@ -70,7 +76,7 @@ func (d campaignData) CanTurnOn() bool {
 func (d campaignData) CanPause() bool { return d.Campaign.Status == campaign.StatusActive }
 
 // NeedsCheckout reports whether the campaign is a draft batch or single
-// gift, which is turned on by paying at checkout (not here yet).
+// gift, which is turned on by paying at checkout (Pay and launch).
 func (d campaignData) NeedsCheckout() bool {
 	return !d.Campaign.Mode.Playbook() && d.Campaign.Status == campaign.StatusDraft
 }

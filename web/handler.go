@@ -101,6 +101,16 @@ func (h *handler) routes() http.Handler {
 	mux.Handle("POST /balance/topup", h.signedIn(h.createTopup))
 	mux.Handle("GET /sandbox/pay/{id}", h.signedIn(h.sandboxPayment))
 	mux.Handle("POST /sandbox/pay/{id}", h.signedIn(h.completeSandboxPayment))
+	mux.Handle("POST /sandbox/pay/{id}/abandon", h.signedIn(h.abandonSandboxPayment))
+
+	mux.Handle("POST /campaigns/{id}/pay", h.signedIn(h.payCampaign))
+	mux.Handle("GET /campaigns/{id}/launch", h.signedIn(h.launchPage))
+	mux.Handle("POST /campaigns/{id}/launch", h.signedIn(h.launchStep))
+	mux.Handle("GET /billing", h.signedIn(h.billingPage))
+	mux.Handle("POST /billing/checkouts/{id}/cancel", h.signedIn(h.cancelCheckout))
+	mux.Handle("POST /billing/checkouts/{id}/reconcile", h.signedIn(h.reconcileCheckout))
+	mux.Handle("GET /billing/invoices/{id}", h.signedIn(h.invoicePage))
+	mux.Handle("GET /billing/invoices/{id}/pdf", h.signedIn(h.invoicePDF))
 
 	mux.HandleFunc("/", h.notFound)
 	return mux

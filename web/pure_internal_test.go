@@ -12,6 +12,7 @@ import (
 
 	"github.com/giftwell/giftwell"
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/billing"
 	"github.com/giftwell/giftwell/core/campaign"
 	"github.com/giftwell/giftwell/core/giftlink"
 	"github.com/giftwell/giftwell/core/identity"
@@ -84,13 +85,18 @@ func TestEveryPageRenders(t *testing.T) {
 			Created: &webhook.CreatedEndpoint{Endpoint: webhook.Endpoint{ID: "whk_1"}, Secret: "s"}},
 		"webhooks_deliveries": &deliveriesData{Endpoint: webhook.Endpoint{ID: "whk_1", Events: []string{"send.created"}}, Source: "gift", Sources: []string{"gift", "playbook"},
 			Before: "9", NextBefore: "5", Items: []deliveryRow{{Delivery: webhook.Delivery{ID: "dlv_1", State: "dead"}, CanRetry: true, Retried: true}}},
-		"invite":      invitationData{},
-		"login":       loginData{Next: "/"},
-		"message":     messageData{Title: "T", Text: "X"},
-		"campaigns":   campaignsData{},
-		"campaign":    campaignData{Review: true, Gifts: []giftRow{{Gift: campaign.Gift{ID: "send_1", Status: campaign.SendReady}}}, MoreGifts: true},
-		"balance":     balanceData{CanTopUp: true, Ledger: []ledger.LedgerEntry{{Kind: ledger.LedgerDebit, Cents: -100}}},
-		"sandbox_pay": ledger.SandboxPayment{State: ledger.TopupCreated},
+		"invite":           invitationData{},
+		"login":            loginData{Next: "/"},
+		"message":          messageData{Title: "T", Text: "X"},
+		"campaigns":        campaignsData{},
+		"campaign":         campaignData{Review: true, Gifts: []giftRow{{Gift: campaign.Gift{ID: "send_1", Status: campaign.SendReady}}}, MoreGifts: true},
+		"balance":          balanceData{CanTopUp: true, Ledger: []ledger.LedgerEntry{{Kind: ledger.LedgerDebit, Cents: -100}}},
+		"sandbox_pay":      ledger.SandboxPayment{State: ledger.TopupCreated},
+		"sandbox_checkout": billing.SandboxCheckout{SessionID: "sbx_1", Checkout: billing.Checkout{ID: "chk_1", State: billing.CheckoutOpen, RecipientCount: 2}},
+		"billing": billingData{CanManage: true, Config: billing.BillingConfig{Mode: billing.BillingSandbox}, Checkouts: []billing.Checkout{
+			{ID: "chk_1", State: billing.CheckoutOpen, URL: "https://pay.example/1"}, {ID: "chk_2", State: billing.CheckoutConsumed, InvoiceURL: "/i", InvoicePDF: "/p"}}},
+		"launch":  launchData{CampaignID: "cmp_1", Checkout: &billing.Checkout{ID: "chk_1", State: billing.CheckoutPaid, RecipientCount: 5, LaunchCursor: 3}},
+		"invoice": billing.Invoice{Number: "INV-1", CheckoutID: "chk_1", Mode: "test", Items: []billing.CheckoutItem{{RecipientName: "A", SendID: "send_1"}}, RefundedCents: 1},
 		"giftlink": giftLinkData{Token: "t", Limits: giftLinkLimits, Page: giftlink.Page{State: giftlink.PageOpen, Test: true,
 			Sender: giftlink.Branding{SenderName: "Sam", ContactEmail: "a@b.example"}, Note: "N", WhatHappensNext: []string{"1"}}},
 		"giftlink_done": giftLinkData{Page: giftlink.Page{State: giftlink.PageConfirmed, Address: &giftlink.Address{Name: "A", Street2: "2"}}},

@@ -12,6 +12,7 @@ import (
 	"github.com/giftwell/giftwell/internal/clientip"
 	"github.com/giftwell/giftwell/internal/httpbody"
 	"github.com/giftwell/giftwell/internal/metrics"
+	"github.com/giftwell/giftwell/internal/payments"
 	"github.com/giftwell/giftwell/internal/reqlog"
 	"github.com/giftwell/giftwell/mcp"
 	"github.com/giftwell/giftwell/oauth"
@@ -31,6 +32,9 @@ type routeConfig struct {
 	// noMetricsRoute leaves GET /metrics off this handler (serve
 	// --metrics-addr serves it on its own listener).
 	noMetricsRoute bool
+	// stripeWebhookSecret verifies POST /stripe/webhook; empty leaves the
+	// route off.
+	stripeWebhookSecret string
 }
 
 // routeOption sets a field of routeConfig.
@@ -91,6 +95,9 @@ func routes(app *giftwell.App, log *slog.Logger, opts ...routeOption) http.Handl
 	mux.Handle("/oauth/", labeled("oauth", "/oauth/", oauthServer))
 	if !cfg.noMetricsRoute {
 		mux.Handle("GET /metrics", labeled("site", "/metrics", cfg.metrics.Handler()))
+	}
+	if cfg.stripeWebhookSecret != "" {
+		mux.Handle("POST /stripe/webhook", labeled("site", "/stripe/webhook", payments.StripeWebhook{Secret: cfg.stripeWebhookSecret, Events: app.Billing, Log: log}))
 	}
 	mux.Handle("/", site(app, log, cfg))
 	return reqlog.RequestID(requestLog(log, cfg.metrics)(httpbody.DrainAfter(mux)))

@@ -17,7 +17,6 @@ import (
 	"github.com/giftwell/giftwell/core/catalog"
 	"github.com/giftwell/giftwell/core/identity"
 	"github.com/giftwell/giftwell/internal/metrics"
-	"github.com/giftwell/giftwell/internal/payments"
 	"github.com/giftwell/giftwell/internal/smtp"
 )
 
@@ -101,7 +100,8 @@ func serve(ctx context.Context, args []string, stdout io.Writer) error {
 	}
 	app := giftwell.New(d.Pool, core.Config{SiteURL: cfg.siteURL, SecretKey: secretKey, OAuthCallbacks: cfg.oauthCallbacks,
 		RateLimitPerMinute: cfg.rateLimitPerMinute}, nil, log)
-	app.Ledger.Payments = payments.SandboxProcessor{SiteURL: app.Config.SiteURL}
+	pay := paymentSettingsFromEnv()
+	app.Ledger.Payments = pay.processor(app)
 	// Every instance on the database serves a new catalog at once.
 	app.Catalog.Listen()
 	cfg.configure(app)
@@ -138,7 +138,7 @@ func serve(ctx context.Context, args []string, stdout io.Writer) error {
 	}
 	defer stopMetrics()
 	requests := &inFlight{}
-	srv := newHTTPServer(requests.wrap(routes(app, log, cfg.routeOptions(m)...)), defaultServerLimits)
+	srv := newHTTPServer(requests.wrap(routes(app, log, append(cfg.routeOptions(m), withStripeWebhook(pay.stripeWebhookSecret))...)), defaultServerLimits)
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 	log.Info("listening", "addr", ln.Addr().String(), "site_url", cfg.siteURL, "private_cluster", d.Cluster != nil)

@@ -71,7 +71,7 @@ func (a *Service) SetAutoApprove(ctx context.Context, p core.Principal, id strin
 		if err := checkVersion(p, c, in.ExpectedPolicyVersion, false); err != nil {
 			return err
 		}
-		if err := checkoutLock(ctx, q, c); err != nil {
+		if err := a.checkoutLock(ctx, q, c); err != nil {
 			return err
 		}
 		rule, monthly, err := nextAutoApprove(c, in)

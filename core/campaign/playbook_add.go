@@ -131,7 +131,7 @@ func (a *Service) addToPlaybook(ctx context.Context, tx pgx.Tx, p core.Principal
 	if err := playbookOn(a, c); err != nil {
 		return AddPersonResult{}, err
 	}
-	if err := checkoutLock(ctx, q, c); err != nil {
+	if err := a.checkoutLock(ctx, q, c); err != nil {
 		return AddPersonResult{}, err
 	}
 	product, err := a.storedProduct(ctx, c.ProductID)

@@ -56,6 +56,8 @@ type Preview struct {
 	URL                     string                   `json:"url" jsonschema:"the page for nextAction"`
 	UnavailableReason       *string                  `json:"unavailableReason" jsonschema:"why the gift cannot be ordered now, or null"`
 	PrepaidOffer            *PreviewPrepaidOffer     `json:"prepaidOffer,omitempty" jsonschema:"for batch and single campaigns whose gift the service qualified: a fixed, tax-inclusive price per recipient, paid at checkout, that lets live recipients confirm their own address within shippingStates"`
+	// Checkout is the campaign's newest checkout (checkout.go).
+	Checkout *PreviewCheckout `json:"checkout,omitempty" jsonschema:"the campaign's newest card checkout, when it has one"`
 }
 
 // PreviewBlocker is one thing that stops approval: the campaign's (no
@@ -121,7 +123,8 @@ func (a *Service) PreviewCampaign(ctx context.Context, p core.Principal, id stri
 			return err
 		}
 		out = a.preview(c, product, roster, com, repeats, modeOf(p))
-		return nil
+		out.Checkout, err = a.previewCheckout(ctx, q, c.ID)
+		return err
 	})
 	return out, err
 }

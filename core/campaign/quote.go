@@ -177,7 +177,7 @@ func (a *Service) CommitSend(ctx context.Context, p core.Principal, quoteID stri
 		case c.PolicyVersion != row.PolicyVersion:
 			return policyChanged(c.PolicyVersion)
 		}
-		if err := checkoutLock(ctx, q, c); err != nil {
+		if err := a.checkoutLock(ctx, q, c); err != nil {
 			return err
 		}
 		if ks := giftChecks(c, product, mode); len(ks) > 0 {

@@ -84,7 +84,7 @@ func (a *Service) addRecipients(ctx context.Context, tx pgx.Tx, q *db.Queries, p
 	if err := checkVersion(p, c, in.ExpectedPolicyVersion, keepsOn); err != nil {
 		return RecipientsAdded{}, err
 	}
-	if err := checkoutLock(ctx, q, c); err != nil {
+	if err := a.checkoutLock(ctx, q, c); err != nil {
 		return RecipientsAdded{}, err
 	}
 

@@ -99,7 +99,7 @@ func (a *Service) ManageRecipients(ctx context.Context, p core.Principal, id str
 		if err := checkVersion(p, c, in.ExpectedPolicyVersion, false); err != nil {
 			return err
 		}
-		if err := checkoutLock(ctx, q, c); err != nil {
+		if err := a.checkoutLock(ctx, q, c); err != nil {
 			return err
 		}
 		roster, err := loadRoster(ctx, q, c.ID)

@@ -2,6 +2,7 @@ package campaign
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/giftwell/giftwell/core"
 	"github.com/giftwell/giftwell/sql/db"
@@ -29,27 +30,39 @@ func campaignCompleted(id string) *core.Error {
 	return core.Errorf(core.CodeCampaignCompleted, "campaign %s is completed and refuses every change; create a new campaign", id)
 }
 
-// checkoutLock is where CHECKOUT_LOCKED is decided: an open or paid
-// checkout locks a campaign's edits until it is cancelled or expires, or
-// until its paid gifts are prepared. Every write to a campaign or its roster
-// calls it inside its transaction, after locking the campaign.
-//
-// Checkouts arrive with the billing issue. Until then no campaign can have
-// one, so it returns nil; that issue reads the campaign's open or paid
-// checkout here and returns CHECKOUT_LOCKED (retry_later).
-func checkoutLock(ctx context.Context, q *db.Queries, c campaignRecord) error {
-	_, _, _ = ctx, q, c
-	return nil
+// checkoutLock is where CHECKOUT_LOCKED is decided: a checkout in progress
+// (creating, open or paid) locks a campaign's edits until it is cancelled
+// or expires, or until its paid gifts are prepared (consumed). Every write
+// to a campaign or its roster calls it inside its transaction, after
+// locking the campaign; a checkout is opened under the same lock, so an
+// edit and a checkout never both win. An unpaid checkout whose time is up
+// no longer locks (core/billing records its expiry).
+func (a *Service) checkoutLock(ctx context.Context, q *db.Queries, c campaignRecord) error {
+	row, err := q.CheckoutInProgress(ctx, c.ID)
+	if core.IsNoRows(err) {
+		return nil
+	}
+	if err != nil {
+		return core.Internal(err)
+	}
+	if row.State != "paid" && !row.ExpiresAt.After(a.Clock.Now()) {
+		return nil
+	}
+	return &core.Error{Code: core.CodeCheckoutLocked, URL: a.Config.ReviewURL(c.ID),
+		Message: fmt.Sprintf("campaign %s has checkout %s %s: edits wait until it is cancelled or expires, or until launch has prepared its paid gifts", c.ID, row.ID, row.State)}
 }
 
 // modeLock is where MODE_LOCKED is decided: a campaign paid at checkout
 // cannot become a playbook. UpdateCampaign calls it when a write changes a
 // batch or single campaign's mode to always_on.
-//
-// Until the billing issue adds checkouts nothing is paid at checkout, so it
-// returns nil; that issue returns MODE_LOCKED when c has a paid checkout.
-func modeLock(ctx context.Context, q *db.Queries, c campaignRecord) error {
-	_, _, _ = ctx, q, c
+func (a *Service) modeLock(ctx context.Context, q *db.Queries, c campaignRecord) error {
+	paid, err := q.CheckoutPaidExists(ctx, c.ID)
+	if err != nil {
+		return core.Internal(err)
+	}
+	if paid {
+		return core.FieldError(core.CodeModeLocked, "mode", "campaign %s was paid at checkout and cannot become a playbook; create a playbook instead", c.ID)
+	}
 	return nil
 }
 
@@ -112,7 +125,7 @@ func nextStatus(p core.Principal, c campaignRecord, mode CampaignMode, requested
 // is turned on by paying for it at checkout, which the billing issue adds.
 func activatedAtCheckout(mode CampaignMode) *core.Error {
 	return &core.Error{Code: core.CodeInvalidRequestState, Fields: []string{"status"},
-		Message: "status: a " + string(mode) + " campaign is turned on by paying for it at checkout, which arrives with billing; a signed-in owner or admin does it at the review page"}
+		Message: "status: a " + string(mode) + " campaign is turned on by paying for it at checkout: a signed-in owner or admin does it at the review page (Pay and launch)"}
 }
 
 // checkVersion applies the version rule of writes: keys and connections

@@ -138,11 +138,11 @@ func (a *Service) updateCampaign(ctx context.Context, tx pgx.Tx, q *db.Queries, 
 	if err := checkVersion(p, c, in.ExpectedPolicyVersion, keepsOn); err != nil {
 		return Campaign{}, err
 	}
-	if err := checkoutLock(ctx, q, c); err != nil {
+	if err := a.checkoutLock(ctx, q, c); err != nil {
 		return Campaign{}, err
 	}
 	if next.Mode.Playbook() && !c.Mode.Playbook() {
-		if err := modeLock(ctx, q, c); err != nil {
+		if err := a.modeLock(ctx, q, c); err != nil {
 			return Campaign{}, err
 		}
 	}

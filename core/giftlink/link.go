@@ -150,8 +150,9 @@ func (v linkView) item(cfg core.Config, now time.Time) Link {
 
 // canRegift says why v cannot be regifted at now, or nil: the gift must be
 // unused (awaiting its address, the link not used), its campaign active or
-// paused, the link not expired. A revoked link can be regifted; checkouts
-// (the billing issue) will add "no checkout in progress".
+// paused, the link not expired. A revoked link can be regifted. Regift
+// itself also refuses while a checkout of the campaign is in progress
+// (noCheckoutInProgress).
 func (v linkView) canRegift(now time.Time) error {
 	if v.state(now) == LinkExpired {
 		return core.FieldError(core.CodeInvalidRequestState, "sendId",

@@ -42,7 +42,8 @@ type RegiftRecipient struct {
 // campaign active or paused. It returns the new link (with its url), or
 // VALIDATION_ERROR naming the field, NOT_FOUND naming id, GIFT_LINK_CONFLICT
 // naming generation (of two concurrent regifts exactly one wins),
-// INVALID_REQUEST_STATE naming sendId, or the codes of Authorize.
+// INVALID_REQUEST_STATE naming sendId, CHECKOUT_LOCKED (a checkout of the
+// campaign is in progress), or the codes of Authorize.
 func (s *Service) Regift(ctx context.Context, p core.Principal, sendID string, r Regift) (Link, error) {
 	if err := core.Authorize(p, core.ActManageGiftLinks, ""); err != nil {
 		return Link{}, err
@@ -69,6 +70,9 @@ func (s *Service) Regift(ctx context.Context, p core.Principal, sendID string, r
 			return err
 		}
 		if err := v.canRegift(now); err != nil {
+			return err
+		}
+		if err := noCheckoutInProgress(ctx, q, v.campaign.ID, now); err != nil {
 			return err
 		}
 		snap := campaign.GiftRecipient{

@@ -64,9 +64,10 @@ type ProcessorSession struct {
 	URL string
 }
 
-// PaymentProcessor takes payments for top-ups. internal/payments holds the
-// local sandbox; the billing issue adds Stripe behind the same interface.
-// Its confirmation (a webhook, or the sandbox page) calls Service.CompleteTopup.
+// PaymentProcessor takes payments for top-ups and checkouts, and refunds
+// them. internal/payments holds the local sandbox and Stripe. Its
+// confirmation (Stripe's webhook, a reconcile, or the sandbox page) calls
+// Service.CompleteTopup or core/billing's checkout methods.
 // core calls it with no transaction open and no row locked.
 type PaymentProcessor interface {
 	// Name identifies the processor in stored top-ups ("sandbox", "stripe").
@@ -78,6 +79,18 @@ type PaymentProcessor interface {
 	// processor refused and opened no session; any other error is an
 	// unknown outcome.
 	CreateTopupSession(ctx context.Context, req TopupRequest) (ProcessorSession, error)
+	// CreateCheckoutSession opens a card payment session for a campaign's
+	// checkout (Stripe: a Checkout Session in payment mode), with
+	// req.CheckoutID as its idempotency key. Errors as CreateTopupSession.
+	CreateCheckoutSession(ctx context.Context, req CheckoutRequest) (ProcessorSession, error)
+	// RetrieveSession reads a session's state at the processor (reconcile).
+	RetrieveSession(ctx context.Context, sessionID string) (SessionResult, error)
+	// ExpireSession closes an unpaid session so it can no longer be paid,
+	// and returns its state: SessionPaid when it was paid first.
+	ExpireSession(ctx context.Context, sessionID string) (SessionResult, error)
+	// Refund gives cents of a payment back to the card, with req.RefundID
+	// as its idempotency key.
+	Refund(ctx context.Context, req RefundRequest) (RefundResult, error)
 }
 
 // SandboxProcessorName is the Name of the local sandbox processor

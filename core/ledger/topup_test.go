@@ -28,6 +28,22 @@ func (f processorFunc) CreateTopupSession(ctx context.Context, req ledger.TopupR
 	return f(ctx, req)
 }
 
+func (processorFunc) CreateCheckoutSession(context.Context, ledger.CheckoutRequest) (ledger.ProcessorSession, error) {
+	return ledger.ProcessorSession{}, errors.New("processorFunc opens top-ups only")
+}
+
+func (processorFunc) RetrieveSession(context.Context, string) (ledger.SessionResult, error) {
+	return ledger.SessionResult{State: ledger.SessionLocal}, nil
+}
+
+func (processorFunc) ExpireSession(context.Context, string) (ledger.SessionResult, error) {
+	return ledger.SessionResult{State: ledger.SessionLocal}, nil
+}
+
+func (processorFunc) Refund(context.Context, ledger.RefundRequest) (ledger.RefundResult, error) {
+	return ledger.RefundResult{}, errors.New("processorFunc refunds nothing")
+}
+
 // heldProcessor opens a session per call, numbered, but first tells the
 // test it was called (entered) and waits until the test calls release (or
 // ends: its App's connections are then given back).

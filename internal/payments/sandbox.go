@@ -42,3 +42,36 @@ func (s SandboxProcessor) CreateTopupSession(_ context.Context, req ledger.Topup
 func SandboxPayURL(siteURL, sessionID string) string {
 	return strings.TrimRight(siteURL, "/") + "/sandbox/pay/" + sessionID
 }
+
+// CreateCheckoutSession implements ledger.PaymentProcessor: the session is
+// the sandbox page, paid or abandoned there by a signed-in owner or admin.
+// A live checkout is INVALID_REQUEST_STATE.
+func (s SandboxProcessor) CreateCheckoutSession(_ context.Context, req ledger.CheckoutRequest) (ledger.ProcessorSession, error) {
+	if req.Mode != core.ModeTest {
+		return ledger.ProcessorSession{}, core.Errorf(core.CodeInvalidRequestState, "live checkouts need the card processor: the sandbox takes test payments only")
+	}
+	id := "sbx_" + core.RandomHex(12)
+	return ledger.ProcessorSession{ID: id, URL: SandboxPayURL(s.SiteURL, id)}, nil
+}
+
+// RetrieveSession implements ledger.PaymentProcessor: the sandbox keeps no
+// state of its own (its page records payments in Giftwell directly), so it
+// answers ledger.SessionLocal.
+func (SandboxProcessor) RetrieveSession(context.Context, string) (ledger.SessionResult, error) {
+	return ledger.SessionResult{State: ledger.SessionLocal}, nil
+}
+
+// ExpireSession implements ledger.PaymentProcessor: nothing to close
+// elsewhere (ledger.SessionLocal).
+func (SandboxProcessor) ExpireSession(context.Context, string) (ledger.SessionResult, error) {
+	return ledger.SessionResult{State: ledger.SessionLocal}, nil
+}
+
+// Refund implements ledger.PaymentProcessor: a test payment's refund
+// succeeds at once; live payments are never the sandbox's.
+func (SandboxProcessor) Refund(_ context.Context, req ledger.RefundRequest) (ledger.RefundResult, error) {
+	if req.Mode != core.ModeTest {
+		return ledger.RefundResult{}, core.Errorf(core.CodeInvalidRequestState, "the sandbox refunds test payments only")
+	}
+	return ledger.RefundResult{ID: "sbx_re_" + req.RefundID, Succeeded: true}, nil
+}

@@ -72,6 +72,46 @@ type CatalogState struct {
 	ImportedAt   time.Time
 }
 
+type Checkout struct {
+	ID                 string
+	WorkspaceID        string
+	CampaignID         string
+	Mode               string
+	State              string
+	IdempotencyKey     string
+	PolicyVersion      int64
+	UnitCents          int64
+	AmountCents        int64
+	RecipientCount     int32
+	RemainingCount     int32
+	LaunchCursor       int32
+	Prepaid            bool
+	Processor          string
+	ProcessorSessionID *string
+	Url                string
+	PaymentRef         string
+	LatePaymentRef     string
+	RefundedCents      int64
+	InvoiceUrl         string
+	InvoicePdf         string
+	CreatedBy          string
+	CreatedAt          time.Time
+	ExpiresAt          time.Time
+	PaidAt             *time.Time
+	ClosedAt           *time.Time
+}
+
+type CheckoutItem struct {
+	CheckoutID   string
+	Position     int32
+	RecipientID  string
+	UnitCents    int64
+	SendID       *string
+	ErrorCode    string
+	ErrorMessage string
+	PreparedAt   *time.Time
+}
+
 type EmailOutbox struct {
 	ID            string
 	WorkspaceID   *string
@@ -258,6 +298,15 @@ type OauthToken struct {
 	FormData      []byte
 	SessionData   []byte
 	Active        bool
+}
+
+type ProcessorEvent struct {
+	ID         string
+	Processor  string
+	Type       string
+	ObjectID   string
+	Outcome    string
+	ReceivedAt time.Time
 }
 
 type RateWindow struct {

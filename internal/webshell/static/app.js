@@ -1,6 +1,7 @@
-// Giftwell's only script: copy buttons for one-time secrets, and a page
-// that shows one replaces its history entry with the page's own address, so
-// that reloading it reads the page again instead of resending the form.
+// Giftwell's only script: copy buttons for one-time secrets; a page that
+// shows one replaces its history entry with the page's own address, so that
+// reloading it reads the page again instead of resending the form; and a
+// form marked data-auto-submit (the launch page's next step) submits itself.
 "use strict";
 const once = document.querySelector("[data-shown-once]");
 if (once) history.replaceState(null, "", once.dataset.shownOnce);
@@ -19,3 +20,6 @@ document.addEventListener("click", async (event) => {
     status.textContent = "Press Ctrl+C (⌘C) to copy";
   }
 });
+
+const step = document.querySelector("form[data-auto-submit]");
+if (step) setTimeout(() => step.requestSubmit(), 300);

@@ -1,0 +1,45 @@
+// Package billing is Giftwell's card billing: campaign checkouts (opened at
+// the payment processor, paid, expired or cancelled), the processor's events
+// applied exactly once, launch (paid roster positions into gifts),
+// reconcile, invoices and the billing config.
+package billing
+
+import (
+	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/campaign"
+	"github.com/giftwell/giftwell/core/ledger"
+)
+
+// Service is the billing subject. Its methods are the transaction
+// boundaries of the subject; none calls the payment processor while a
+// transaction is open or a row is locked.
+type Service struct {
+	*core.Kernel
+	// Campaigns quotes checkouts and creates the gifts launch prepares.
+	Campaigns *campaign.Service
+	// Ledger holds the payment processor (Ledger.Payments) and completes
+	// top-ups.
+	Ledger *ledger.Service
+}
+
+// PrefixCheckout starts checkout IDs.
+const PrefixCheckout = "chk_"
+
+// BillingURL is the billing page, where an owner or admin sees checkouts
+// and invoices.
+func (a *Service) BillingURL() string { return a.Config.SiteURL + "/billing" }
+
+// InvoiceURL is Giftwell's own invoice page of a paid checkout.
+func (a *Service) InvoiceURL(checkoutID string) string {
+	return a.Config.SiteURL + "/billing/invoices/" + checkoutID
+}
+
+// InvoicePDFURL is Giftwell's own invoice of a paid checkout as a PDF.
+func (a *Service) InvoicePDFURL(checkoutID string) string {
+	return a.Config.SiteURL + "/billing/invoices/" + checkoutID + "/pdf"
+}
+
+// LaunchURL is the page that drives a paid campaign's launch to the end.
+func (a *Service) LaunchURL(campaignID string) string {
+	return a.Config.SiteURL + "/campaigns/" + campaignID + "/launch"
+}

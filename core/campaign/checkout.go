@@ -1,0 +1,161 @@
+package campaign
+
+import (
+	"context"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/sql/db"
+)
+
+// A batch or single campaign is paid at checkout (core/billing) and then
+// launched: each paid roster position becomes a gift funded by the
+// checkout. These are the campaign's side of both, run in core/billing's
+// transactions.
+
+// CheckoutQuote is what a checkout of a campaign pays for, decided under the
+// campaign's lock.
+type CheckoutQuote struct {
+	CampaignID    string
+	CampaignName  string
+	PolicyVersion int64
+	Mode          core.Mode
+	// UnitCents is the price per gift: the prepaid offer's when the gift has
+	// one (Prepaid), else priceCents + shippingCents.
+	UnitCents int64
+	Prepaid   bool
+	// RecipientIDs are the people paid for, in roster order: no gift yet and
+	// not skipped.
+	RecipientIDs []string
+}
+
+// QuoteCheckout locks campaign id of p's workspace in tx and decides what a
+// checkout at expectedPolicyVersion pays for. It returns NOT_FOUND,
+// CAMPAIGN_COMPLETED, BALANCE_FUNDED (a playbook is paid from the balance),
+// POLICY_CHANGED, INVALID_REQUEST_STATE (nobody left to pay for), or the
+// first blocker of the preview as approval's code (GIFT_UNAVAILABLE,
+// PERSONALIZATION_REQUIRED, RECIPIENT_MESSAGE_REQUIRED,
+// RECIPIENT_DETAILS_REQUIRED, REPEAT_REVIEW_REQUIRED,
+// LIVE_ADDRESSLESS_UNAVAILABLE, INVALID_REQUEST_STATE for limits).
+func (a *Service) QuoteCheckout(ctx context.Context, tx pgx.Tx, p core.Principal, id string, expectedPolicyVersion int64) (CheckoutQuote, error) {
+	q := db.New(tx)
+	c, err := lockCampaign(ctx, q, p.WorkspaceID, id)
+	if err != nil {
+		return CheckoutQuote{}, err
+	}
+	switch {
+	case c.Status == StatusCompleted:
+		return CheckoutQuote{}, campaignCompleted(c.ID)
+	case c.Mode.Playbook():
+		return CheckoutQuote{}, core.Errorf(core.CodeBalanceFunded, "campaign %s is a playbook: its gifts are paid from the prepaid balance when approved, never at checkout", c.ID)
+	case expectedPolicyVersion != c.PolicyVersion:
+		return CheckoutQuote{}, policyChanged(c.PolicyVersion)
+	}
+	roster, err := loadRoster(ctx, q, c.ID)
+	if err != nil {
+		return CheckoutQuote{}, err
+	}
+	com, err := a.loadCommitments(ctx, q, c.ID)
+	if err != nil {
+		return CheckoutQuote{}, err
+	}
+	mode := modeOf(p)
+	repeats, err := repeatsOf(ctx, q, c.ID, roster, mode)
+	if err != nil {
+		return CheckoutQuote{}, err
+	}
+	product, err := a.storedProduct(ctx, c.ProductID)
+	if err != nil {
+		return CheckoutQuote{}, err
+	}
+	pv := a.preview(c, product, roster, com, repeats, mode)
+	if len(pv.Blockers) > 0 {
+		b := pv.Blockers[0]
+		return CheckoutQuote{}, a.approvalError(approvalCheck{reason: b.Reason, message: b.Message}, c.ID, product)
+	}
+	if product != nil && product.ShippingQuoteRequired {
+		return CheckoutQuote{}, core.Errorf(core.CodeInvalidRequestState, "the gift's delivery is not priced yet (shippingQuoteRequired): a checkout takes all-in prices only; choose a gift with delivery included")
+	}
+	out := CheckoutQuote{CampaignID: c.ID, CampaignName: c.Name, PolicyVersion: c.PolicyVersion, Mode: mode, UnitCents: pv.UnitCents}
+	if pv.PrepaidOffer != nil {
+		out.UnitCents, out.Prepaid = pv.PrepaidOffer.UnitCents, true
+	}
+	for _, who := range roster.people {
+		if roster.sendOf[who.id] == "" && who.approval != ApprovalSkipped {
+			out.RecipientIDs = append(out.RecipientIDs, who.id)
+		}
+	}
+	if len(out.RecipientIDs) == 0 || out.UnitCents <= 0 {
+		return CheckoutQuote{}, core.Errorf(core.CodeInvalidRequestState, "campaign %s has nobody left to pay for: everyone on its roster has a gift or was skipped", c.ID)
+	}
+	return out, nil
+}
+
+// ActivatePaid turns a draft or paused campaign on once its checkout is
+// paid, inside the caller's transaction; its policyVersion stays.
+func (a *Service) ActivatePaid(ctx context.Context, tx pgx.Tx, campaignID string) error {
+	if err := db.New(tx).CampaignActivatePaid(ctx, db.CampaignActivatePaidParams{ID: campaignID, UpdatedAt: a.Clock.Now()}); err != nil {
+		return core.Internal(err)
+	}
+	return nil
+}
+
+// LaunchGift creates the gift of one paid roster position inside the
+// caller's transaction: person recipientID of campaign campaignID, funded
+// by the checkout at unitCents, approved by approvedBy. A person whose
+// address the recipient confirms gets a gift link. It returns NOT_FOUND for
+// a person no longer on the roster and INVALID_REQUEST_STATE for one who
+// already has a gift.
+func (a *Service) LaunchGift(ctx context.Context, tx pgx.Tx, workspaceID, campaignID, recipientID string, unitCents int64, mode core.Mode, approvedBy string) (Gift, error) {
+	q := db.New(tx)
+	c, err := lockCampaign(ctx, q, workspaceID, campaignID)
+	if err != nil {
+		return Gift{}, err
+	}
+	row, err := q.RecipientGetForApproval(ctx, db.RecipientGetForApprovalParams{CampaignID: c.ID, ID: recipientID})
+	if core.IsNoRows(err) {
+		return Gift{}, core.FieldError(core.CodeNotFound, "recipientId", "%s is no longer on campaign %s", recipientID, c.ID)
+	}
+	if err != nil {
+		return Gift{}, core.Internal(err)
+	}
+	who, err := personFromRow(row)
+	if err != nil {
+		return Gift{}, core.Internal(err)
+	}
+	if _, err := q.SendGetByRecipient(ctx, who.id); err == nil {
+		return Gift{}, core.FieldError(core.CodeInvalidRequestState, "recipientId", "%s (%s) already has a gift", who.id, who.displayName())
+	} else if !core.IsNoRows(err) {
+		return Gift{}, core.Internal(err)
+	}
+	return a.createGift(ctx, tx, giftParams{c: c, who: who, unitCents: unitCents, mode: mode, fundedBy: FundedByCheckout, approvedBy: approvedBy})
+}
+
+// PreviewCheckout is a campaign's newest checkout as its preview shows it.
+type PreviewCheckout struct {
+	ID          string `json:"id" jsonschema:"the checkout (chk_...)"`
+	State       string `json:"state" jsonschema:"creating, open, paid, consumed, expired or cancelled" schema:"enum=creating|open|paid|consumed|expired|cancelled"`
+	AmountCents int64  `json:"amountCents" jsonschema:"its total in USD cents"`
+	URL         string `json:"url,omitempty" jsonschema:"the payment page while open, for a signed-in owner or admin"`
+}
+
+// previewCheckout reads campaign campaignID's newest checkout, or nil; an
+// open one whose time is up reads as expired.
+func (a *Service) previewCheckout(ctx context.Context, q *db.Queries, campaignID string) (*PreviewCheckout, error) {
+	row, err := q.CheckoutLatestForCampaign(ctx, campaignID)
+	if core.IsNoRows(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, core.Internal(err)
+	}
+	out := &PreviewCheckout{ID: row.ID, State: row.State, AmountCents: row.AmountCents}
+	switch {
+	case (row.State == "open" || row.State == "creating") && !row.ExpiresAt.After(a.Clock.Now()):
+		out.State = "expired"
+	case row.State == "open":
+		out.URL = row.Url
+	}
+	return out, nil
+}

@@ -1,0 +1,26 @@
+package giftlink
+
+import (
+	"context"
+	"time"
+
+	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/sql/db"
+)
+
+// noCheckoutInProgress refuses a regift while campaign campaignID has a
+// checkout in progress (creating, open or paid and not yet launched, and
+// an unpaid one not past its time): CHECKOUT_LOCKED, retry later.
+func noCheckoutInProgress(ctx context.Context, q *db.Queries, campaignID string, now time.Time) error {
+	row, err := q.CheckoutInProgress(ctx, campaignID)
+	if core.IsNoRows(err) {
+		return nil
+	}
+	if err != nil {
+		return core.Internal(err)
+	}
+	if row.State != "paid" && !row.ExpiresAt.After(now) {
+		return nil
+	}
+	return core.Errorf(core.CodeCheckoutLocked, "campaign %s has checkout %s %s: regift waits until it is cancelled or expires, or until launch has prepared its paid gifts", campaignID, row.ID, row.State)
+}
