@@ -27,6 +27,7 @@ var allowedImports = map[string][]string{
 	"core/tracking":     {"core", "core/campaign", "sql/db"},
 	"core/giftlink":     {"core", "core/campaign", "core/catalog", "sql/db"},
 	"core/webhook":      {"core", "core/tracking", "sql/db"},
+	"core/distribution": {"core", "core/campaign", "core/giftlink", "sql/db"},
 	".":                 {"core", "core/*"},
 	"tools":             {".", "core", "core/*"},
 	"prompts":           {".", "core", "core/*"},
