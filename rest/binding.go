@@ -31,8 +31,11 @@ type binding struct {
 }
 
 // bodyMethods are the methods whose non-path fields travel in a JSON body.
+// A DELETE carries one only where the spec gives it one
+// (remove_recipient_source_columns: {importId, indices}); the other DELETE
+// routes have no fields beyond their path.
 func bodyMethod(method string) bool {
-	return method == http.MethodPost || method == http.MethodPut || method == http.MethodPatch
+	return method == http.MethodPost || method == http.MethodPut || method == http.MethodPatch || method == http.MethodDelete
 }
 
 // newBinding derives the binding of a route from its method, path template

@@ -67,3 +67,12 @@ func requireCode(t *testing.T, err error, code core.Code, field string) {
 		require.Contains(t, ce.Fields, field, ce.Message)
 	}
 }
+
+// approve approves a waiting playbook person; it returns the recipient and
+// gift IDs.
+func (d *desk) approve(recipientID string) (string, string) {
+	d.t.Helper()
+	g, err := d.env.App.Campaigns.ApproveGift(context.Background(), d.owner, campaign.QueueDecision{CampaignID: d.c.ID, RecipientID: recipientID})
+	require.NoError(d.t, err)
+	return recipientID, g.ID
+}

@@ -90,7 +90,7 @@ func (q *Queries) GiftLinkExportsDeleteExpired(ctx context.Context, before time.
 }
 
 const recipientImportGet = `-- name: RecipientImportGet :one
-SELECT workspace_id, campaign_id, id, headers, retained, summary, created_at, updated_at FROM recipient_imports WHERE workspace_id = $1 AND campaign_id = $2 AND id = $3
+SELECT workspace_id, campaign_id, id, headers, retained, digest, summary, created_at, updated_at FROM recipient_imports WHERE workspace_id = $1 AND campaign_id = $2 AND id = $3
 `
 
 type RecipientImportGetParams struct {
@@ -108,6 +108,7 @@ func (q *Queries) RecipientImportGet(ctx context.Context, arg RecipientImportGet
 		&i.ID,
 		&i.Headers,
 		&i.Retained,
+		&i.Digest,
 		&i.Summary,
 		&i.CreatedAt,
 		&i.UpdatedAt,
@@ -116,8 +117,8 @@ func (q *Queries) RecipientImportGet(ctx context.Context, arg RecipientImportGet
 }
 
 const recipientImportInsert = `-- name: RecipientImportInsert :exec
-INSERT INTO recipient_imports (workspace_id, campaign_id, id, headers, retained, summary, created_at, updated_at)
-VALUES ($1, $2, $3, $4::text[], $5::int[], $6, $7, $7)
+INSERT INTO recipient_imports (workspace_id, campaign_id, id, headers, retained, digest, summary, created_at, updated_at)
+VALUES ($1, $2, $3, $4::text[], $5::int[], $6, $7, $8, $8)
 `
 
 type RecipientImportInsertParams struct {
@@ -126,6 +127,7 @@ type RecipientImportInsertParams struct {
 	ID          string
 	Headers     []string
 	Retained    []int32
+	Digest      string
 	Summary     []byte
 	CreatedAt   time.Time
 }
@@ -137,6 +139,7 @@ func (q *Queries) RecipientImportInsert(ctx context.Context, arg RecipientImport
 		arg.ID,
 		arg.Headers,
 		arg.Retained,
+		arg.Digest,
 		arg.Summary,
 		arg.CreatedAt,
 	)
@@ -144,7 +147,7 @@ func (q *Queries) RecipientImportInsert(ctx context.Context, arg RecipientImport
 }
 
 const recipientImportList = `-- name: RecipientImportList :many
-SELECT workspace_id, campaign_id, id, headers, retained, summary, created_at, updated_at FROM recipient_imports WHERE workspace_id = $1 AND campaign_id = $2 ORDER BY created_at, id
+SELECT workspace_id, campaign_id, id, headers, retained, digest, summary, created_at, updated_at FROM recipient_imports WHERE workspace_id = $1 AND campaign_id = $2 ORDER BY created_at, id
 `
 
 type RecipientImportListParams struct {
@@ -167,6 +170,7 @@ func (q *Queries) RecipientImportList(ctx context.Context, arg RecipientImportLi
 			&i.ID,
 			&i.Headers,
 			&i.Retained,
+			&i.Digest,
 			&i.Summary,
 			&i.CreatedAt,
 			&i.UpdatedAt,
@@ -179,6 +183,33 @@ func (q *Queries) RecipientImportList(ctx context.Context, arg RecipientImportLi
 		return nil, err
 	}
 	return items, nil
+}
+
+const recipientImportLock = `-- name: RecipientImportLock :one
+SELECT workspace_id, campaign_id, id, headers, retained, digest, summary, created_at, updated_at FROM recipient_imports WHERE workspace_id = $1 AND campaign_id = $2 AND id = $3 FOR UPDATE
+`
+
+type RecipientImportLockParams struct {
+	WorkspaceID string
+	CampaignID  string
+	ID          string
+}
+
+func (q *Queries) RecipientImportLock(ctx context.Context, arg RecipientImportLockParams) (RecipientImport, error) {
+	row := q.db.QueryRow(ctx, recipientImportLock, arg.WorkspaceID, arg.CampaignID, arg.ID)
+	var i RecipientImport
+	err := row.Scan(
+		&i.WorkspaceID,
+		&i.CampaignID,
+		&i.ID,
+		&i.Headers,
+		&i.Retained,
+		&i.Digest,
+		&i.Summary,
+		&i.CreatedAt,
+		&i.UpdatedAt,
+	)
+	return i, err
 }
 
 const recipientImportRowCount = `-- name: RecipientImportRowCount :one

@@ -302,6 +302,7 @@ type RecipientImport struct {
 	ID          string
 	Headers     []string
 	Retained    []int32
+	Digest      string
 	Summary     []byte
 	CreatedAt   time.Time
 	UpdatedAt   time.Time

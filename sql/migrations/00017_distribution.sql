@@ -58,6 +58,8 @@ CREATE TABLE recipient_imports (
     id              text NOT NULL CHECK (char_length(id) BETWEEN 1 AND 100),
     headers         text[] NOT NULL CHECK (cardinality(headers) BETWEEN 1 AND 100),
     retained        integer[] NOT NULL,
+    -- A digest of what was imported: a resend of the same importId must match.
+    digest          text NOT NULL,
     summary         jsonb NOT NULL CHECK (jsonb_typeof(summary) = 'object'),
     created_at      timestamptz NOT NULL,
     updated_at      timestamptz NOT NULL,

@@ -57,6 +57,9 @@ DELETE FROM source_uploads WHERE workspace_id = @workspace_id AND id = @id;
 -- name: RecipientImportGet :one
 SELECT * FROM recipient_imports WHERE workspace_id = @workspace_id AND campaign_id = @campaign_id AND id = @id;
 
+-- name: RecipientImportLock :one
+SELECT * FROM recipient_imports WHERE workspace_id = @workspace_id AND campaign_id = @campaign_id AND id = @id FOR UPDATE;
+
 -- name: RecipientImportList :many
 SELECT * FROM recipient_imports WHERE workspace_id = @workspace_id AND campaign_id = @campaign_id ORDER BY created_at, id;
 
@@ -65,8 +68,8 @@ SELECT * FROM recipient_imports WHERE workspace_id = @workspace_id AND campaign_
 SELECT count(*)::int FROM recipient_import_rows WHERE workspace_id = @workspace_id AND campaign_id = @campaign_id;
 
 -- name: RecipientImportInsert :exec
-INSERT INTO recipient_imports (workspace_id, campaign_id, id, headers, retained, summary, created_at, updated_at)
-VALUES (@workspace_id, @campaign_id, @id, @headers::text[], @retained::int[], @summary, @created_at, @created_at);
+INSERT INTO recipient_imports (workspace_id, campaign_id, id, headers, retained, digest, summary, created_at, updated_at)
+VALUES (@workspace_id, @campaign_id, @id, @headers::text[], @retained::int[], @digest, @summary, @created_at, @created_at);
 
 -- name: RecipientImportUpdate :exec
 UPDATE recipient_imports SET retained = @retained::int[], summary = @summary, updated_at = @updated_at
