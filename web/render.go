@@ -148,6 +148,7 @@ var notices = map[string]string{
 	"webhook-removed":    "The webhook endpoint was removed. Deliveries still waiting for it are cancelled.",
 	"delivery-retried":   "The delivery starts a new cycle of up to 8 attempts, the first now. Its new state is marked below.",
 	"switched":           "You switched workspace.",
+	"imported":           "The list was imported.",
 	"campaign-active":    "The campaign is on.",
 	"campaign-paused":    "The campaign is paused. Nothing more is sent until it is turned on again.",
 	"topup-paid":         "The payment is complete and the funds are in the balance.",
