@@ -190,6 +190,9 @@ func (s *Service) writeImport(ctx context.Context, q *db.Queries, workspaceID st
 	}
 	err = q.RecipientImportInsert(ctx, db.RecipientImportInsertParams{WorkspaceID: workspaceID, CampaignID: sum.CampaignID, ID: in.ImportID,
 		Headers: t.headers, Retained: int32s(sum.RetainedColumnIndices), Digest: digest, Summary: raw, CreatedAt: now})
+	if _, dup := core.ViolatedUnique(err); dup {
+		return core.Invalid("importId", "was saved by another request just now; read the campaign, or resend to get that import's summary")
+	}
 	if err != nil {
 		return core.AsCoreError(err)
 	}
