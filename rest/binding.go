@@ -31,16 +31,15 @@ type binding struct {
 }
 
 // bodyMethods are the methods whose non-path fields travel in a JSON body.
-// A DELETE carries one only where the spec gives it one
-// (remove_recipient_source_columns: {importId, indices}); the other DELETE
-// routes have no fields beyond their path.
 func bodyMethod(method string) bool {
-	return method == http.MethodPost || method == http.MethodPut || method == http.MethodPatch || method == http.MethodDelete
+	return method == http.MethodPost || method == http.MethodPut || method == http.MethodPatch
 }
 
 // newBinding derives the binding of a route from its method, path template
-// and input schema. Every path parameter must be an input property.
-func newBinding(method, path string, input *jsonschema.Schema, query bool) (binding, error) {
+// and input schema. Every path parameter must be an input property. body
+// makes a route of another method (a DELETE the spec gives a body, see
+// tools.JSONBody) read its fields from a JSON body.
+func newBinding(method, path string, input *jsonschema.Schema, query, body bool) (binding, error) {
 	b := binding{props: map[string]*jsonschema.Schema{}}
 	if input != nil {
 		for name, s := range input.Properties {
@@ -56,7 +55,7 @@ func newBinding(method, path string, input *jsonschema.Schema, query bool) (bind
 			b.path = append(b.path, name)
 		}
 	}
-	if bodyMethod(method) && !query {
+	if (bodyMethod(method) || body) && !query {
 		b.body = len(b.props) > len(b.path)
 	} else {
 		b.query = true

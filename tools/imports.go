@@ -56,6 +56,6 @@ func importTools(app *giftwell.App) []Tool {
 			func(ctx context.Context, p core.Principal, in RemoveRecipientSourceColumnsInput) (distribution.ImportSummary, error) {
 				return app.Distribution.RemoveSourceColumns(ctx, p, in.ID, in.SourceColumnsRemoval)
 			},
-			Title("Remove an import's source columns"), Destructive(), Idempotent(), REST(http.MethodDelete, "/campaigns/{id}/distribution/source-columns", http.StatusOK, Connections())),
+			Title("Remove an import's source columns"), Destructive(), Idempotent(), REST(http.MethodDelete, "/campaigns/{id}/distribution/source-columns", http.StatusOK, Connections(), JSONBody())),
 	}
 }
