@@ -28,6 +28,7 @@ var allowedImports = map[string][]string{
 	"core/giftlink":     {"core", "core/campaign", "core/catalog", "sql/db"},
 	"core/webhook":      {"core", "core/tracking", "sql/db"},
 	"core/billing":      {"core", "core/campaign", "core/ledger", "sql/db"},
+	"core/distribution": {"core", "core/campaign", "core/giftlink", "sql/db"},
 	".":                 {"core", "core/*"},
 	"tools":             {".", "core", "core/*"},
 	"prompts":           {".", "core", "core/*"},

@@ -14,6 +14,7 @@ import (
 	"github.com/giftwell/giftwell/core/campaign"
 	"github.com/giftwell/giftwell/core/catalog"
 	"github.com/giftwell/giftwell/core/connect"
+	"github.com/giftwell/giftwell/core/distribution"
 	"github.com/giftwell/giftwell/core/giftlink"
 	"github.com/giftwell/giftwell/core/guide"
 	"github.com/giftwell/giftwell/core/identity"
@@ -40,6 +41,9 @@ type App struct {
 	// GiftLinks keeps gift links: the recipient's page, messages, regift,
 	// revoke and distribution records.
 	GiftLinks *giftlink.Service
+	// Distribution keeps gift-link exports, staged source uploads and
+	// source imports.
+	Distribution *distribution.Service
 	// Guide serves the workflow guide.
 	Guide *guide.Service
 	// Tracking follows gifts after approval: the event feed.
@@ -58,20 +62,22 @@ func New(db *pgxpool.Pool, cfg core.Config, clock core.Clock, log *slog.Logger) 
 	cat := catalog.NewStore(db).WithClock(k.Clock)
 	led := &ledger.Service{Kernel: k}
 	campaigns := &campaign.Service{Kernel: k, Catalog: cat, Ledger: led, TestFulfilment: true}
+	links := &giftlink.Service{Kernel: k, Campaigns: campaigns, Catalog: cat}
 	hooks := &webhook.Service{Kernel: k}
 	k.Outbox = hooks
 	return &App{
-		Kernel:    k,
-		Catalog:   cat,
-		Identity:  &identity.Service{Kernel: k},
-		Connect:   &connect.Service{Kernel: k},
-		Ledger:    led,
-		Campaigns: campaigns,
-		Billing:   &billing.Service{Kernel: k, Campaigns: campaigns, Ledger: led},
-		GiftLinks: &giftlink.Service{Kernel: k, Campaigns: campaigns, Catalog: cat},
-		Guide:     &guide.Service{Kernel: k},
-		Tracking:  &tracking.Service{Kernel: k},
-		Webhooks:  hooks,
+		Kernel:       k,
+		Catalog:      cat,
+		Identity:     &identity.Service{Kernel: k},
+		Connect:      &connect.Service{Kernel: k},
+		Ledger:       led,
+		Campaigns:    campaigns,
+		Billing:      &billing.Service{Kernel: k, Campaigns: campaigns, Ledger: led},
+		GiftLinks:    links,
+		Distribution: &distribution.Service{Kernel: k, Campaigns: campaigns, GiftLinks: links},
+		Guide:        &guide.Service{Kernel: k},
+		Tracking:     &tracking.Service{Kernel: k},
+		Webhooks:     hooks,
 	}
 }
 

@@ -36,8 +36,10 @@ func bodyMethod(method string) bool {
 }
 
 // newBinding derives the binding of a route from its method, path template
-// and input schema. Every path parameter must be an input property.
-func newBinding(method, path string, input *jsonschema.Schema, query bool) (binding, error) {
+// and input schema. Every path parameter must be an input property. body
+// makes a route of another method (a DELETE the spec gives a body, see
+// tools.JSONBody) read its fields from a JSON body.
+func newBinding(method, path string, input *jsonschema.Schema, query, body bool) (binding, error) {
 	b := binding{props: map[string]*jsonschema.Schema{}}
 	if input != nil {
 		for name, s := range input.Properties {
@@ -53,7 +55,7 @@ func newBinding(method, path string, input *jsonschema.Schema, query bool) (bind
 			b.path = append(b.path, name)
 		}
 	}
-	if bodyMethod(method) && !query {
+	if (bodyMethod(method) || body) && !query {
 		b.body = len(b.props) > len(b.path)
 	} else {
 		b.query = true

@@ -34,7 +34,7 @@ func sampleBinding(t testing.TB, method string) binding {
 	t.Helper()
 	s, err := jsonschema.For[sampleInput](nil)
 	require.NoError(t, err)
-	b, err := newBinding(method, "/things/{id}", s, false)
+	b, err := newBinding(method, "/things/{id}", s, false, false)
 	require.NoError(t, err)
 	return b
 }
@@ -54,11 +54,11 @@ func TestNewBinding(t *testing.T) {
 		ID string `json:"id"`
 	}](nil)
 	require.NoError(t, err)
-	b, err := newBinding(http.MethodPost, "/things/{id}/ping", onlyPath, false)
+	b, err := newBinding(http.MethodPost, "/things/{id}/ping", onlyPath, false, false)
 	require.NoError(t, err)
 	require.False(t, b.body, "a POST with only path fields reads no body")
 
-	_, err = newBinding(http.MethodGet, "/things/{thingId}", onlyPath, false)
+	_, err = newBinding(http.MethodGet, "/things/{thingId}", onlyPath, false, false)
 	require.ErrorContains(t, err, "thingId")
 }
 

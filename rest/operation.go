@@ -94,7 +94,7 @@ func operations(list []tools.Tool) ([]operation, error) {
 			return nil, fmt.Errorf("rest: %s and %s both route %s", other, op.ID, key)
 		}
 		seen[key] = op.ID
-		b, err := newBinding(op.Method, op.Path, op.Input, r.Query)
+		b, err := newBinding(op.Method, op.Path, op.Input, r.Query, r.Body)
 		if err != nil {
 			return nil, fmt.Errorf("rest: %s: %w", op.ID, err)
 		}

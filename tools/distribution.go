@@ -6,6 +6,7 @@ import (
 
 	"github.com/giftwell/giftwell"
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/distribution"
 	"github.com/giftwell/giftwell/core/giftlink"
 )
 
@@ -33,6 +34,25 @@ const descGetGiftLinkRecords = "Read a campaign's gift links to distribute, one 
 	"otherwise availability_reason says why (no_gift, skipped, gift_cancelled, address_known, link_pending, link_used, link_revoked, link_expired). " +
 	"Filter and page with nextCursor (CURSOR_STALE: start again). Then send each gift_link through your own tools; test-mode links must not reach real prospects. Changes nothing."
 
+// ExportGiftLinksInput is export_gift_links' input: the campaign and the
+// export's scope, preset, columns and filters.
+type ExportGiftLinksInput struct {
+	ID string `json:"id" jsonschema:"the campaign ID" schema:"minLength=1,maxLength=200"`
+	distribution.ExportRequest
+}
+
+// ExportIDInput names an export.
+type ExportIDInput struct {
+	ID string `json:"id" jsonschema:"the export ID (exp_...)" schema:"minLength=1,maxLength=100"`
+}
+
+const descExportGiftLinks = "Make a CSV of a campaign's gift links to send through your own tools: scope all, selection or filtered; " +
+	"preset original (your retained source columns) or compact (identity); both add gift_link, gift_status, gift_expires_at. " +
+	"Then fetch downloadUrl with the same credentials, or call download_gift_link_export, within 24 hours."
+
+const descDownloadGiftLinkExport = "Download an export made by export_gift_links as {csv, filename}. " +
+	"Links are rechecked now: one revoked, used or expired since the export is left out. Changes nothing."
+
 // distributionTools are the gift-link distribution tools.
 func distributionTools(app *giftwell.App) []Tool {
 	return []Tool{
@@ -41,5 +61,19 @@ func distributionTools(app *giftwell.App) []Tool {
 				return app.GiftLinks.Records(ctx, p, in.ID, in.query())
 			},
 			Title("Read gift-link records"), ReadOnly(), REST(http.MethodGet, "/campaigns/{id}/distribution", http.StatusOK, Connections())),
+		Define("export_gift_links", descExportGiftLinks, ScopeLinks, core.ActReadGiftLinks,
+			func(ctx context.Context, p core.Principal, in ExportGiftLinksInput) (distribution.Export, error) {
+				return app.Distribution.ExportGiftLinks(ctx, p, in.ID, in.ExportRequest)
+			},
+			Title("Export gift links as CSV"), ReadOnly(), REST(http.MethodPost, "/campaigns/{id}/distribution/exports", http.StatusCreated, Connections())),
+		Define("download_gift_link_export", descDownloadGiftLinkExport, ScopeLinks, core.ActReadGiftLinks,
+			func(ctx context.Context, p core.Principal, in ExportIDInput) (distribution.ExportFile, error) {
+				return app.Distribution.DownloadExport(ctx, p, in.ID)
+			},
+			Title("Download a gift-link export"), ReadOnly(), REST(http.MethodGet, "/distribution/exports/{id}", http.StatusOK, Connections(), Produces("text/csv"),
+				RESTForm("", func(ctx context.Context, p core.Principal, in ExportIDInput) (File, error) {
+					f, err := app.Distribution.DownloadExport(ctx, p, in.ID)
+					return File{Name: f.Filename, Body: []byte(f.CSV)}, err
+				}))),
 	}
 }

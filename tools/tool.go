@@ -102,6 +102,10 @@ type Route struct {
 	// string even on a POST (POST /webhooks/{id}/deliveries/{deliveryId}/retry?source=);
 	// the route then reads no body.
 	Query bool `json:",omitempty"`
+	// Body puts the fields that are not path parameters in a JSON body on
+	// a method that has none otherwise: a DELETE the spec gives a body
+	// (remove_recipient_source_columns: {importId, indices}).
+	Body bool `json:",omitempty"`
 	// Produces is the success body's media type when the route answers with
 	// a file (text/csv) instead of {data}; the tool's payload is then a File.
 	Produces string `json:",omitempty"`
@@ -282,6 +286,10 @@ func Connections() RouteOption { return func(r *Route) { r.Connections = true } 
 // QueryParams makes a body method's route take its fields from the query
 // string, as the spec writes the route, and read no body.
 func QueryParams() RouteOption { return func(r *Route) { r.Query = true } }
+
+// JSONBody makes a DELETE route read its fields from a JSON body, where
+// the spec gives it one, instead of the query string.
+func JSONBody() RouteOption { return func(r *Route) { r.Body = true } }
 
 // Produces makes the route answer with a file of mediaType (text/csv)
 // instead of {data}; the tool's payload must be a File.

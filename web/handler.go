@@ -70,6 +70,10 @@ func (h *handler) routes() http.Handler {
 	mux.Handle("GET /campaigns/{id}", h.signedIn(h.campaign))
 	mux.Handle("POST /campaigns/{id}/status", h.signedIn(h.setCampaignStatus))
 	mux.Handle("POST /campaigns/{id}/auto-approve", h.signedIn(h.setAutoApprove))
+	mux.Handle("POST /campaigns/{id}/links.csv", h.signedIn(h.downloadLinks))
+	mux.Handle("POST /campaigns/{id}/import", h.signedIn(h.uploadImport))
+	mux.Handle("GET /campaigns/{id}/import/{upload}", h.signedIn(h.importMapping))
+	mux.Handle("POST /campaigns/{id}/import/{upload}", h.signedIn(h.saveImport))
 
 	mux.Handle("GET /gifts/{id}", h.signedIn(h.gift))
 	mux.Handle("POST /gifts/{id}/refund", h.signedIn(h.requestRefund))

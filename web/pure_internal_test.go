@@ -14,6 +14,7 @@ import (
 	"github.com/giftwell/giftwell/core"
 	"github.com/giftwell/giftwell/core/billing"
 	"github.com/giftwell/giftwell/core/campaign"
+	"github.com/giftwell/giftwell/core/distribution"
 	"github.com/giftwell/giftwell/core/giftlink"
 	"github.com/giftwell/giftwell/core/identity"
 	"github.com/giftwell/giftwell/core/ledger"
@@ -101,6 +102,8 @@ func TestEveryPageRenders(t *testing.T) {
 			Sender: giftlink.Branding{SenderName: "Sam", ContactEmail: "a@b.example"}, Note: "N", WhatHappensNext: []string{"1"}}},
 		"giftlink_done": giftLinkData{Page: giftlink.Page{State: giftlink.PageConfirmed, Address: &giftlink.Address{Name: "A", Street2: "2"}}},
 		"giftlink_end":  giftLinkData{Title: "T", Text: "X"},
+		"import": importData{CampaignID: "cmp_1", Preview: distribution.ImportPreview{UploadID: "web-1", Headers: []string{"Name", "Segment"},
+			Fields: []string{"name", "ignore"}, Sample: [][]string{{"Ana", "SMB"}}, Rows: 1, Choices: distribution.ImportFields}},
 		"queue": queueData{CanDecide: true, Campaign: &campaign.Campaign{ID: "cmp_1", Mode: campaign.ModeAlwaysOn, Status: campaign.StatusPaused},
 			Items:   []campaign.QueueItem{{CampaignID: "cmp_1", RecipientID: "rcp_1", Blockers: []string{campaign.ReasonRepeatReview.Blocker()}, State: campaign.ApprovalScheduled}},
 			Skipped: []campaign.SkippedItem{{CampaignID: "cmp_1", RecipientID: "rcp_2"}}, MoreSkipped: 1,

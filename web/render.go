@@ -160,4 +160,5 @@ var notices = map[string]string{
 	"auto-approve-on":     "Auto-approve is on for this playbook.",
 	"auto-approve-off":    "Auto-approve is off. Every person waits for approval; the limits are kept.",
 	"refund-requested":    "The refund request was sent to Giftwell's staff. Nothing is refunded until they approve it.",
+	"imported":            "The list was imported.",
 }

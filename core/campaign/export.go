@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/csv"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/giftwell/giftwell/core"
@@ -56,7 +55,7 @@ func (a *Service) ExportCampaign(ctx context.Context, p core.Principal, id strin
 				strconv.FormatInt(s.TotalCents, 10), s.CreatedAt.UTC().Format(time.RFC3339),
 			}
 			for i := range row {
-				row[i] = csvSafe(row[i])
+				row[i] = core.CSVCell(row[i])
 			}
 			_ = w.Write(row)
 		}
@@ -68,12 +67,4 @@ func (a *Service) ExportCampaign(ctx context.Context, p core.Principal, id strin
 		return nil
 	})
 	return out, err
-}
-
-// csvSafe keeps a spreadsheet from running a value as a formula.
-func csvSafe(v string) string {
-	if v != "" && strings.ContainsRune("=+-@\t\r", rune(v[0])) {
-		return "'" + v
-	}
-	return v
 }

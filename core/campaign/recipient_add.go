@@ -15,6 +15,9 @@ type RecipientsAdd struct {
 	Recipients []RecipientInput `json:"recipients" jsonschema:"people already on the roster (same recipientId, sourceSystem+externalId, email or profileUrl; else same name and company) are skipped; another person's identifiers, or a new sourceSystem+externalId, are RECIPIENT_IDENTITY_CONFLICT" schema:"type=array,minItems=1,maxItems=500"`
 	// ExpectedPolicyVersion is required except on an active playbook.
 	ExpectedPolicyVersion int64 `json:"expectedPolicyVersion,omitempty" jsonschema:"the policyVersion last read; not for an active playbook" schema:"minimum=1,maximum=9007199254740991"`
+	// imported marks a source import's add (AddImported), which carries
+	// no policy version.
+	imported bool
 }
 
 // SkippedRecipient is a person of an add who was already on the roster.
@@ -81,7 +84,7 @@ func (a *Service) addRecipients(ctx context.Context, tx pgx.Tx, q *db.Queries, p
 		return RecipientsAdded{}, err
 	}
 	keepsOn := c.Mode.Playbook() && c.Status == StatusActive
-	if err := checkVersion(p, c, in.ExpectedPolicyVersion, keepsOn); err != nil {
+	if err := checkVersion(p, c, in.ExpectedPolicyVersion, keepsOn || in.imported); err != nil {
 		return RecipientsAdded{}, err
 	}
 	if err := a.checkoutLock(ctx, q, c); err != nil {

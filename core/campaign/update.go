@@ -63,8 +63,8 @@ func (a *Service) UpdateCampaign(ctx context.Context, p core.Principal, id strin
 	return out, nil
 }
 
-// editRoster runs f in one transaction on campaign id of p's workspace,
-// locked, with its roster, after the checks that need only the request's
+// editRoster runs f in one transaction (a savepoint of the caller's when
+// ctx carries one: core.BeginTx) on campaign id of p's workspace, locked, with its roster, after the checks that need only the request's
 // recipients (TOO_MANY_ARTWORK_FILES, DUPLICATE_RECIPIENT). It returns
 // NOT_FOUND for another workspace's campaign and CAMPAIGN_COMPLETED for a
 // completed one; f's error otherwise.
@@ -75,7 +75,7 @@ func (a *Service) editRoster(ctx context.Context, p core.Principal, id string, r
 	if err := duplicateInRequest(recipients); err != nil {
 		return err
 	}
-	return core.AsCoreError(pgx.BeginFunc(ctx, a.DB, func(tx pgx.Tx) error {
+	return core.AsCoreError(a.InTxJobs(ctx, func(tx pgx.Tx) error {
 		q := db.New(tx)
 		c, err := lockCampaign(ctx, q, p.WorkspaceID, id)
 		if err != nil {

@@ -88,10 +88,12 @@ type RecordCounts struct {
 	Unavailable int `json:"unavailable" jsonschema:"of those, unavailable"`
 }
 
-// SourceImport is a CSV import whose source columns records can carry.
-// Source imports arrive with a later issue; until then the list is empty.
+// SourceImport is a finished CSV import of the campaign, whose retained
+// source columns an original-preset export carries (core/distribution).
 type SourceImport struct {
 	ImportID string `json:"importId" jsonschema:"the import"`
+	// Columns are the retained source columns' names, in original order.
+	Columns []string `json:"columns" jsonschema:"its source columns kept for exports"`
 }
 
 // Records is one page of a campaign's gift-link records.
@@ -101,7 +103,7 @@ type Records struct {
 	// NextCursor continues the selection; nil on the last page.
 	NextCursor    *string        `json:"nextCursor" jsonschema:"pass as cursor, with the same filters, for the next page; null on the last page"`
 	Counts        RecordCounts   `json:"counts" jsonschema:"the whole selection's counts"`
-	SourceImports []SourceImport `json:"sourceImports" jsonschema:"source imports (empty until CSV imports exist)"`
+	SourceImports []SourceImport `json:"sourceImports" jsonschema:"the campaign's CSV imports, oldest first"`
 }
 
 // RecordsVersion is the record format's version.
@@ -125,9 +127,10 @@ func (s *Service) Records(ctx context.Context, p core.Principal, campaignID stri
 	}
 	now := s.Clock.Now()
 	var (
-		counts db.GiftLinkRecordCountsRow
-		rows   []db.GiftLinkRecordListRow
-		c      db.Campaign
+		counts  db.GiftLinkRecordCountsRow
+		rows    []db.GiftLinkRecordListRow
+		c       db.Campaign
+		imports []db.RecipientImport
 	)
 	err = s.ReadTx(ctx, func(qs *db.Queries) error {
 		if c, err = getCampaign(ctx, qs, p.WorkspaceID, campaignID); err != nil {
@@ -150,6 +153,9 @@ func (s *Service) Records(ctx context.Context, p core.Principal, campaignID stri
 			return core.FieldError(core.CodeCursorStale, "cursor",
 				"the selection changed while paging (people, gifts or links); start again without a cursor")
 		}
+		if imports, err = qs.RecipientImportList(ctx, db.RecipientImportListParams{WorkspaceID: p.WorkspaceID, CampaignID: c.ID}); err != nil {
+			return core.Internal(err)
+		}
 		rows, err = qs.GiftLinkRecordList(ctx, db.GiftLinkRecordListParams{
 			RecipientIds: sel.recipientIDs, GiftIds: sel.giftIDs, Pattern: sel.pattern, Availability: string(sel.availability),
 			AfterPosition: after.Position, AfterID: after.ID, RowLimit: int32(sel.limit + 1),
@@ -166,6 +172,15 @@ func (s *Service) Records(ctx context.Context, p core.Principal, campaignID stri
 	out := Records{
 		Version: RecordsVersion, Records: make([]Record, 0, min(len(rows), sel.limit)), SourceImports: []SourceImport{},
 		Counts: RecordCounts{Total: int(counts.Total), Ready: int(counts.Ready), Unavailable: int(counts.Total - counts.Ready)},
+	}
+	for _, imp := range imports {
+		si := SourceImport{ImportID: imp.ID, Columns: []string{}}
+		for _, i := range imp.Retained {
+			if int(i) < len(imp.Headers) {
+				si.Columns = append(si.Columns, imp.Headers[i])
+			}
+		}
+		out.SourceImports = append(out.SourceImports, si)
 	}
 	for i, r := range rows {
 		if i == sel.limit {

@@ -185,6 +185,20 @@ type GiftLinkChange struct {
 	CreatedAt      time.Time
 }
 
+type GiftLinkExport struct {
+	ID                 string
+	WorkspaceID        string
+	CampaignID         string
+	Params             []byte
+	RecipientIds       []string
+	Columns            []string
+	Filename           string
+	IncludeUnavailable bool
+	CreatedBy          string
+	CreatedAt          time.Time
+	ExpiresAt          time.Time
+}
+
 type GiftLinkGuess struct {
 	ClientIp string
 	WindowAt time.Time
@@ -356,6 +370,28 @@ type Recipient struct {
 	SkippedAt               *time.Time
 }
 
+type RecipientImport struct {
+	WorkspaceID string
+	CampaignID  string
+	ID          string
+	Headers     []string
+	Retained    []int32
+	Digest      string
+	Summary     []byte
+	CreatedAt   time.Time
+	UpdatedAt   time.Time
+}
+
+type RecipientImportRow struct {
+	WorkspaceID string
+	CampaignID  string
+	ImportID    string
+	RowID       string
+	Position    int32
+	Cells       []string
+	RecipientID string
+}
+
 type Send struct {
 	ID                    string
 	WorkspaceID           string
@@ -425,6 +461,24 @@ type Session struct {
 	CreatedAt   time.Time
 	ExpiresAt   time.Time
 	RevokedAt   *time.Time
+}
+
+type SourceUpload struct {
+	WorkspaceID string
+	ID          string
+	CampaignID  string
+	PartCount   int32
+	TotalBytes  int64
+	CreatedAt   time.Time
+	ExpiresAt   time.Time
+	CompletedAt *time.Time
+}
+
+type SourceUploadPart struct {
+	WorkspaceID string
+	UploadID    string
+	PartIndex   int32
+	Data        []byte
 }
 
 type Topup struct {

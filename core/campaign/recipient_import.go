@@ -1,0 +1,181 @@
+package campaign
+
+import (
+	"context"
+	"errors"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/sql/db"
+)
+
+// ImportProblem is why one person of an import was left out.
+type ImportProblem struct {
+	// Index is the person's position in AddImported's people.
+	Index int
+	// Code is the code add_recipients would have refused them with.
+	Code core.Code
+	// Fields are the person's fields at fault, relative to the person
+	// (zip, photo.assetId), or empty for the person as a whole.
+	Fields []string
+	// Message says what is wrong, each problem starting with its field.
+	Message string
+}
+
+// ImportedPeople is what AddImported did with each person of an import.
+type ImportedPeople struct {
+	// RecipientIDs holds, for each person, the roster person they became
+	// or matched; "" for a person left out with a problem.
+	RecipientIDs []string
+	// Added are the indices of the people added.
+	Added []int
+	// Skipped are the people already on the roster (Index into people).
+	Skipped []SkippedRecipient
+	// Problems are the people left out, in order.
+	Problems []ImportProblem
+}
+
+// refusalsPerPerson are the codes with which add_recipients refuses one
+// person of a request (recipients[i]); an import leaves that person out.
+var refusalsPerPerson = []core.Code{core.CodeValidation, core.CodeRecipientMessageRequired, core.CodeDuplicateRecipient,
+	core.CodeRecipientIdentityConflict, core.CodeTooManyArtworkFiles}
+
+// personPath matches the path of a person of a request: recipients[3], and
+// what follows it.
+var personPath = regexp.MustCompile(`^recipients\[(\d+)\]\.?(.*)$`)
+
+// otherPerson matches a mention of a person of a request in a message.
+var otherPerson = regexp.MustCompile(`recipients\[(\d+)\]`)
+
+// AddImported adds the people of a source import (up to 500) to campaign
+// id's roster through add_recipients' rules (AddRecipients), in one write
+// that joins the caller's transaction (core.BeginTx) when ctx carries one.
+// Unlike add_recipients it needs no expectedPolicyVersion, and a person
+// those rules refuse on their own (a field, a duplicate, another person's
+// identifiers) is left out with the problem instead of refusing the
+// import; the rest are added. It returns NOT_FOUND, CAMPAIGN_COMPLETED,
+// VALIDATION_ERROR about the import as a whole (more than 500 people, a
+// roster or limits that cannot grow to fit), TEAM_MANAGER_REQUIRED or
+// HUMAN_APPROVAL_REQUIRED (limits expanded to fit while auto-approve is
+// on), the place of CHECKOUT_LOCKED, or the codes of Authorize
+// (ActAddPeople).
+func (a *Service) AddImported(ctx context.Context, p core.Principal, id string, people []RecipientInput) (ImportedPeople, error) {
+	if err := core.Authorize(p, core.ActAddPeople, a.Config.ReviewURL(id)); err != nil {
+		return ImportedPeople{}, err
+	}
+	if len(people) > PeoplePerAddCall {
+		return ImportedPeople{}, core.Invalid("rows", "must have at most %d people per import", PeoplePerAddCall)
+	}
+	out := ImportedPeople{RecipientIDs: make([]string, len(people)), Added: []int{}, Skipped: []SkippedRecipient{}, Problems: []ImportProblem{}}
+	left := make([]int, len(people))
+	for i := range left {
+		left[i] = i
+	}
+	for {
+		batch := make([]RecipientInput, len(left))
+		for j, i := range left {
+			batch[j] = people[i]
+		}
+		var res RecipientsAdded
+		err := a.editRoster(ctx, p, id, batch, func(tx pgx.Tx, q *db.Queries, c campaignRecord, roster rosterView) (err error) {
+			res, err = a.addRecipients(ctx, tx, q, p, c, roster, RecipientsAdd{Recipients: batch, imported: true})
+			return err
+		})
+		if err == nil {
+			skipped := map[int]SkippedRecipient{}
+			for _, s := range res.Skipped {
+				skipped[s.Index] = s
+			}
+			added := res.Added
+			for j, i := range left {
+				if s, ok := skipped[j]; ok {
+					out.RecipientIDs[i] = s.RecipientID
+					out.Skipped = append(out.Skipped, SkippedRecipient{Index: i, RecipientID: s.RecipientID, Reason: s.Reason})
+					continue
+				}
+				out.RecipientIDs[i], added = added[0], added[1:]
+				out.Added = append(out.Added, i)
+			}
+			slices.SortFunc(out.Problems, func(x, y ImportProblem) int { return x.Index - y.Index })
+			return out, nil
+		}
+		refused := refusedPeople(err)
+		if len(refused) == 0 {
+			return ImportedPeople{}, err
+		}
+		for j, pr := range refused {
+			pr.Index = left[j]
+			// Another person a message names is named by their index in people.
+			pr.Message = otherPerson.ReplaceAllStringFunc(pr.Message, func(m string) string {
+				k, _ := strconv.Atoi(otherPerson.FindStringSubmatch(m)[1])
+				if k < len(left) {
+					return "recipients[" + strconv.Itoa(left[k]) + "]"
+				}
+				return m
+			})
+			out.Problems = append(out.Problems, pr)
+		}
+		left = slices.DeleteFunc(left, func(i int) bool {
+			return slices.ContainsFunc(out.Problems, func(pr ImportProblem) bool { return pr.Index == i })
+		})
+	}
+}
+
+// refusedPeople reads the people an add's refusal names (recipients[j]),
+// keyed by j, each with their part of the message; none when the refusal
+// is about the request as a whole.
+func refusedPeople(err error) map[int]ImportProblem {
+	var ce *core.Error
+	if !errors.As(err, &ce) || !slices.Contains(refusalsPerPerson, ce.Code) {
+		return nil
+	}
+	out := map[int]ImportProblem{}
+	for _, f := range ce.Fields {
+		m := personPath.FindStringSubmatch(f)
+		if m == nil {
+			return nil // a problem of the roster or campaign: the whole import is refused
+		}
+		j, _ := strconv.Atoi(m[1])
+		pr := out[j]
+		pr.Code = ce.Code
+		if m[2] != "" {
+			pr.Fields = append(pr.Fields, m[2])
+		}
+		out[j] = pr
+	}
+	parts := strings.Split(ce.Message, "; ")
+	if len(ce.Fields) == 1 {
+		parts = []string{ce.Message} // one problem: its message may hold "; " itself
+	}
+	for _, part := range parts {
+		m := personPath.FindStringSubmatch(part)
+		if m == nil {
+			continue
+		}
+		j, _ := strconv.Atoi(m[1])
+		if pr, ok := out[j]; ok {
+			pr.Message = strings.TrimPrefix(strings.Join(append(nonEmpty(pr.Message), strings.TrimPrefix(m[2], ": ")), "; "), "; ")
+			out[j] = pr
+		}
+	}
+	for j, pr := range out {
+		if pr.Message == "" {
+			pr.Message = ce.Message
+			out[j] = pr
+		}
+	}
+	return out
+}
+
+// nonEmpty is s as a list of one, or none when s is empty.
+func nonEmpty(s string) []string {
+	if s == "" {
+		return nil
+	}
+	return []string{s}
+}

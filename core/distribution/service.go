@@ -1,0 +1,23 @@
+// Package distribution is how a campaign's people come in and its gift
+// links go out through the customer's own tools: CSV exports of gift links
+// (kept as their parameters; the file is built at download, which rechecks
+// access and each link), chunked uploads of source CSVs staged in the
+// database, source imports that become roster people through core/campaign's
+// add path, and the removal of an import's source columns
+// (docs/decisions.md, "Distribution and files: exports and imports").
+package distribution
+
+import (
+	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/campaign"
+	"github.com/giftwell/giftwell/core/giftlink"
+)
+
+// Service keeps exports, staged uploads and source imports.
+type Service struct {
+	*core.Kernel
+	// Campaigns adds an import's rows to the roster (add_recipients' rules).
+	Campaigns *campaign.Service
+	// GiftLinks selects the gift-link records an export writes.
+	GiftLinks *giftlink.Service
+}

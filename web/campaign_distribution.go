@@ -1,0 +1,139 @@
+package web
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strconv"
+
+	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/distribution"
+)
+
+// maxImportFormBytes bounds the import form's body: the CSV (at most 5 MiB)
+// and the multipart framing around it.
+const maxImportFormBytes = distribution.MaxImportBytes + 64<<10
+
+// downloadLinks answers the campaign page's "Download links (CSV)": an
+// export of every person's link in the chosen preset (export_gift_links),
+// downloaded at once (download_gift_link_export) as an attachment.
+func (h *handler) downloadLinks(w http.ResponseWriter, r *http.Request, s session) {
+	if !h.parseForm(w, r) {
+		return
+	}
+	ctx, id := r.Context(), r.PathValue("id")
+	in := distribution.ExportRequest{Scope: distribution.ScopeAll, Preset: distribution.Preset(r.PostForm.Get("preset")),
+		IncludeUnavailable: r.PostForm.Get("includeUnavailable") == "true"}
+	exp, err := h.app.Distribution.ExportGiftLinks(ctx, s.Principal, id, in)
+	var f distribution.ExportFile
+	if err == nil {
+		f, err = h.app.Distribution.DownloadExport(ctx, s.Principal, exp.ID)
+	}
+	if err != nil {
+		h.formFailed(w, r, s, "campaign", h.campaignLoader(r), err, "preset")
+		return
+	}
+	hd := w.Header()
+	hd.Set("Content-Type", "text/csv; charset=utf-8")
+	hd.Set("Content-Disposition", fmt.Sprintf("attachment; filename=%q", f.Filename))
+	hd.Set("X-Content-Type-Options", "nosniff")
+	w.WriteHeader(http.StatusOK)
+	_, _ = io.WriteString(w, f.CSV)
+}
+
+// uploadImport receives the import form's CSV file, stages it as an upload
+// and shows the column mapping.
+func (h *handler) uploadImport(w http.ResponseWriter, r *http.Request, s session) {
+	id := r.PathValue("id")
+	r.Body = http.MaxBytesReader(w, r.Body, maxImportFormBytes)
+	if err := r.ParseMultipartForm(maxImportFormBytes); err != nil {
+		var tooLarge *http.MaxBytesError
+		if errors.As(err, &tooLarge) {
+			h.message(w, r, http.StatusRequestEntityTooLarge, "File too large", "A list holds at most 5 MB. Split it and import each part.")
+			return
+		}
+		h.message(w, r, http.StatusBadRequest, "Form not understood", "The form could not be read, so nothing was imported. Reload the page and try again.")
+		return
+	}
+	var raw []byte
+	if file, _, err := r.FormFile("csv"); err == nil {
+		raw, err = io.ReadAll(io.LimitReader(file, distribution.MaxImportBytes+1))
+		_ = file.Close()
+		if err != nil {
+			raw = nil
+		}
+	}
+	uploadID, err := h.app.Distribution.StageCSV(r.Context(), s.Principal, id, raw)
+	if err != nil {
+		h.formFailed(w, r, s, "campaign", h.campaignLoader(r), uploadFormError(err), "csv")
+		return
+	}
+	http.Redirect(w, r, "/campaigns/"+id+"/import/"+uploadID, http.StatusSeeOther)
+}
+
+// uploadFormError names the form's file field where core names uploadId.
+func uploadFormError(err error) error {
+	e := core.AsError(err)
+	if len(e.Fields) == 1 && e.Fields[0] == "uploadId" {
+		c := *e
+		c.Fields = []string{"csv"}
+		return &c
+	}
+	return err
+}
+
+// importData is the content of the import page: the mapping form, or the
+// summary once the import is saved.
+type importData struct {
+	CampaignID string
+	Preview    distribution.ImportPreview
+	Summary    *distribution.ImportSummary
+}
+
+// importMapping shows a staged upload's columns with the field each fills
+// and whether it is kept for exports, or, once saved, the import's summary.
+func (h *handler) importMapping(w http.ResponseWriter, r *http.Request, s session) {
+	h.show(w, r, s, "import", h.importLoader(r))
+}
+
+// importLoader reads the import page of the request's {id} and {upload}.
+func (h *handler) importLoader(r *http.Request) pageLoader {
+	id, upload := r.PathValue("id"), r.PathValue("upload")
+	return func(ctx context.Context, s session) (view, error) {
+		if sum, err := h.app.Distribution.GetImport(ctx, s.Principal, id, upload); err == nil {
+			return view{Nav: "campaigns", Data: importData{CampaignID: id, Summary: &sum}}, nil
+		}
+		p, err := h.app.Distribution.PreviewUpload(ctx, s.Principal, id, upload)
+		if err != nil {
+			return view{}, err
+		}
+		return view{Nav: "campaigns", Data: importData{CampaignID: id, Preview: p}}, nil
+	}
+}
+
+// saveImport saves the import with the form's mapping (one field per
+// column) and kept columns; the import page then shows its summary.
+func (h *handler) saveImport(w http.ResponseWriter, r *http.Request, s session) {
+	if !h.parseForm(w, r) {
+		return
+	}
+	id, upload := r.PathValue("id"), r.PathValue("upload")
+	retained := []int{}
+	for _, v := range r.PostForm["retain"] {
+		i, err := strconv.Atoi(v)
+		if err != nil {
+			h.formFailed(w, r, s, "import", h.importLoader(r), core.Invalid("retain", "is not a column; reload the page and try again"))
+			return
+		}
+		retained = append(retained, i)
+	}
+	_, err := h.app.Distribution.SaveImport(r.Context(), s.Principal, id, distribution.ImportRequest{
+		ImportID: upload, UploadID: upload, Fields: r.PostForm["field"], RetainedColumnIndices: retained})
+	if err != nil {
+		h.formFailed(w, r, s, "import", h.importLoader(r), err)
+		return
+	}
+	http.Redirect(w, r, "/campaigns/"+id+"/import/"+upload+"?done=imported", http.StatusSeeOther)
+}

@@ -1,0 +1,90 @@
+package web_test
+
+import (
+	"bytes"
+	"html"
+	"mime/multipart"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/giftwell/giftwell/core/campaign"
+)
+
+// postFile sends the import form with a CSV file, as a browser does.
+func (c *client) postFile(path, field, name string, content []byte) response {
+	c.h.t.Helper()
+	var body bytes.Buffer
+	mw := multipart.NewWriter(&body)
+	fw, err := mw.CreateFormFile(field, name)
+	require.NoError(c.h.t, err)
+	_, _ = fw.Write(content)
+	require.NoError(c.h.t, mw.Close())
+	req, err := http.NewRequest(http.MethodPost, c.h.site+path, &body)
+	require.NoError(c.h.t, err)
+	req.Header.Set("Content-Type", mw.FormDataContentType())
+	req.Header.Set("Sec-Fetch-Site", "same-origin")
+	req.Header.Set("Origin", c.h.site)
+	return c.do(req)
+}
+
+// The campaign page imports a CSV through the column mapping and downloads
+// the links as a CSV in either preset.
+func TestCampaignPageImportsAndDownloadsLinks(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	c := h.createCampaign(campaign.CampaignInput{Name: "List", Mode: campaign.ModeBatch, ProductID: "gourmet-snack-crate",
+		SenderName: "Sam", SenderCompany: "Acme", Message: "Thanks, {{firstName}}!", BudgetCents: 100_000, PerPersonCents: 9_000, MaxSends: 1})
+	owner := h.client()
+	owner.signIn(h.env.OwnerEmail)
+
+	page := owner.get("/campaigns/" + c.ID)
+	require.Equal(t, http.StatusOK, page.StatusCode, page.Body)
+	require.Contains(t, page.Body, "Download links (CSV)")
+	require.Contains(t, page.Body, `id="import-form"`)
+
+	csv := "Full Name,Work Email,Segment,Owner\nAna Alvarez,ana@example.com,Enterprise,kim\nBen Brown,ben@example.com,SMB,lee\n"
+	res := owner.postFile("/campaigns/"+c.ID+"/import", "csv", "list.csv", []byte(csv))
+	require.Equal(t, http.StatusSeeOther, res.StatusCode, res.Body)
+	mapping := res.Header.Get("Location")
+	require.True(t, strings.HasPrefix(mapping, "/campaigns/"+c.ID+"/import/web-"), mapping)
+
+	res = owner.get(mapping)
+	require.Equal(t, http.StatusOK, res.StatusCode, res.Body)
+	body := html.UnescapeString(res.Body)
+	require.Contains(t, body, "2 rows")
+	require.Contains(t, body, `<option value="name" selected>`, "Full Name fills name by its own name")
+
+	// Map "Work Email" to email by hand; keep only Segment for exports.
+	res = owner.post(mapping, url.Values{"field": {"name", "email", "ignore", "ignore"}, "retain": {"2"}})
+	require.Equal(t, http.StatusSeeOther, res.StatusCode, res.Body)
+	res = owner.get(res.Header.Get("Location"))
+	require.Equal(t, http.StatusOK, res.StatusCode, res.Body)
+	require.Contains(t, res.Body, "2 rows: 2 added, 0 already on the roster, 0 left out")
+	require.Len(t, h.readCampaign(c.ID).Recipients, 2)
+	require.Equal(t, "ana@example.com", h.readCampaign(c.ID).Recipients[0].Email)
+
+	res = owner.post("/campaigns/"+c.ID+"/links.csv", url.Values{"preset": {"original"}, "includeUnavailable": {"true"}})
+	require.Equal(t, http.StatusOK, res.StatusCode, res.Body)
+	require.Equal(t, "text/csv; charset=utf-8", res.Header.Get("Content-Type"))
+	require.Contains(t, res.Header.Get("Content-Disposition"), "attachment")
+	require.Equal(t, "Segment,gift_link,gift_status,gift_expires_at\nEnterprise,,,\nSMB,,,\n", res.Body)
+
+	res = owner.post("/campaigns/"+c.ID+"/links.csv", url.Values{"preset": {"compact"}})
+	require.Equal(t, http.StatusOK, res.StatusCode, res.Body)
+	require.Equal(t, "name,email,company,source_system,external_id,gift_link,gift_status,gift_expires_at\n", res.Body, "nobody has a link yet")
+
+	res = owner.post("/campaigns/"+c.ID+"/links.csv", url.Values{"preset": {"wide"}})
+	require.Equal(t, http.StatusBadRequest, res.StatusCode)
+	require.Contains(t, res.Body, "Must be original or compact")
+
+	// A file that is not a valid CSV is refused on the campaign page, next to the file field.
+	res = owner.postFile("/campaigns/"+c.ID+"/import", "csv", "bad.csv", []byte("name\n\"Ana\n"))
+	require.Equal(t, http.StatusSeeOther, res.StatusCode, "staging does not read the CSV")
+	res = owner.get(res.Header.Get("Location"))
+	require.Equal(t, http.StatusBadRequest, res.StatusCode)
+	require.Contains(t, res.Body, "quote")
+}
