@@ -27,7 +27,7 @@ var allowedImports = map[string][]string{
 	"core/tracking":     {"core", "core/campaign", "sql/db"},
 	"core/giftlink":     {"core", "core/campaign", "core/catalog", "sql/db"},
 	"core/webhook":      {"core", "core/tracking", "sql/db"},
-	"core/billing":      {"core", "core/campaign", "core/ledger", "sql/db"},
+	"core/billing":      {"core", "core/campaign", "core/giftlink", "core/ledger", "sql/db"},
 	"core/distribution": {"core", "core/campaign", "core/giftlink", "sql/db"},
 	".":                 {"core", "core/*"},
 	"tools":             {".", "core", "core/*"},

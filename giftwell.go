@@ -65,6 +65,9 @@ func New(db *pgxpool.Pool, cfg core.Config, clock core.Clock, log *slog.Logger) 
 	links := &giftlink.Service{Kernel: k, Campaigns: campaigns, Catalog: cat}
 	hooks := &webhook.Service{Kernel: k}
 	k.Outbox = hooks
+	bill := &billing.Service{Kernel: k, Campaigns: campaigns, Ledger: led}
+	// Card-paid gifts are refunded through the checkout that paid them.
+	links.CardRefunder = bill
 	return &App{
 		Kernel:       k,
 		Catalog:      cat,
@@ -72,7 +75,7 @@ func New(db *pgxpool.Pool, cfg core.Config, clock core.Clock, log *slog.Logger) 
 		Connect:      &connect.Service{Kernel: k},
 		Ledger:       led,
 		Campaigns:    campaigns,
-		Billing:      &billing.Service{Kernel: k, Campaigns: campaigns, Ledger: led},
+		Billing:      bill,
 		GiftLinks:    links,
 		Distribution: &distribution.Service{Kernel: k, Campaigns: campaigns, GiftLinks: links},
 		Guide:        &guide.Service{Kernel: k},

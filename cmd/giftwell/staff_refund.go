@@ -34,6 +34,8 @@ func staffRefund(ctx context.Context, args []string, stdout io.Writer) error {
 	}
 	defer d.Close()
 	app := giftwell.New(d.Pool, core.Config{}, nil, nil)
+	// A card-paid gift is refunded through the processor that took it.
+	app.Ledger.Payments = paymentSettingsFromEnv().processor(app)
 	if err := insertJobs(d.Pool, app); err != nil {
 		return err
 	}

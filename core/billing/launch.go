@@ -119,7 +119,7 @@ func (a *Service) launchPosition(ctx context.Context, tx pgx.Tx, p core.Principa
 	if err != nil {
 		return "", nil, core.Internal(err)
 	}
-	g, gerr := a.Campaigns.LaunchGift(ctx, sp, chk.WorkspaceID, chk.CampaignID, it.RecipientID, it.UnitCents, core.Mode(chk.Mode), p.UserID)
+	g, gerr := a.Campaigns.LaunchGift(ctx, sp, chk.WorkspaceID, chk.CampaignID, it.RecipientID, it.UnitCents, chk.Prepaid, core.Mode(chk.Mode), p.UserID)
 	now := a.Clock.Now()
 	var refused *core.Error
 	if gerr != nil {

@@ -103,11 +103,12 @@ func (a *Service) ActivatePaid(ctx context.Context, tx pgx.Tx, campaignID string
 
 // LaunchGift creates the gift of one paid roster position inside the
 // caller's transaction: person recipientID of campaign campaignID, funded
-// by the checkout at unitCents, approved by approvedBy. A person whose
+// by the checkout at unitCents (prepaid: bought at the gift's prepaid offer,
+// so it ships only within the offer's states), approved by approvedBy. A person whose
 // address the recipient confirms gets a gift link. It returns NOT_FOUND for
 // a person no longer on the roster and INVALID_REQUEST_STATE for one who
 // already has a gift.
-func (a *Service) LaunchGift(ctx context.Context, tx pgx.Tx, workspaceID, campaignID, recipientID string, unitCents int64, mode core.Mode, approvedBy string) (Gift, error) {
+func (a *Service) LaunchGift(ctx context.Context, tx pgx.Tx, workspaceID, campaignID, recipientID string, unitCents int64, prepaid bool, mode core.Mode, approvedBy string) (Gift, error) {
 	q := db.New(tx)
 	c, err := lockCampaign(ctx, q, workspaceID, campaignID)
 	if err != nil {
@@ -129,7 +130,19 @@ func (a *Service) LaunchGift(ctx context.Context, tx pgx.Tx, workspaceID, campai
 	} else if !core.IsNoRows(err) {
 		return Gift{}, core.Internal(err)
 	}
-	return a.createGift(ctx, tx, giftParams{c: c, who: who, unitCents: unitCents, mode: mode, fundedBy: FundedByCheckout, approvedBy: approvedBy})
+	gp := giftParams{c: c, who: who, unitCents: unitCents, mode: mode, fundedBy: FundedByCheckout, approvedBy: approvedBy}
+	if prepaid {
+		// A checkout bought at the prepaid offer ships only within the
+		// offer's states: the recipient page refuses an address elsewhere.
+		product, err := a.storedProduct(ctx, c.ProductID)
+		if err != nil {
+			return Gift{}, err
+		}
+		if product != nil && product.PrepaidOffer != nil {
+			gp.shippingStates = product.PrepaidOffer.ShippingStates
+		}
+	}
+	return a.createGift(ctx, tx, gp)
 }
 
 // PreviewCheckout is a campaign's newest checkout as its preview shows it.

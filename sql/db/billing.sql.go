@@ -96,6 +96,53 @@ func (q *Queries) CheckoutExpireStale(ctx context.Context, arg CheckoutExpireSta
 	return items, nil
 }
 
+const checkoutForSend = `-- name: CheckoutForSend :one
+SELECT c.id, c.workspace_id, c.campaign_id, c.mode, c.state, c.idempotency_key, c.policy_version, c.unit_cents, c.amount_cents, c.recipient_count, c.remaining_count, c.launch_cursor, c.prepaid, c.processor, c.processor_session_id, c.url, c.payment_ref, c.late_payment_ref, c.refunded_cents, c.invoice_url, c.invoice_pdf, c.created_by, c.created_at, c.expires_at, c.paid_at, c.closed_at
+FROM checkout_items i
+JOIN checkouts c ON c.id = i.checkout_id
+WHERE i.send_id = $1 AND c.workspace_id = $2
+`
+
+type CheckoutForSendParams struct {
+	SendID      *string
+	WorkspaceID string
+}
+
+// The checkout that paid gift send_id (its card payment), within a workspace.
+func (q *Queries) CheckoutForSend(ctx context.Context, arg CheckoutForSendParams) (Checkout, error) {
+	row := q.db.QueryRow(ctx, checkoutForSend, arg.SendID, arg.WorkspaceID)
+	var i Checkout
+	err := row.Scan(
+		&i.ID,
+		&i.WorkspaceID,
+		&i.CampaignID,
+		&i.Mode,
+		&i.State,
+		&i.IdempotencyKey,
+		&i.PolicyVersion,
+		&i.UnitCents,
+		&i.AmountCents,
+		&i.RecipientCount,
+		&i.RemainingCount,
+		&i.LaunchCursor,
+		&i.Prepaid,
+		&i.Processor,
+		&i.ProcessorSessionID,
+		&i.Url,
+		&i.PaymentRef,
+		&i.LatePaymentRef,
+		&i.RefundedCents,
+		&i.InvoiceUrl,
+		&i.InvoicePdf,
+		&i.CreatedBy,
+		&i.CreatedAt,
+		&i.ExpiresAt,
+		&i.PaidAt,
+		&i.ClosedAt,
+	)
+	return i, err
+}
+
 const checkoutGet = `-- name: CheckoutGet :one
 SELECT id, workspace_id, campaign_id, mode, state, idempotency_key, policy_version, unit_cents, amount_cents, recipient_count, remaining_count, launch_cursor, prepaid, processor, processor_session_id, url, payment_ref, late_payment_ref, refunded_cents, invoice_url, invoice_pdf, created_by, created_at, expires_at, paid_at, closed_at
 FROM checkouts

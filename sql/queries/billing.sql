@@ -180,3 +180,10 @@ FROM checkouts
 WHERE campaign_id = @campaign_id
 ORDER BY (state IN ('creating', 'open', 'paid')) DESC, created_at DESC, id DESC
 LIMIT 1;
+
+-- name: CheckoutForSend :one
+-- The checkout that paid gift send_id (its card payment), within a workspace.
+SELECT c.*
+FROM checkout_items i
+JOIN checkouts c ON c.id = i.checkout_id
+WHERE i.send_id = @send_id AND c.workspace_id = @workspace_id;
