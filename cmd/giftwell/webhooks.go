@@ -31,12 +31,7 @@ func (cfg serveConfig) configureWebhooks(app *giftwell.App, log *slog.Logger) er
 	if err != nil || unit <= 0 {
 		return fmt.Errorf("--webhook-backoff-unit %q: must be a positive duration like 1m or 1s", cfg.webhookBackoffUnit)
 	}
-	var prefixes []string
-	for p := range strings.SplitSeq(cfg.webhookAllowURLs, ",") {
-		if p = strings.TrimSpace(p); p != "" {
-			prefixes = append(prefixes, p)
-		}
-	}
+	prefixes := cfg.webhookPrefixes()
 	client, err := webhooksend.New(webhooksend.Options{AllowPrefixes: prefixes})
 	if err != nil {
 		return fmt.Errorf("--webhook-allow-urls: %w", err)
@@ -54,4 +49,15 @@ func (cfg serveConfig) configureWebhooks(app *giftwell.App, log *slog.Logger) er
 		log.Info("webhook retry unit", "unit", unit.String())
 	}
 	return nil
+}
+
+// webhookPrefixes are --webhook-allow-urls' prefixes.
+func (cfg serveConfig) webhookPrefixes() []string {
+	var prefixes []string
+	for p := range strings.SplitSeq(cfg.webhookAllowURLs, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			prefixes = append(prefixes, p)
+		}
+	}
+	return prefixes
 }

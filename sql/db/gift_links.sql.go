@@ -64,7 +64,7 @@ func (q *Queries) GiftAddressInsert(ctx context.Context, arg GiftAddressInsertPa
 }
 
 const giftLinkByTokenHash = `-- name: GiftLinkByTokenHash :one
-SELECT l.send_id, l.workspace_id, l.campaign_id, l.generation, l.message_version, l.token_salt, l.state, l.message, l.branding, l.opened_generation, l.created_at, l.expires_at, l.used_at, l.revoked_at, l.updated_at, t.generation AS token_generation, s.id, s.workspace_id, s.campaign_id, s.recipient_id, s.product_id, s.status, s.mode, s.total_cents, s.funded_by, s.attribution, s.outcome, s.recipient_email, s.recipient_source_system, s.recipient_external_id, s.recipient_profile_url, s.recipient_name, s.created_at, s.auto_approved, s.approved_by, s.recipient, s.message, s.customization, s.updated_at, s.carrier, s.tracking_number, s.tracking_url, s.outcome_occurred_at, s.gift_link_generation, s.address_confirmed_at
+SELECT l.send_id, l.workspace_id, l.campaign_id, l.generation, l.message_version, l.token_salt, l.state, l.message, l.branding, l.opened_generation, l.created_at, l.expires_at, l.used_at, l.revoked_at, l.updated_at, t.generation AS token_generation, s.id, s.workspace_id, s.campaign_id, s.recipient_id, s.product_id, s.status, s.mode, s.total_cents, s.funded_by, s.attribution, s.outcome, s.recipient_email, s.recipient_source_system, s.recipient_external_id, s.recipient_profile_url, s.recipient_name, s.created_at, s.auto_approved, s.approved_by, s.recipient, s.message, s.customization, s.updated_at, s.carrier, s.tracking_number, s.tracking_url, s.outcome_occurred_at, s.gift_link_generation, s.address_confirmed_at, s.portrait_state, s.portrait_version, s.portrait_asset_id, s.portrait_source_url, s.portrait_approved_at
 FROM gift_link_tokens t
 JOIN gift_links l ON l.send_id = t.send_id
 JOIN sends s ON s.id = t.send_id
@@ -128,6 +128,11 @@ func (q *Queries) GiftLinkByTokenHash(ctx context.Context, tokenHash []byte) (Gi
 		&i.Send.OutcomeOccurredAt,
 		&i.Send.GiftLinkGeneration,
 		&i.Send.AddressConfirmedAt,
+		&i.Send.PortraitState,
+		&i.Send.PortraitVersion,
+		&i.Send.PortraitAssetID,
+		&i.Send.PortraitSourceUrl,
+		&i.Send.PortraitApprovedAt,
 	)
 	return i, err
 }
@@ -250,7 +255,7 @@ func (q *Queries) GiftLinkExpiredList(ctx context.Context, arg GiftLinkExpiredLi
 }
 
 const giftLinkGet = `-- name: GiftLinkGet :one
-SELECT l.send_id, l.workspace_id, l.campaign_id, l.generation, l.message_version, l.token_salt, l.state, l.message, l.branding, l.opened_generation, l.created_at, l.expires_at, l.used_at, l.revoked_at, l.updated_at, s.id, s.workspace_id, s.campaign_id, s.recipient_id, s.product_id, s.status, s.mode, s.total_cents, s.funded_by, s.attribution, s.outcome, s.recipient_email, s.recipient_source_system, s.recipient_external_id, s.recipient_profile_url, s.recipient_name, s.created_at, s.auto_approved, s.approved_by, s.recipient, s.message, s.customization, s.updated_at, s.carrier, s.tracking_number, s.tracking_url, s.outcome_occurred_at, s.gift_link_generation, s.address_confirmed_at
+SELECT l.send_id, l.workspace_id, l.campaign_id, l.generation, l.message_version, l.token_salt, l.state, l.message, l.branding, l.opened_generation, l.created_at, l.expires_at, l.used_at, l.revoked_at, l.updated_at, s.id, s.workspace_id, s.campaign_id, s.recipient_id, s.product_id, s.status, s.mode, s.total_cents, s.funded_by, s.attribution, s.outcome, s.recipient_email, s.recipient_source_system, s.recipient_external_id, s.recipient_profile_url, s.recipient_name, s.created_at, s.auto_approved, s.approved_by, s.recipient, s.message, s.customization, s.updated_at, s.carrier, s.tracking_number, s.tracking_url, s.outcome_occurred_at, s.gift_link_generation, s.address_confirmed_at, s.portrait_state, s.portrait_version, s.portrait_asset_id, s.portrait_source_url, s.portrait_approved_at
 FROM gift_links l
 JOIN sends s ON s.id = l.send_id
 WHERE l.workspace_id = $1 AND l.send_id = $2
@@ -315,12 +320,17 @@ func (q *Queries) GiftLinkGet(ctx context.Context, arg GiftLinkGetParams) (GiftL
 		&i.Send.OutcomeOccurredAt,
 		&i.Send.GiftLinkGeneration,
 		&i.Send.AddressConfirmedAt,
+		&i.Send.PortraitState,
+		&i.Send.PortraitVersion,
+		&i.Send.PortraitAssetID,
+		&i.Send.PortraitSourceUrl,
+		&i.Send.PortraitApprovedAt,
 	)
 	return i, err
 }
 
 const giftLinkGetForUpdate = `-- name: GiftLinkGetForUpdate :one
-SELECT l.send_id, l.workspace_id, l.campaign_id, l.generation, l.message_version, l.token_salt, l.state, l.message, l.branding, l.opened_generation, l.created_at, l.expires_at, l.used_at, l.revoked_at, l.updated_at, s.id, s.workspace_id, s.campaign_id, s.recipient_id, s.product_id, s.status, s.mode, s.total_cents, s.funded_by, s.attribution, s.outcome, s.recipient_email, s.recipient_source_system, s.recipient_external_id, s.recipient_profile_url, s.recipient_name, s.created_at, s.auto_approved, s.approved_by, s.recipient, s.message, s.customization, s.updated_at, s.carrier, s.tracking_number, s.tracking_url, s.outcome_occurred_at, s.gift_link_generation, s.address_confirmed_at
+SELECT l.send_id, l.workspace_id, l.campaign_id, l.generation, l.message_version, l.token_salt, l.state, l.message, l.branding, l.opened_generation, l.created_at, l.expires_at, l.used_at, l.revoked_at, l.updated_at, s.id, s.workspace_id, s.campaign_id, s.recipient_id, s.product_id, s.status, s.mode, s.total_cents, s.funded_by, s.attribution, s.outcome, s.recipient_email, s.recipient_source_system, s.recipient_external_id, s.recipient_profile_url, s.recipient_name, s.created_at, s.auto_approved, s.approved_by, s.recipient, s.message, s.customization, s.updated_at, s.carrier, s.tracking_number, s.tracking_url, s.outcome_occurred_at, s.gift_link_generation, s.address_confirmed_at, s.portrait_state, s.portrait_version, s.portrait_asset_id, s.portrait_source_url, s.portrait_approved_at
 FROM sends s
 JOIN gift_links l ON l.send_id = s.id
 WHERE s.id = $1
@@ -382,6 +392,11 @@ func (q *Queries) GiftLinkGetForUpdate(ctx context.Context, sendID string) (Gift
 		&i.Send.OutcomeOccurredAt,
 		&i.Send.GiftLinkGeneration,
 		&i.Send.AddressConfirmedAt,
+		&i.Send.PortraitState,
+		&i.Send.PortraitVersion,
+		&i.Send.PortraitAssetID,
+		&i.Send.PortraitSourceUrl,
+		&i.Send.PortraitApprovedAt,
 	)
 	return i, err
 }
@@ -463,7 +478,7 @@ func (q *Queries) GiftLinkInsert(ctx context.Context, arg GiftLinkInsertParams) 
 }
 
 const giftLinkListByCampaign = `-- name: GiftLinkListByCampaign :many
-SELECT l.send_id, l.workspace_id, l.campaign_id, l.generation, l.message_version, l.token_salt, l.state, l.message, l.branding, l.opened_generation, l.created_at, l.expires_at, l.used_at, l.revoked_at, l.updated_at, s.id, s.workspace_id, s.campaign_id, s.recipient_id, s.product_id, s.status, s.mode, s.total_cents, s.funded_by, s.attribution, s.outcome, s.recipient_email, s.recipient_source_system, s.recipient_external_id, s.recipient_profile_url, s.recipient_name, s.created_at, s.auto_approved, s.approved_by, s.recipient, s.message, s.customization, s.updated_at, s.carrier, s.tracking_number, s.tracking_url, s.outcome_occurred_at, s.gift_link_generation, s.address_confirmed_at
+SELECT l.send_id, l.workspace_id, l.campaign_id, l.generation, l.message_version, l.token_salt, l.state, l.message, l.branding, l.opened_generation, l.created_at, l.expires_at, l.used_at, l.revoked_at, l.updated_at, s.id, s.workspace_id, s.campaign_id, s.recipient_id, s.product_id, s.status, s.mode, s.total_cents, s.funded_by, s.attribution, s.outcome, s.recipient_email, s.recipient_source_system, s.recipient_external_id, s.recipient_profile_url, s.recipient_name, s.created_at, s.auto_approved, s.approved_by, s.recipient, s.message, s.customization, s.updated_at, s.carrier, s.tracking_number, s.tracking_url, s.outcome_occurred_at, s.gift_link_generation, s.address_confirmed_at, s.portrait_state, s.portrait_version, s.portrait_asset_id, s.portrait_source_url, s.portrait_approved_at
 FROM gift_links l
 JOIN sends s ON s.id = l.send_id
 WHERE l.workspace_id = $1 AND l.campaign_id = $2
@@ -535,6 +550,11 @@ func (q *Queries) GiftLinkListByCampaign(ctx context.Context, arg GiftLinkListBy
 			&i.Send.OutcomeOccurredAt,
 			&i.Send.GiftLinkGeneration,
 			&i.Send.AddressConfirmedAt,
+			&i.Send.PortraitState,
+			&i.Send.PortraitVersion,
+			&i.Send.PortraitAssetID,
+			&i.Send.PortraitSourceUrl,
+			&i.Send.PortraitApprovedAt,
 		); err != nil {
 			return nil, err
 		}

@@ -1,0 +1,92 @@
+package rest_test
+
+import (
+	"bytes"
+	"image"
+	"image/png"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/getkin/kin-openapi/openapi3filter"
+	"github.com/stretchr/testify/require"
+)
+
+// The validator reads artwork answers as files.
+func init() {
+	for _, mt := range []string{"image/png", "image/jpeg", "image/webp", "application/pdf"} {
+		openapi3filter.RegisterBodyDecoder(mt, openapi3filter.FileBodyDecoder)
+	}
+}
+
+// restPNG is a real w x h PNG.
+func restPNG(t *testing.T, w, h int) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	require.NoError(t, png.Encode(&b, image.NewGray(image.Rect(0, 0, w, h))))
+	return b.Bytes()
+}
+
+// TestArtworkOverREST uploads raw bytes, refuses an SVG, an HTML body
+// behind a PNG header and an oversize body, and serves the file back
+// privately: as a download, or inline as a preview under a strict CSP.
+func TestArtworkOverREST(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	key := withKey(h.env.OwnerKey)
+	upload := func(body []byte, contentType, filename string, more ...reqOpt) response {
+		opts := append([]reqOpt{key, withHeader("Content-Type", contentType), withHeader("X-Artwork-Filename", filename)}, more...)
+		return h.do(http.MethodPost, "/artwork", bytes.NewReader(body), opts...)
+	}
+
+	res := upload([]byte(`<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>`), "image/svg+xml", "logo.svg")
+	require.Equal(t, http.StatusBadRequest, res.Status, "%s", res.Body)
+	require.Equal(t, "VALIDATION_ERROR", res.code())
+	require.True(t, strings.HasPrefix(res.message(), "Content-Type: "), res.message())
+	t.Logf("SVG refused: %d %s", res.Status, res.Body)
+
+	res = upload(append([]byte("\x89PNG\r\n\x1a\n"), "<html><body>hi</body></html>"...), "image/png", "x.png")
+	require.Equal(t, http.StatusBadRequest, res.Status, "%s", res.Body)
+	require.True(t, strings.HasPrefix(res.message(), "body: "), res.message())
+
+	res = upload(restPNG(t, 1, 1), "image/png", "me.png", withHeader("X-Artwork-Purpose", "portrait"))
+	require.Equal(t, http.StatusBadRequest, res.Status, "%s", res.Body)
+	require.Contains(t, res.message(), "at least 256x256")
+
+	res = upload(restPNG(t, 4, 4), "image/png", "")
+	require.Equal(t, "VALIDATION_ERROR", res.code())
+	require.True(t, strings.HasPrefix(res.message(), "X-Artwork-Filename: "), res.message())
+
+	res = upload(make([]byte, 5<<20+1), "application/pdf", "big.pdf")
+	require.Equal(t, http.StatusRequestEntityTooLarge, res.Status)
+
+	body := restPNG(t, 300, 300)
+	res = upload(body, "image/png", "Portrait of Ana.png", withHeader("X-Artwork-Purpose", "portrait"))
+	require.Equal(t, http.StatusCreated, res.Status, "%s", res.Body)
+	asset := res.data().(map[string]any)
+	require.Equal(t, "Portrait of Ana.png", asset["filename"])
+	require.Equal(t, "image/png", asset["mime"])
+	require.EqualValues(t, len(body), asset["bytes"])
+	t.Logf("PNG accepted: %d %s", res.Status, res.Body)
+	id := asset["id"].(string)
+
+	file := h.csv("/artwork/"+id, key)
+	require.Equal(t, http.StatusOK, file.StatusCode)
+	require.Equal(t, string(body), file.body)
+	require.Equal(t, "image/png", file.Header.Get("Content-Type"))
+	require.Equal(t, `attachment; filename="Portrait of Ana.png"`, file.Header.Get("Content-Disposition"))
+	require.Equal(t, "nosniff", file.Header.Get("X-Content-Type-Options"))
+	preview := h.csv("/artwork/"+id+"?preview=1", key)
+	require.Equal(t, http.StatusOK, preview.StatusCode)
+	require.True(t, strings.HasPrefix(preview.Header.Get("Content-Disposition"), "inline"))
+	require.Contains(t, preview.Header.Get("Content-Security-Policy"), "default-src 'none'")
+
+	pdf := upload([]byte("%PDF-1.7\n%%EOF\n"), "application/pdf", "proof.pdf")
+	require.Equal(t, http.StatusCreated, pdf.Status, "%s", pdf.Body)
+	pdfFile := h.csv("/artwork/"+pdf.data().(map[string]any)["id"].(string)+"?preview=1", key)
+	require.True(t, strings.HasPrefix(pdfFile.Header.Get("Content-Disposition"), "attachment"), "a PDF is always a download")
+
+	// Private to the workspace, and never without credentials.
+	require.Equal(t, http.StatusUnauthorized, h.csv("/artwork/"+id).StatusCode)
+	require.Equal(t, http.StatusNotFound, h.csv("/artwork/asset_nope", key).StatusCode)
+}
