@@ -71,6 +71,9 @@ const (
 	// UseLogo is customization.logoAssetId or a link's branding logo: a
 	// ready PNG, JPEG or WebP.
 	UseLogo
+	// UsePortrait is a person's uploaded photo or a replaced portrait: a
+	// ready image within the portrait bounds, not a logo.
+	UsePortrait
 )
 
 // Named is one asset ID a request names, with the field that names it.
@@ -95,17 +98,24 @@ func CheckReady(ctx context.Context, q *db.Queries, workspaceID string, named []
 	if err != nil {
 		return core.Internal(err)
 	}
-	ready := make(map[string]string, len(rows))
+	ready := make(map[string]db.ArtworkReadyAmongRow, len(rows))
 	for _, r := range rows {
-		ready[r.ID] = r.Mime
+		ready[r.ID] = r
 	}
 	for _, n := range named {
-		mime, ok := ready[n.ID]
+		r, ok := ready[n.ID]
 		switch {
 		case !ok:
 			return core.FieldError(core.CodeArtworkUnavailable, n.Field, "%s is not a ready artwork file of this workspace; upload it first", core.Clip(n.ID, 60))
-		case n.Use == UseLogo && mime == MimePDF:
+		case n.Use == UseLogo && r.Mime == MimePDF:
 			return core.FieldError(core.CodeArtworkUnavailable, n.Field, "%s is a PDF; a logo is a ready PNG, JPEG or WebP", core.Clip(n.ID, 60))
+		case n.Use == UsePortrait:
+			info := Inspected{Mime: r.Mime, Width: int(r.Width), Height: int(r.Height)}
+			if err := CheckPortrait(info, Purpose(r.Purpose), n.Field); err != nil {
+				e := core.AsError(err)
+				e.Code = core.CodeArtworkUnavailable
+				return e
+			}
 		}
 	}
 	return nil
