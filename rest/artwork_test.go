@@ -86,6 +86,11 @@ func TestArtworkOverREST(t *testing.T) {
 	pdfFile := h.csv("/artwork/"+pdf.data().(map[string]any)["id"].(string)+"?preview=1", key)
 	require.True(t, strings.HasPrefix(pdfFile.Header.Get("Content-Disposition"), "attachment"), "a PDF is always a download")
 
+	// A photo import names a direct image, never a profile page.
+	res = h.do(http.MethodPost, "/artwork/import-photo", strings.NewReader(`{"url":"https://www.linkedin.com/in/ana","rightsConfirmed":true}`), key, withJSON())
+	require.Equal(t, http.StatusBadRequest, res.Status, "%s", res.Body)
+	require.True(t, strings.HasPrefix(res.message(), "url: "), res.message())
+
 	// Private to the workspace, and never without credentials.
 	require.Equal(t, http.StatusUnauthorized, h.csv("/artwork/"+id).StatusCode)
 	require.Equal(t, http.StatusNotFound, h.csv("/artwork/asset_nope", key).StatusCode)
