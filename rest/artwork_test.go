@@ -2,6 +2,7 @@ package rest_test
 
 import (
 	"bytes"
+	"context"
 	"image"
 	"image/png"
 	"net/http"
@@ -10,6 +11,8 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3filter"
 	"github.com/stretchr/testify/require"
+
+	"github.com/giftwell/giftwell/core/campaign"
 )
 
 // The validator reads artwork answers as files.
@@ -94,4 +97,50 @@ func TestArtworkOverREST(t *testing.T) {
 	// Private to the workspace, and never without credentials.
 	require.Equal(t, http.StatusUnauthorized, h.csv("/artwork/"+id).StatusCode)
 	require.Equal(t, http.StatusNotFound, h.csv("/artwork/asset_nope", key).StatusCode)
+}
+
+// TestPortraitApprovalOverREST: a portrait gift's photo, uploaded as raw
+// bytes, is approved through POST /sends/{id}/photo with the current
+// version; a stale version is 409 and a connection has no access.
+func TestPortraitApprovalOverREST(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	h := newHarness(t)
+	app := h.env.App
+	_, owner := h.env.SignIn(t, h.env.OwnerEmail)
+	key, err := app.Connect.Authenticate(ctx, h.env.OwnerKey)
+	require.NoError(t, err)
+	h.env.TopUp(t, owner, 100_000)
+	res := h.do(http.MethodPost, "/artwork", bytes.NewReader(restPNG(t, 512, 512)), withKey(h.env.OwnerKey),
+		withHeader("Content-Type", "image/png"), withHeader("X-Artwork-Filename", "ana.png"), withHeader("X-Artwork-Purpose", "portrait"))
+	require.Equal(t, http.StatusCreated, res.Status, "%s", res.Body)
+	photo := res.data().(map[string]any)["id"].(string)
+	c, err := app.Campaigns.CreateCampaign(ctx, owner, campaign.CampaignInput{Name: "Portraits", Mode: campaign.ModeAlwaysOn, Status: campaign.StatusActive,
+		ProductID: "custom-portrait-illustration", SenderName: "Sam", SenderCompany: "Acme", Message: "Thanks, {{firstName}}!"})
+	require.NoError(t, err)
+	added, err := app.Campaigns.AddToPlaybook(ctx, key, c.ID, campaign.PlaybookPersonAdd{Recipient: campaign.RecipientInput{
+		Name: "Ana", Photo: &campaign.RecipientPhoto{Source: campaign.PhotoUpload, AssetID: photo}}})
+	require.NoError(t, err)
+	gift, err := app.Campaigns.ApproveGift(ctx, owner, campaign.QueueDecision{CampaignID: c.ID, RecipientID: added.RecipientID})
+	require.NoError(t, err)
+
+	before := h.get("/sends/"+gift.ID, withKey(h.env.OwnerKey))
+	portrait := before.data().(map[string]any)["portrait"].(map[string]any)
+	require.Equal(t, "awaiting_approval", portrait["state"])
+	t.Logf("GET /sends/%s portrait: %v", gift.ID, portrait)
+
+	body := `{"version":1,"action":"approve","rightsConfirmed":true}`
+	require.Equal(t, http.StatusUnauthorized, h.do(http.MethodPost, "/sends/"+gift.ID+"/photo", strings.NewReader(body), withKey(connectionToken), withJSON()).Status)
+	res = h.do(http.MethodPost, "/sends/"+gift.ID+"/photo", strings.NewReader(body), withKey(h.env.OwnerKey), withJSON())
+	require.Equal(t, http.StatusOK, res.Status, "%s", res.Body)
+	got := res.data().(map[string]any)
+	require.Equal(t, "approved", got["state"])
+	require.EqualValues(t, 2, got["version"])
+	require.Equal(t, photo, got["assetId"])
+	t.Logf("POST /sends/%s/photo %s -> %d %s", gift.ID, body, res.Status, res.Body)
+
+	res = h.do(http.MethodPost, "/sends/"+gift.ID+"/photo", strings.NewReader(body), withKey(h.env.OwnerKey), withJSON())
+	require.Equal(t, http.StatusConflict, res.Status, "%s", res.Body)
+	require.True(t, strings.HasPrefix(res.message(), "version: "), res.message())
+	t.Logf("stale: %d %s", res.Status, res.Body)
 }

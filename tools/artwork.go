@@ -39,11 +39,23 @@ type ImportPhotoInput struct {
 	RightsConfirmed bool   `json:"rightsConfirmed" jsonschema:"true: the user confirmed they may use this photo"`
 }
 
+// UpdatePhotoInput is update_recipient_photo's input.
+type UpdatePhotoInput struct {
+	ID              string `json:"id" jsonschema:"the gift (send_...)" schema:"minLength=1,maxLength=100"`
+	Version         int    `json:"version" jsonschema:"the portrait's version as last read" schema:"minimum=1,maximum=1000000"`
+	Action          string `json:"action" jsonschema:"approve (with rightsConfirmed), replace (with assetId) or reject" schema:"enum=approve|replace|reject"`
+	RightsConfirmed bool   `json:"rightsConfirmed,omitempty" jsonschema:"approve: true, the user authorized this image"`
+	AssetID         string `json:"assetId,omitempty" jsonschema:"replace: the new photo (asset_...)" schema:"maxLength=100"`
+}
+
+const descUpdatePhoto = "Approve, replace or reject a gift's portrait photo, only with the user's explicit authorization for that image. " +
+	"Send the portrait's current version (get_send); changes close once the order is in production."
+
 const descUploadArtwork = "Upload a file (PNG, JPEG, WebP or PDF, up to 5 MiB; base64 up to 900,000 characters) as an artwork asset. " +
 	"Then name its id in customization.logoAssetId, a person's assetIds or photo (purpose portrait)."
 
 const descImportPhoto = "Import a person's photo from a direct public HTTPS image URL, with the user's confirmation of rights. " +
-	"Returns an artwork asset; use its id in a person's photo ({source: upload, assetId})."
+	"Returns an artwork asset; use its id in a person's photo ({source: upload, assetId}) or update_recipient_photo."
 
 const descGetArtwork = "The private file of an artwork asset of this workspace; ?preview=1 shows an image inline. PDFs are always downloads."
 
@@ -85,6 +97,13 @@ func artworkTools(app *giftwell.App) []Tool {
 				return app.Artwork.ImportPhoto(ctx, p, artwork.PhotoImport{URL: in.URL, RightsConfirmed: in.RightsConfirmed})
 			},
 			Title("Import a recipient photo"), OpenWorld(), REST(http.MethodPost, "/artwork/import-photo", http.StatusCreated)),
+		Define("update_recipient_photo", descUpdatePhoto, ScopeDash, core.ActUpdatePhoto,
+			func(ctx context.Context, p core.Principal, in UpdatePhotoInput) (artwork.Portrait, error) {
+				return app.Artwork.UpdatePhoto(ctx, p, in.ID, artwork.PhotoChange{
+					Version: in.Version, Action: artwork.PhotoAction(in.Action), RightsConfirmed: in.RightsConfirmed, AssetID: in.AssetID,
+				})
+			},
+			Title("Update a gift's portrait"), REST(http.MethodPost, "/sends/{id}/photo", http.StatusOK)),
 		Define("get_artwork", descGetArtwork, ScopeRead, core.ActRead,
 			func(ctx context.Context, p core.Principal, in GetArtworkInput) (File, error) {
 				f, err := app.Artwork.Get(ctx, p, in.ID)
