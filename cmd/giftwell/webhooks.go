@@ -17,7 +17,7 @@ import (
 // of the retry schedule.
 func serveWebhookFlags(fs *flag.FlagSet, cfg *serveConfig) {
 	fs.StringVar(&cfg.webhookAllowURLs, "webhook-allow-urls", env("GIFTWELL_WEBHOOK_ALLOW_URLS", ""),
-		"comma-separated URL prefixes (like http://127.0.0.1:9999/) webhooks may register and dial, and OAuth client metadata documents may be fetched from, despite the public-address rule; for development and tests only (env GIFTWELL_WEBHOOK_ALLOW_URLS)")
+		"comma-separated URL prefixes (like http://127.0.0.1:9999/) webhooks may register and dial, and OAuth client metadata documents and recipient photos may be fetched from, despite the public-address rule; for development and tests only (env GIFTWELL_WEBHOOK_ALLOW_URLS)")
 	fs.StringVar(&cfg.webhookBackoffUnit, "webhook-backoff-unit", env("GIFTWELL_WEBHOOK_BACKOFF_UNIT", "1m"),
 		"the unit of the webhook retry schedule: attempts wait 1, 2, 4 ... 64 units apart (env GIFTWELL_WEBHOOK_BACKOFF_UNIT)")
 }
