@@ -172,3 +172,36 @@ func TestDemoWorkspaceCannotUpload(t *testing.T) {
 	_, err := env.App.Artwork.Upload(context.Background(), p, artwork.UploadInput{Filename: "a.png", Mime: "image/png", Body: pngOf(t, 8, 8)})
 	apptest.RequireCode(t, err, core.CodeDemoLimited)
 }
+
+// TestDailyLimitHoldsUnderConcurrency: with one upload left today, eight
+// at once leave exactly one stored; the rest are RATE_LIMIT.
+func TestDailyLimitHoldsUnderConcurrency(t *testing.T) {
+	t.Parallel()
+	env := apptest.New(t)
+	ctx, p := context.Background(), owner(t, env)
+	in := artwork.UploadInput{Filename: "a.png", Mime: "image/png", Body: pngOf(t, 8, 8)}
+	_, err := env.App.Artwork.Upload(ctx, p, in)
+	require.NoError(t, err)
+	_, err = env.App.DB.Exec(ctx, `UPDATE artwork_days SET uploads = 549 WHERE workspace_id = $1`, env.WorkspaceID)
+	require.NoError(t, err)
+
+	errs := make(chan error, 8)
+	for range 8 {
+		go func() {
+			_, err := env.App.Artwork.Upload(ctx, p, in)
+			errs <- err
+		}()
+	}
+	stored := 0
+	for range 8 {
+		if err := <-errs; err == nil {
+			stored++
+		} else {
+			apptest.RequireCode(t, err, core.CodeRateLimit)
+		}
+	}
+	require.Equal(t, 1, stored)
+	items, err := env.App.Artwork.List(ctx, p)
+	require.NoError(t, err)
+	require.Len(t, items, 2)
+}
