@@ -22,10 +22,11 @@ var allowedImports = map[string][]string{
 	"core/identity":     {"core", "sql/db"},
 	"core/connect":      {"core", "core/identity", "sql/db"},
 	"core/ledger":       {"core", "sql/db"},
-	"core/campaign":     {"core", "core/catalog", "core/identity", "core/ledger", "sql/db"},
+	"core/artwork":      {"core", "sql/db"},
+	"core/campaign":     {"core", "core/artwork", "core/catalog", "core/identity", "core/ledger", "sql/db"},
 	"core/guide":        {"core", "core/catalog", "core/campaign"},
 	"core/tracking":     {"core", "core/campaign", "sql/db"},
-	"core/giftlink":     {"core", "core/campaign", "core/catalog", "sql/db"},
+	"core/giftlink":     {"core", "core/artwork", "core/campaign", "core/catalog", "sql/db"},
 	"core/webhook":      {"core", "core/tracking", "sql/db"},
 	"core/billing":      {"core", "core/campaign", "core/giftlink", "core/ledger", "sql/db"},
 	"core/distribution": {"core", "core/campaign", "core/giftlink", "sql/db"},
@@ -47,6 +48,11 @@ var allowedImports = map[string][]string{
 	// The fetcher of OAuth client ID metadata documents, over the webhook
 	// sender's SSRF guard.
 	"internal/clientmeta": {"core/connect", "internal/webhooksend"},
+
+	// Artwork's blob store, and the photo fetcher over the webhook
+	// sender's SSRF guard.
+	"internal/blobstore":  {"core/artwork"},
+	"internal/photofetch": {"core/artwork", "internal/webhooksend"},
 }
 
 // The packages import only what docs/architecture.md allows: the subjects

@@ -10,6 +10,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/artwork"
 	"github.com/giftwell/giftwell/core/billing"
 	"github.com/giftwell/giftwell/core/campaign"
 	"github.com/giftwell/giftwell/core/catalog"
@@ -52,6 +53,10 @@ type App struct {
 	// Kernel's Outbox. Its Sender and Guard are set by cmd/giftwell (the
 	// SSRF-guarded HTTP client).
 	Webhooks *webhook.Service
+	// Artwork keeps uploaded files and the portraits of gifts. Its Blobs
+	// and Photos are set by cmd/giftwell (internal/blobstore,
+	// internal/photofetch).
+	Artwork *artwork.Service
 }
 
 // New builds the App over a migrated database and loads the catalog into
@@ -81,6 +86,7 @@ func New(db *pgxpool.Pool, cfg core.Config, clock core.Clock, log *slog.Logger) 
 		Guide:        &guide.Service{Kernel: k},
 		Tracking:     &tracking.Service{Kernel: k},
 		Webhooks:     hooks,
+		Artwork:      &artwork.Service{Kernel: k},
 	}
 }
 

@@ -30,6 +30,8 @@ const (
 	ActManageAPIKeys        Action = "manage_api_keys"        // List and revoke API keys: signed-in (outside the matrix)
 	ActRecordOutcome        Action = "record_outcome"         // Record a customer-reported outcome: any key or signed-in person, never a connection (outside the matrix)
 	ActManageGiftLinks      Action = "manage_gift_links"      // Customize link messages, regift, revoke: any key or signed-in person, never a connection (outside the matrix)
+	ActUploadArtwork        Action = "upload_artwork"         // Upload artwork, import a photo: any key, signed-in person or gifts:write connection; not in a demo workspace (outside the matrix)
+	ActUpdatePhoto          Action = "update_photo"           // Approve, replace or reject a gift's portrait: any key or signed-in person, never a connection (outside the matrix)
 )
 
 // minRole is the least role a person needs for a row.
@@ -89,6 +91,8 @@ var matrix = map[Action]rule{
 	ActManageAPIKeys:        {role: anyRole, signedIn: true, key: keyNever},
 	ActRecordOutcome:        {role: anyRole, key: keyAllowed},
 	ActManageGiftLinks:      {role: anyRole, key: keyAllowed},
+	ActUploadArtwork:        {role: anyRole, key: keyAllowed, scope: ScopeWrite, demoLimited: true},
+	ActUpdatePhoto:          {role: anyRole, key: keyAllowed},
 }
 
 // Actions lists every row of the matrix in the spec's order.
@@ -97,7 +101,7 @@ func Actions() []Action {
 		ActRaiseAutoApprove, ActLowerAutoApprove, ActReadQueueAndBalance, ActPay, ActReadGiftLinks,
 		ActCreateAPIKey, ActManageWebhooks, ActReadWebhooks, ActUpdateSettings, ActListTeammates,
 		ActInviteOrRemove, ActChangeRole, ActReadWorkspaceDetails, ActReadInvitations, ActReadBilling, ActManageAPIKeys, ActRecordOutcome,
-		ActManageGiftLinks}
+		ActManageGiftLinks, ActUploadArtwork, ActUpdatePhoto}
 }
 
 // SignedInOnly reports whether only a signed-in person may perform a.

@@ -74,6 +74,8 @@ func TestAuthorizeMatrix(t *testing.T) {
 		core.ActManageAPIKeys:        {ok, ok, ok, har, har, har, har, har, har, har},
 		core.ActRecordOutcome:        {ok, ok, ok, ok, ok, ok, har, har, har, har},
 		core.ActManageGiftLinks:      {ok, ok, ok, ok, ok, ok, har, har, har, har},
+		core.ActUploadArtwork:        {ok, ok, ok, ok, ok, ok, ok, ok, ok, isc},
+		core.ActUpdatePhoto:          {ok, ok, ok, ok, ok, ok, har, har, har, har},
 	}
 	require.Len(t, want, len(core.Actions()), "every row of the matrix has expectations")
 	cols := columns()

@@ -97,7 +97,7 @@ func unavailable(cause error) *Error {
 // an operation that is not read-only (a tool without the readOnly hint, a
 // web form's POST); refusals before the operation ran stay retry_later.
 func AfterWrite(err error) error {
-	if !Unavailable(err) {
+	if !Unavailable(err) || errors.Is(err, errNothingSaved) {
 		return err
 	}
 	var e *Error
@@ -105,4 +105,16 @@ func AfterWrite(err error) error {
 		return err
 	}
 	return &Error{Code: CodeUnavailableWrite, Message: unavailableWriteMessage, RetryAfterMs: UnavailableRetryAfterMs, Cause: err}
+}
+
+// errNothingSaved marks an unavailable answer given before anything was
+// written, so that AfterWrite leaves it retry_later.
+var errNothingSaved = errors.New("nothing was saved")
+
+// UnavailableNothingSaved is SERVICE_UNAVAILABLE (retry_later,
+// retryAfterMs) for a write that undid its intent when another system (a
+// blob store) failed: nothing was saved, so even a face that ran a write
+// keeps it retry_later (AfterWrite leaves it alone). cause is logged.
+func UnavailableNothingSaved(cause error) *Error {
+	return unavailable(errors.Join(errNothingSaved, cause))
 }

@@ -79,7 +79,10 @@ func NewHandler(cfg Config) http.Handler {
 		if op.Credentials != tools.CredentialsNone {
 			chain = append(chain, s.authenticate(op))
 		}
-		if op.bind.body {
+		switch {
+		case op.Raw != nil:
+			chain = append(chain, s.readRaw(op.Raw))
+		case op.bind.body:
 			chain = append(chain, s.readBody)
 		}
 		r.With(chain...).Method(op.Method, op.Path, s.handler(op))

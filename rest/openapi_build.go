@@ -90,7 +90,10 @@ func (c *components) operation(op *operation) (*object, error) {
 	if len(params) > 0 {
 		o.set("parameters", params)
 	}
-	if op.bind.body {
+	switch {
+	case op.Raw != nil:
+		o.set("requestBody", rawRequestBody(op.Raw))
+	case op.bind.body:
 		body, err := c.requestBody(op)
 		if err != nil {
 			return nil, err
@@ -99,9 +102,13 @@ func (c *components) operation(op *operation) (*object, error) {
 	}
 	var responses *object
 	if op.Produces != "" {
+		content := obj()
+		for mt := range strings.SplitSeq(op.Produces, ",") {
+			content.set(strings.TrimSpace(mt), obj("schema", obj("type", "string")))
+		}
 		responses = obj(strconv.Itoa(op.Status), obj(
 			"description", "Success: a "+op.Produces+" file.",
-			"content", obj(op.Produces, obj("schema", obj("type", "string"))),
+			"content", content,
 		))
 	} else {
 		resp, err := c.response(op)
@@ -160,6 +167,18 @@ func parameters(op *operation) ([]any, error) {
 			return nil, err
 		}
 	}
+	if op.Raw != nil {
+		for _, h := range op.Raw.Headers {
+			p := obj("name", h.Header, "in", "header")
+			if h.Description != "" {
+				p.set("description", h.Description)
+			}
+			p.set("required", h.Required)
+			p.set("schema", obj("type", "string"))
+			out = append(out, p)
+		}
+		return out, nil
+	}
 	if op.bind.query && op.Input != nil {
 		for _, name := range op.bind.fields(op.Input) {
 			if err := add(name, "query", slices.Contains(op.Input.Required, name)); err != nil {
@@ -196,4 +215,14 @@ func ref(name string, kind ...string) *object {
 		k = kind[0]
 	}
 	return obj("$ref", "#/components/"+k+"/"+name)
+}
+
+// rawRequestBody documents a raw body (tools.Raw): the file's bytes, of
+// one of its media types.
+func rawRequestBody(raw *tools.Raw) *object {
+	content := obj()
+	for _, mt := range raw.MediaTypes {
+		content.set(mt, obj("schema", obj("type", "string", "format", "binary")))
+	}
+	return obj("required", true, "content", content)
 }

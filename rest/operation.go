@@ -36,6 +36,8 @@ type operation struct {
 	// Produces is the success body's media type when it is a file (text/csv)
 	// rather than the JSON {data} envelope; its schema is a string.
 	Produces string
+	// Raw, when set, is how the route reads a raw body (a file upload).
+	Raw *tools.Raw
 	// ReadOnly is the tool's readOnly hint: a failure of the database while
 	// it runs is retry_later; otherwise the write may have landed, and it is
 	// reread_and_retry (core.AfterWrite).
@@ -77,6 +79,7 @@ func operations(list []tools.Tool) ([]operation, error) {
 			Data:        t.DataSchema,
 			Out:         t.Out,
 			Produces:    r.Produces,
+			Raw:         r.Raw,
 			ReadOnly:    t.Hints.ReadOnly,
 			call:        t.Call,
 		}

@@ -3,6 +3,7 @@ package rest
 import (
 	"encoding/json"
 	"fmt"
+	"mime"
 	"net/http"
 	"strings"
 
@@ -34,14 +35,33 @@ func (s *server) download(w http.ResponseWriter, r *http.Request, op *operation,
 		return
 	}
 	contentType := op.Produces
+	if f.Type != "" {
+		contentType = f.Type
+	}
 	if strings.HasPrefix(contentType, "text/") {
 		contentType += "; charset=utf-8"
 	}
+	disposition := "attachment"
+	if f.Inline {
+		disposition = "inline"
+	}
 	h := w.Header()
 	h.Set("Content-Type", contentType)
-	h.Set("Content-Disposition", fmt.Sprintf("attachment; filename=%q", f.Name))
+	h.Set("Content-Disposition", contentDisposition(disposition, f.Name))
 	h.Set("Cache-Control", "no-store")
 	h.Set("X-Content-Type-Options", "nosniff")
+	// A file is never a page: nothing in it runs or loads anything.
+	h.Set("Content-Security-Policy", "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; sandbox")
 	w.WriteHeader(op.Status)
 	_, _ = w.Write(f.Body)
+}
+
+// contentDisposition is the Content-Disposition header for a file named
+// name: RFC 6266, with the RFC 2231 form for a name that is not plain
+// ASCII.
+func contentDisposition(disposition, name string) string {
+	if v := mime.FormatMediaType(disposition, map[string]string{"filename": name}); v != "" {
+		return v
+	}
+	return disposition
 }

@@ -23,6 +23,7 @@ var groups = []func(*giftwell.App) []Tool{
 	catalogTools,
 	campaignTools,
 	recipientTools,
+	artworkTools,
 	queueWriteTools,
 	settingsTools,
 	queueReadTools,

@@ -45,10 +45,10 @@ func TestPreviewPricesAndBlockers(t *testing.T) {
 
 	// A batch of logo tumblers (4200 + 900, prepaid offer 5400) needing artwork.
 	b := c.batch("logo-insulated-tumbler", obj{"message": "Cheers, {{firstName}} at {{company}}", "recipients": []obj{
-		{"name": "Has Art", "company": "Acme", "assetIds": []string{"asset_1"}},
+		{"name": "Has Art", "company": "Acme", "assetIds": []string{c.env.ReadyArtwork(t, "artwork")}},
 		{"name": "No Art", "company": "Acme"},
 		{"name": "No Company"},
-		{"name": "Gifted", "company": "Acme", "assetIds": []string{"asset_2"}},
+		{"name": "Gifted", "company": "Acme", "assetIds": []string{c.env.ReadyArtwork(t, "artwork")}},
 	}})
 	id := b["id"].(string)
 	roster := people(b)
@@ -81,7 +81,7 @@ func TestPreviewPricesAndBlockers(t *testing.T) {
 	require.NotContains(t, req, roster[3]["recipientId"], "people with a gift need nothing more")
 
 	// A logo for everyone clears the artwork blockers; the preview moved nothing.
-	c.ok(c.key, "update_campaign", obj{"id": id, "customization": obj{"logoAssetId": "asset_logo"}, "expectedPolicyVersion": 1})
+	c.ok(c.key, "update_campaign", obj{"id": id, "customization": obj{"logoAssetId": c.env.ReadyArtwork(t, "logo")}, "expectedPolicyVersion": 1})
 	pv = c.ok(c.key, "preview_campaign", obj{"id": id})
 	require.NotContains(t, blockers(t, pv), "artwork_required")
 	c.unchanged(id, 2, 4)
@@ -124,7 +124,7 @@ func TestPreviewGiftRequirements(t *testing.T) {
 			want: map[string][]int{"details_required": {0}}},
 		{product: "custom-portrait-illustration", people: []obj{person("1"),
 			{"name": "Linked", "photo": obj{"source": "linkedin", "profileUrl": "linkedin.com/in/linked"}},
-			{"name": "Uploaded", "photo": obj{"source": "upload", "assetId": "asset_9"}}},
+			{"name": "Uploaded", "photo": obj{"source": "upload", "assetId": c.env.ReadyArtwork(t, "portrait")}}},
 			want: map[string][]int{"portrait_required": {0}}, reqs: map[int][]string{1: {"photo_sourcing", "address_confirmation"}, 2: {"address_confirmation"}}},
 		{product: "bourbon-tasting-flight", people: []obj{person("1"), {"name": "Adult", "adultRecipientConfirmed": true}},
 			want: map[string][]int{"adult_confirmation": {0}}},

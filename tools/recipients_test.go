@@ -25,7 +25,7 @@ func TestAddRecipientsIdentityFormsAndNormalisation(t *testing.T) {
 		{"sourceSystem": "hubspot", "externalId": "42"},
 		{"name": "Known Address", "email": "  Known@Example.COM ", "addressMode": "known", "address": "1 Congress Ave", "city": "Austin",
 			"state": "texas", "zip": "787011234", "details": obj{"city": "Austin, TX", "companyWebsite": "https://example.com"},
-			"photo": obj{"source": "linkedin", "profileUrl": "https://www.linkedin.com/in/known/"}, "assetIds": []string{"asset_1"},
+			"photo": obj{"source": "linkedin", "profileUrl": "https://www.linkedin.com/in/known/"}, "assetIds": []string{c.env.ReadyArtwork(t, "artwork")},
 			"importId": "imp_1", "importRowId": "3", "customTag": "tea", "context": "met at SaaStr", "title": "VP Sales"},
 	}})
 	require.EqualValues(t, 2, got["policyVersion"])

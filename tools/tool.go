@@ -109,6 +109,9 @@ type Route struct {
 	// Produces is the success body's media type when the route answers with
 	// a file (text/csv) instead of {data}; the tool's payload is then a File.
 	Produces string `json:",omitempty"`
+	// Raw, when set, makes the route read the request body as raw bytes
+	// (a file upload) instead of JSON; see RawBody.
+	Raw *Raw `json:",omitempty"`
 	// Form is the route's own form of the tool, when REST serves the same
 	// operation with another input and payload (list_queue: unpaged on
 	// REST); nil means the tool itself. RESTForm sets it.
@@ -133,6 +136,25 @@ type Form struct {
 	Call func(ctx context.Context, p core.Principal, args json.RawMessage) (any, error)
 }
 
+// Raw says how a route reads a raw request body (POST /artwork's file):
+// at most MaxBytes of one of MediaTypes, handed to the route's input as
+// arguments: the body base64-encoded in BodyField, the Content-Type's
+// media type in MediaTypeField (unchecked: the tool decides), and each
+// header of Headers in its field.
+type Raw struct {
+	MediaTypes     []string
+	MaxBytes       int64
+	BodyField      string
+	MediaTypeField string
+	Headers        []RawHeader
+}
+
+// RawHeader maps a request header to an input field.
+type RawHeader struct {
+	Header, Field, Description string
+	Required                   bool
+}
+
 // File is the payload of a tool whose route Produces a file instead of
 // {data}: the REST face answers with Body, of the route's media type, as
 // an attachment named Name. As JSON it is Body as a string.
@@ -141,6 +163,13 @@ type File struct {
 	Name string
 	// Body is the file's content.
 	Body []byte
+	// Type, when set, is the file's media type, one of those the route
+	// Produces (a route may produce several, comma-separated).
+	Type string
+	// Inline shows the file in the browser instead of as an attachment
+	// (an image preview); it is still served under a strict
+	// Content-Security-Policy and nosniff.
+	Inline bool
 }
 
 // MarshalJSON writes the file's content as a JSON string, as its schema says.
@@ -292,8 +321,13 @@ func QueryParams() RouteOption { return func(r *Route) { r.Query = true } }
 func JSONBody() RouteOption { return func(r *Route) { r.Body = true } }
 
 // Produces makes the route answer with a file of mediaType (text/csv)
-// instead of {data}; the tool's payload must be a File.
+// instead of {data}; the tool's payload must be a File. Several media
+// types are comma-separated; the File's Type says which one it is.
 func Produces(mediaType string) RouteOption { return func(r *Route) { r.Produces = mediaType } }
+
+// RawBody makes a body method's route read its body as raw bytes
+// (see Raw) instead of JSON.
+func RawBody(raw Raw) RouteOption { return func(r *Route) { r.Raw = &raw } }
 
 // RESTForm gives the route its own form of the tool: another typed handler
 // for the same operation, whose input and payload REST serves instead of

@@ -94,6 +94,8 @@ func (h *handler) routes() http.Handler {
 	mux.Handle("GET /settings/webhooks/{id}", h.signedIn(h.deliveries))
 	mux.Handle("POST /settings/webhooks/{id}/deliveries/{deliveryID}/retry", h.signedIn(h.retryDelivery))
 
+	mux.Handle("GET /artwork", h.signedIn(h.artworkLibrary))
+
 	mux.Handle("GET /settings", h.signedIn(h.settings))
 	mux.Handle("POST /settings", h.signedIn(h.saveSettings))
 

@@ -1,6 +1,6 @@
 // Command giftwell runs the Giftwell gifting service and its operator tasks.
 //
-//	giftwell serve [--addr HOST:PORT] [--site-url URL] [--data-dir DIR] [--metrics-addr HOST:PORT] [--trust-forwarded-for] [--test-fulfilment on|off] [--secret-key-file FILE] [--webhook-allow-urls PREFIXES] [--webhook-backoff-unit DURATION]
+//	giftwell serve [--addr HOST:PORT] [--site-url URL] [--data-dir DIR] [--metrics-addr HOST:PORT] [--trust-forwarded-for] [--test-fulfilment on|off] [--secret-key-file FILE] [--webhook-allow-urls PREFIXES] [--webhook-backoff-unit DURATION] [--blob-url URL]
 //	giftwell migrate
 //	giftwell workspace create --name NAME --owner-email EMAIL --owner-password PASSWORD [--api-key] [--demo]
 //	giftwell workspace add-member --workspace ID --email EMAIL --password PASSWORD --role admin|member [--api-key]
@@ -28,7 +28,7 @@ import (
 )
 
 const usage = `usage:
-  giftwell serve [--addr HOST:PORT] [--site-url URL] [--data-dir DIR] [--metrics-addr HOST:PORT] [--trust-forwarded-for] [--test-fulfilment on|off] [--secret-key-file FILE] [--webhook-allow-urls PREFIXES] [--webhook-backoff-unit DURATION]
+  giftwell serve [--addr HOST:PORT] [--site-url URL] [--data-dir DIR] [--metrics-addr HOST:PORT] [--trust-forwarded-for] [--test-fulfilment on|off] [--secret-key-file FILE] [--webhook-allow-urls PREFIXES] [--webhook-backoff-unit DURATION] [--blob-url URL]
   giftwell migrate
   giftwell workspace create --name NAME --owner-email EMAIL --owner-password PASSWORD [--api-key] [--demo]
   giftwell workspace add-member --workspace ID --email EMAIL --password PASSWORD --role admin|member [--api-key]
@@ -39,7 +39,7 @@ const usage = `usage:
 
 Environment: DATABASE_URL (else a private cluster under GIFTWELL_DATA_DIR, default ./.giftwell),
 GIFTWELL_ADDR, GIFTWELL_SITE_URL, GIFTWELL_METRICS_ADDR, GIFTWELL_TRUST_FORWARDED_FOR,
-GIFTWELL_TEST_FULFILMENT, GIFTWELL_SECRET_KEY_FILE, GIFTWELL_WEBHOOK_ALLOW_URLS, GIFTWELL_WEBHOOK_BACKOFF_UNIT.
+GIFTWELL_TEST_FULFILMENT, GIFTWELL_SECRET_KEY_FILE, GIFTWELL_WEBHOOK_ALLOW_URLS, GIFTWELL_WEBHOOK_BACKOFF_UNIT, GIFTWELL_BLOB_URL.
 `
 
 // command is one subcommand: it parses its own flags from args.

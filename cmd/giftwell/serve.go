@@ -36,6 +36,8 @@ type serveConfig struct {
 	oauthCallbacks []string
 	// rateLimitPerMinute: see serveRateLimitFlag.
 	rateLimitPerMinute int
+	// blobURL: see serveBlobFlag.
+	blobURL string
 }
 
 // serve runs the service until SIGINT or SIGTERM: HTTP, River, and the
@@ -108,6 +110,11 @@ func serve(ctx context.Context, args []string, stdout io.Writer) error {
 	if err := cfg.configureWebhooks(app, log); err != nil {
 		return err
 	}
+	closeBlobs, err := cfg.configureArtwork(ctx, app, log)
+	if err != nil {
+		return err
+	}
+	defer closeBlobs()
 	m := metrics.New()
 	m.WatchPool(d.Pool)
 	jobs, err := newJobs(d.Pool, log, app, sender, m.JobMiddleware())
@@ -168,6 +175,7 @@ func serveFlags(args []string) (serveConfig, error) {
 	serveSecretKeyFlag(fs, &cfg)
 	serveWebhookFlags(fs, &cfg)
 	serveRateLimitFlag(fs, &cfg)
+	serveBlobFlag(fs, &cfg)
 	callbacks := serveOAuthCallbacksFlag(fs)
 	if err := parseNoArgs(fs, args); err != nil {
 		return serveConfig{}, err

@@ -17,7 +17,7 @@ import (
 // of the retry schedule.
 func serveWebhookFlags(fs *flag.FlagSet, cfg *serveConfig) {
 	fs.StringVar(&cfg.webhookAllowURLs, "webhook-allow-urls", env("GIFTWELL_WEBHOOK_ALLOW_URLS", ""),
-		"comma-separated URL prefixes (like http://127.0.0.1:9999/) webhooks may register and dial, and OAuth client metadata documents may be fetched from, despite the public-address rule; for development and tests only (env GIFTWELL_WEBHOOK_ALLOW_URLS)")
+		"comma-separated URL prefixes (like http://127.0.0.1:9999/) webhooks may register and dial, and OAuth client metadata documents and recipient photos may be fetched from, despite the public-address rule; for development and tests only (env GIFTWELL_WEBHOOK_ALLOW_URLS)")
 	fs.StringVar(&cfg.webhookBackoffUnit, "webhook-backoff-unit", env("GIFTWELL_WEBHOOK_BACKOFF_UNIT", "1m"),
 		"the unit of the webhook retry schedule: attempts wait 1, 2, 4 ... 64 units apart (env GIFTWELL_WEBHOOK_BACKOFF_UNIT)")
 }
@@ -31,12 +31,7 @@ func (cfg serveConfig) configureWebhooks(app *giftwell.App, log *slog.Logger) er
 	if err != nil || unit <= 0 {
 		return fmt.Errorf("--webhook-backoff-unit %q: must be a positive duration like 1m or 1s", cfg.webhookBackoffUnit)
 	}
-	var prefixes []string
-	for p := range strings.SplitSeq(cfg.webhookAllowURLs, ",") {
-		if p = strings.TrimSpace(p); p != "" {
-			prefixes = append(prefixes, p)
-		}
-	}
+	prefixes := cfg.webhookPrefixes()
 	client, err := webhooksend.New(webhooksend.Options{AllowPrefixes: prefixes})
 	if err != nil {
 		return fmt.Errorf("--webhook-allow-urls: %w", err)
@@ -54,4 +49,15 @@ func (cfg serveConfig) configureWebhooks(app *giftwell.App, log *slog.Logger) er
 		log.Info("webhook retry unit", "unit", unit.String())
 	}
 	return nil
+}
+
+// webhookPrefixes are --webhook-allow-urls' prefixes.
+func (cfg serveConfig) webhookPrefixes() []string {
+	var prefixes []string
+	for p := range strings.SplitSeq(cfg.webhookAllowURLs, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			prefixes = append(prefixes, p)
+		}
+	}
+	return prefixes
 }

@@ -71,6 +71,9 @@ func (a *Service) CreateCampaign(ctx context.Context, p core.Principal, in Campa
 	if err != nil {
 		return Campaign{}, err
 	}
+	if err := a.checkArtwork(ctx, p.WorkspaceID, in.Customization, in.Recipients, recipientsPath); err != nil {
+		return Campaign{}, err
+	}
 	s.Status = status
 	if status == StatusActive {
 		if !s.Mode.Playbook() {

@@ -9,6 +9,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/artwork"
 	"github.com/giftwell/giftwell/sql/db"
 )
 
@@ -49,8 +50,8 @@ type Gift struct {
 	AutoApproved bool          `json:"autoApproved" jsonschema:"true when auto-approve approved it"`
 	ApprovedBy   string        `json:"approvedBy,omitempty" jsonschema:"the user ID of the person who approved it; empty for auto-approve"`
 	Outcome      string        `json:"outcome" jsonschema:"none, replied, meeting_booked or meeting_held, as the customer reported" schema:"enum=none|replied|meeting_booked|meeting_held"`
-	// Portrait is the portrait's state; absent until portraits exist.
-	Portrait *GiftPortrait `json:"portrait,omitempty" jsonschema:"the portrait's state; absent when the gift has no portrait"`
+	// Portrait is the portrait of a gift whose product requiresPortrait.
+	Portrait *artwork.Portrait `json:"portrait,omitempty" jsonschema:"the portrait's state; absent when the gift needs no portrait"`
 	// GiftLinkGeneration advances on regift; 0 while the gift has no link.
 	GiftLinkGeneration int `json:"giftLinkGeneration" jsonschema:"the gift link's generation; 0 while the gift has no link"`
 	// AddressConfirmedAt is when the recipient confirmed an address through
@@ -69,12 +70,6 @@ type Gift struct {
 	ShippingStates []string  `json:"shippingStates,omitempty" jsonschema:"the two-letter US states the recipient may confirm an address in; absent allows all"`
 	CreatedAt      time.Time `json:"createdAt" jsonschema:"when the gift was created"`
 	UpdatedAt      time.Time `json:"updatedAt" jsonschema:"when the gift last changed"`
-}
-
-// GiftPortrait is a gift's portrait: awaiting_photo, awaiting_approval or
-// approved. No gift has one yet (the portrait issue adds them).
-type GiftPortrait struct {
-	State string `json:"state" jsonschema:"awaiting_photo, awaiting_approval or approved" schema:"enum=awaiting_photo|awaiting_approval|approved"`
 }
 
 // giftParams describe a gift to create for a person of a campaign.
@@ -175,6 +170,9 @@ func (a *Service) createGift(ctx context.Context, tx pgx.Tx, gp giftParams) (Gif
 		}
 		g.ShippingStates = gp.shippingStates
 	}
+	if err := a.startPortrait(ctx, q, &g, who); err != nil {
+		return Gift{}, err
+	}
 	state := ApprovalApproved
 	if g.AutoApproved {
 		state = ApprovalAutoApproved
@@ -256,6 +254,7 @@ func giftFromRow(r db.Send) (Gift, error) {
 		UpdatedAt: r.UpdatedAt, OrderState: OrderStateOf(SendStatus(r.Status)), Carrier: r.Carrier,
 		TrackingNumber: r.TrackingNumber, TrackingURL: r.TrackingUrl, GiftLinkGeneration: int(r.GiftLinkGeneration),
 		AddressConfirmedAt: r.AddressConfirmedAt, FinalPriceCents: r.FinalPriceCents, ShippingStates: r.ShippingStates,
+		Portrait: artwork.PortraitOf(r.PortraitState, r.PortraitVersion, r.PortraitAssetID, r.PortraitSourceUrl, r.PortraitApprovedAt),
 	}
 	if r.PriceReview != nil {
 		g.PriceReview = PriceReview(*r.PriceReview)

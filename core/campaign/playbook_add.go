@@ -73,6 +73,9 @@ func (a *Service) AddToPlaybook(ctx context.Context, p core.Principal, campaignI
 		return AddPersonResult{}, core.FieldError(core.CodeTooManyArtworkFiles, at(playbookPath, "assetIds"),
 			"has %d artwork files; a person takes at most %d", n, MaxAssetIDs)
 	}
+	if err := a.checkArtwork(ctx, p.WorkspaceID, nil, []RecipientInput{in.Recipient}, func(int) string { return playbookPath }); err != nil {
+		return AddPersonResult{}, err
+	}
 	for attempt := range addAttempts {
 		if attempt > 0 {
 			// Jitter, so that writers that collided do not collide again.

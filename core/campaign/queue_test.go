@@ -241,6 +241,7 @@ func TestQueuePersonBlockers(t *testing.T) {
 	e := newQueueEnv(t)
 	e.fund(core.ModeTest, 1_000_000)
 	yes := true
+	art := e.env.ReadyArtwork(t, "artwork")
 
 	for _, tc := range []struct {
 		product string
@@ -266,7 +267,7 @@ func TestQueuePersonBlockers(t *testing.T) {
 		{"logo-insulated-tumbler", campaign.CampaignInput{}, queued("Ann"), []string{"Artwork missing"}},
 		{"logo-insulated-tumbler", campaign.CampaignInput{}, func() campaign.RecipientInput {
 			p := queued("Ann")
-			p.AssetIDs = []string{"asset_1"}
+			p.AssetIDs = []string{art}
 			return p
 		}(), []string{}},
 	} {

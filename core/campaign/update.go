@@ -51,6 +51,9 @@ func (a *Service) UpdateCampaign(ctx context.Context, p core.Principal, id strin
 	if err := core.Authorize(p, core.ActEditDrafts, a.Config.ReviewURL(id)); err != nil {
 		return Campaign{}, err
 	}
+	if err := a.checkArtwork(ctx, p.WorkspaceID, in.Customization, nil, recipientsPath); err != nil {
+		return Campaign{}, err
+	}
 	var out Campaign
 	err := a.editRoster(ctx, p, id, in.Recipients, func(tx pgx.Tx, q *db.Queries, c campaignRecord, roster rosterView) (err error) {
 		out, err = a.updateCampaign(ctx, tx, q, p, c, roster, in)
@@ -73,6 +76,9 @@ func (a *Service) editRoster(ctx context.Context, p core.Principal, id string, r
 		return err
 	}
 	if err := duplicateInRequest(recipients); err != nil {
+		return err
+	}
+	if err := a.checkArtwork(ctx, p.WorkspaceID, nil, recipients, recipientsPath); err != nil {
 		return err
 	}
 	return core.AsCoreError(a.InTxJobs(ctx, func(tx pgx.Tx) error {

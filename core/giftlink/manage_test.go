@@ -115,19 +115,28 @@ func TestCustomizeMessage(t *testing.T) {
 		{"no version", giftlink.MessageChange{Generation: 1, Message: &msg}, "expectedMessageVersion"},
 		{"incomplete branding", giftlink.MessageChange{Generation: 1, ExpectedMessageVersion: 4, Branding: &giftlink.Branding{SenderName: "A"}}, "branding.senderCompany"},
 		{"bad contact", giftlink.MessageChange{Generation: 1, ExpectedMessageVersion: 4, Branding: &giftlink.Branding{SenderName: "A", SenderCompany: "B", ContactEmail: "nope"}}, "branding.contactEmail"},
-		{"no such logo", giftlink.MessageChange{Generation: 1, ExpectedMessageVersion: 4, Branding: &giftlink.Branding{SenderName: "A", SenderCompany: "B", LogoAssetID: "asset_123"}}, "branding.logoAssetId"},
+		{"not a logo ID", giftlink.MessageChange{Generation: 1, ExpectedMessageVersion: 4, Branding: &giftlink.Branding{SenderName: "A", SenderCompany: "B", LogoAssetID: "logo.png"}}, "branding.logoAssetId"},
 	} {
 		_, err := links.CustomizeMessage(ctx, d.key, id, tc.ch)
 		require.Equal(t, []string{tc.field}, apptest.RequireCode(t, err, core.CodeValidation).Fields, tc.name)
 	}
+	// A logo is a ready image of this workspace.
+	_, err = links.CustomizeMessage(ctx, d.key, id, giftlink.MessageChange{Generation: 1, ExpectedMessageVersion: 4,
+		Branding: &giftlink.Branding{SenderName: "A", SenderCompany: "B", LogoAssetID: "asset_123"}})
+	require.Equal(t, []string{"branding.logoAssetId"}, apptest.RequireCode(t, err, core.CodeArtworkUnavailable).Fields)
 	l, err = links.CustomizeMessage(ctx, d.key, id, giftlink.MessageChange{Generation: 1, ExpectedMessageVersion: 4, Message: &exact})
 	require.NoError(t, err, "500 characters besides placeholders are fine")
 	require.Equal(t, 5, l.MessageVersion)
+	logo := d.env.ReadyArtwork(t, "logo")
+	l, err = links.CustomizeMessage(ctx, d.key, id, giftlink.MessageChange{Generation: 1, ExpectedMessageVersion: 5,
+		Branding: &giftlink.Branding{SenderName: "A", SenderCompany: "B", LogoAssetID: logo}})
+	require.NoError(t, err, "a ready logo of the workspace")
+	require.Equal(t, logo, l.LogoAssetID)
 
 	hist, err := links.CampaignInvitations(ctx, d.key, d.campaign)
 	require.NoError(t, err)
-	require.Len(t, hist.History, 4)
-	require.Equal(t, exact, hist.History[0].LandingMessage, "newest first")
+	require.Len(t, hist.History, 5)
+	require.Equal(t, exact, hist.History[0].LandingMessage, "newest first; the logo change kept the message")
 	require.Equal(t, "Sam Seller", hist.Defaults.SenderName)
 	require.Equal(t, giftlink.DefaultLandingMessage, hist.Defaults.LandingMessage)
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/artwork"
 	"github.com/giftwell/giftwell/core/campaign"
 	"github.com/giftwell/giftwell/sql/db"
 )
@@ -64,7 +65,7 @@ func (s *Service) CustomizeMessage(ctx context.Context, p core.Principal, sendID
 	if err := core.Authorize(p, core.ActManageGiftLinks, ""); err != nil {
 		return Link{}, err
 	}
-	if err := checkChange(ch.Message, ch.Branding, ""); err != nil {
+	if err := s.checkChange(ctx, p.WorkspaceID, ch.Message, ch.Branding, ""); err != nil {
 		return Link{}, err
 	}
 	if err := checkVersions(ch.Generation, ch.ExpectedMessageVersion, ""); err != nil {
@@ -85,7 +86,7 @@ func (s *Service) CustomizeCampaignLinks(ctx context.Context, p core.Principal, 
 	if err := core.Authorize(p, core.ActManageGiftLinks, ""); err != nil {
 		return nil, err
 	}
-	if err := checkChange(ch.Message, ch.Branding, ""); err != nil {
+	if err := s.checkChange(ctx, p.WorkspaceID, ch.Message, ch.Branding, ""); err != nil {
 		return nil, err
 	}
 	switch {
@@ -257,7 +258,9 @@ func checkVersions(generation, messageVersion int, path string) error {
 }
 
 // checkChange validates a message and a branding; at least one is given.
-func checkChange(message *string, branding *Branding, path string) error {
+// A branding's logo must be a ready PNG, JPEG or WebP of workspaceID
+// (ARTWORK_UNAVAILABLE otherwise).
+func (s *Service) checkChange(ctx context.Context, workspaceID string, message *string, branding *Branding, path string) error {
 	if message == nil && branding == nil {
 		return core.Invalid(path+"message", "give message, branding or both")
 	}
@@ -266,10 +269,17 @@ func checkChange(message *string, branding *Branding, path string) error {
 			return err
 		}
 	}
-	if branding != nil {
-		return branding.check(path + "branding")
+	if branding == nil {
+		return nil
 	}
-	return nil
+	if err := branding.check(path + "branding"); err != nil {
+		return err
+	}
+	if branding.LogoAssetID == "" {
+		return nil
+	}
+	return artwork.CheckReady(ctx, db.New(s.DB), workspaceID,
+		[]artwork.Named{{Field: path + "branding.logoAssetId", ID: branding.LogoAssetID, Use: artwork.UseLogo}})
 }
 
 // CheckMessage validates a landing message: up to 500 characters besides
@@ -286,8 +296,8 @@ func CheckMessage(field, msg string) error {
 }
 
 // check validates a branding: complete (senderName and senderCompany
-// given), a valid contactEmail or none, and no logo (artwork uploads are
-// not built yet, so no asset can be a ready logo).
+// given), a valid contactEmail or none, and a logo that is an asset ID or
+// none (checkChange asks whether it is ready).
 func (b Branding) check(field string) error {
 	for _, f := range []struct{ name, v string }{{"senderName", b.SenderName}, {"senderCompany", b.SenderCompany}} {
 		n := utf8.RuneCountInString(strings.TrimSpace(f.v))
@@ -303,9 +313,9 @@ func (b Branding) check(field string) error {
 			return err
 		}
 	}
-	if b.LogoAssetID != "" {
+	if id := b.LogoAssetID; id != "" && (!strings.HasPrefix(id, core.PrefixAsset) || len(id) > 100 || core.HasControl(id)) {
 		return core.Invalid(field+".logoAssetId",
-			"%s is not a ready PNG, JPEG or WebP asset of this workspace; use \"\" to show no logo", core.Clip(b.LogoAssetID, 40))
+			"%s is not an artwork asset ID (asset_...); use \"\" to show no logo", core.Clip(id, 40))
 	}
 	return nil
 }

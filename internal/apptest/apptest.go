@@ -95,8 +95,10 @@ func Demo() Option { return func(o *options) { o.demo = true } }
 // WorkJobs), the sandbox payment processor, the real SSRF-guarded webhook
 // client (AllowWebhookURLs lets it reach a test's loopback receivers), the
 // real fetcher of OAuth client ID metadata documents
-// (AllowClientMetadataServer lets it reach a test's document server), and
-// a workspace with an owner and the owner's key.
+// (AllowClientMetadataServer lets it reach a test's document server),
+// a directory blob store of the test's own, the real photo fetcher
+// (AllowPhotoServer lets it reach a test's image server), and a workspace
+// with an owner and the owner's key.
 func New(t testing.TB, opts ...Option) *Env {
 	t.Helper()
 	o := options{siteURL: "http://127.0.0.1:0", rateLimit: TestRateLimitPerMinute}
@@ -127,6 +129,8 @@ func New(t testing.TB, opts ...Option) *Env {
 	}
 	setWebhookClient(t, env, nil)
 	setClientMetadata(t, env, nil, nil)
+	setBlobStore(t, env)
+	setPhotoFetcher(t, env, nil, nil)
 	return env
 }
 

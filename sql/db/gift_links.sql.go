@@ -64,7 +64,7 @@ func (q *Queries) GiftAddressInsert(ctx context.Context, arg GiftAddressInsertPa
 }
 
 const giftLinkByTokenHash = `-- name: GiftLinkByTokenHash :one
-SELECT l.send_id, l.workspace_id, l.campaign_id, l.generation, l.message_version, l.token_salt, l.state, l.message, l.branding, l.opened_generation, l.created_at, l.expires_at, l.used_at, l.revoked_at, l.updated_at, t.generation AS token_generation, s.id, s.workspace_id, s.campaign_id, s.recipient_id, s.product_id, s.status, s.mode, s.total_cents, s.funded_by, s.attribution, s.outcome, s.recipient_email, s.recipient_source_system, s.recipient_external_id, s.recipient_profile_url, s.recipient_name, s.created_at, s.auto_approved, s.approved_by, s.recipient, s.message, s.customization, s.updated_at, s.carrier, s.tracking_number, s.tracking_url, s.outcome_occurred_at, s.gift_link_generation, s.address_confirmed_at, s.final_price_cents, s.price_review, s.shipping_states
+SELECT l.send_id, l.workspace_id, l.campaign_id, l.generation, l.message_version, l.token_salt, l.state, l.message, l.branding, l.opened_generation, l.created_at, l.expires_at, l.used_at, l.revoked_at, l.updated_at, t.generation AS token_generation, s.id, s.workspace_id, s.campaign_id, s.recipient_id, s.product_id, s.status, s.mode, s.total_cents, s.funded_by, s.attribution, s.outcome, s.recipient_email, s.recipient_source_system, s.recipient_external_id, s.recipient_profile_url, s.recipient_name, s.created_at, s.auto_approved, s.approved_by, s.recipient, s.message, s.customization, s.updated_at, s.carrier, s.tracking_number, s.tracking_url, s.outcome_occurred_at, s.gift_link_generation, s.address_confirmed_at, s.final_price_cents, s.price_review, s.shipping_states, s.portrait_state, s.portrait_version, s.portrait_asset_id, s.portrait_source_url, s.portrait_approved_at
 FROM gift_link_tokens t
 JOIN gift_links l ON l.send_id = t.send_id
 JOIN sends s ON s.id = t.send_id
@@ -131,6 +131,11 @@ func (q *Queries) GiftLinkByTokenHash(ctx context.Context, tokenHash []byte) (Gi
 		&i.Send.FinalPriceCents,
 		&i.Send.PriceReview,
 		&i.Send.ShippingStates,
+		&i.Send.PortraitState,
+		&i.Send.PortraitVersion,
+		&i.Send.PortraitAssetID,
+		&i.Send.PortraitSourceUrl,
+		&i.Send.PortraitApprovedAt,
 	)
 	return i, err
 }
@@ -253,7 +258,7 @@ func (q *Queries) GiftLinkExpiredList(ctx context.Context, arg GiftLinkExpiredLi
 }
 
 const giftLinkGet = `-- name: GiftLinkGet :one
-SELECT l.send_id, l.workspace_id, l.campaign_id, l.generation, l.message_version, l.token_salt, l.state, l.message, l.branding, l.opened_generation, l.created_at, l.expires_at, l.used_at, l.revoked_at, l.updated_at, s.id, s.workspace_id, s.campaign_id, s.recipient_id, s.product_id, s.status, s.mode, s.total_cents, s.funded_by, s.attribution, s.outcome, s.recipient_email, s.recipient_source_system, s.recipient_external_id, s.recipient_profile_url, s.recipient_name, s.created_at, s.auto_approved, s.approved_by, s.recipient, s.message, s.customization, s.updated_at, s.carrier, s.tracking_number, s.tracking_url, s.outcome_occurred_at, s.gift_link_generation, s.address_confirmed_at, s.final_price_cents, s.price_review, s.shipping_states
+SELECT l.send_id, l.workspace_id, l.campaign_id, l.generation, l.message_version, l.token_salt, l.state, l.message, l.branding, l.opened_generation, l.created_at, l.expires_at, l.used_at, l.revoked_at, l.updated_at, s.id, s.workspace_id, s.campaign_id, s.recipient_id, s.product_id, s.status, s.mode, s.total_cents, s.funded_by, s.attribution, s.outcome, s.recipient_email, s.recipient_source_system, s.recipient_external_id, s.recipient_profile_url, s.recipient_name, s.created_at, s.auto_approved, s.approved_by, s.recipient, s.message, s.customization, s.updated_at, s.carrier, s.tracking_number, s.tracking_url, s.outcome_occurred_at, s.gift_link_generation, s.address_confirmed_at, s.final_price_cents, s.price_review, s.shipping_states, s.portrait_state, s.portrait_version, s.portrait_asset_id, s.portrait_source_url, s.portrait_approved_at
 FROM gift_links l
 JOIN sends s ON s.id = l.send_id
 WHERE l.workspace_id = $1 AND l.send_id = $2
@@ -321,12 +326,17 @@ func (q *Queries) GiftLinkGet(ctx context.Context, arg GiftLinkGetParams) (GiftL
 		&i.Send.FinalPriceCents,
 		&i.Send.PriceReview,
 		&i.Send.ShippingStates,
+		&i.Send.PortraitState,
+		&i.Send.PortraitVersion,
+		&i.Send.PortraitAssetID,
+		&i.Send.PortraitSourceUrl,
+		&i.Send.PortraitApprovedAt,
 	)
 	return i, err
 }
 
 const giftLinkGetForUpdate = `-- name: GiftLinkGetForUpdate :one
-SELECT l.send_id, l.workspace_id, l.campaign_id, l.generation, l.message_version, l.token_salt, l.state, l.message, l.branding, l.opened_generation, l.created_at, l.expires_at, l.used_at, l.revoked_at, l.updated_at, s.id, s.workspace_id, s.campaign_id, s.recipient_id, s.product_id, s.status, s.mode, s.total_cents, s.funded_by, s.attribution, s.outcome, s.recipient_email, s.recipient_source_system, s.recipient_external_id, s.recipient_profile_url, s.recipient_name, s.created_at, s.auto_approved, s.approved_by, s.recipient, s.message, s.customization, s.updated_at, s.carrier, s.tracking_number, s.tracking_url, s.outcome_occurred_at, s.gift_link_generation, s.address_confirmed_at, s.final_price_cents, s.price_review, s.shipping_states
+SELECT l.send_id, l.workspace_id, l.campaign_id, l.generation, l.message_version, l.token_salt, l.state, l.message, l.branding, l.opened_generation, l.created_at, l.expires_at, l.used_at, l.revoked_at, l.updated_at, s.id, s.workspace_id, s.campaign_id, s.recipient_id, s.product_id, s.status, s.mode, s.total_cents, s.funded_by, s.attribution, s.outcome, s.recipient_email, s.recipient_source_system, s.recipient_external_id, s.recipient_profile_url, s.recipient_name, s.created_at, s.auto_approved, s.approved_by, s.recipient, s.message, s.customization, s.updated_at, s.carrier, s.tracking_number, s.tracking_url, s.outcome_occurred_at, s.gift_link_generation, s.address_confirmed_at, s.final_price_cents, s.price_review, s.shipping_states, s.portrait_state, s.portrait_version, s.portrait_asset_id, s.portrait_source_url, s.portrait_approved_at
 FROM sends s
 JOIN gift_links l ON l.send_id = s.id
 WHERE s.id = $1
@@ -391,6 +401,11 @@ func (q *Queries) GiftLinkGetForUpdate(ctx context.Context, sendID string) (Gift
 		&i.Send.FinalPriceCents,
 		&i.Send.PriceReview,
 		&i.Send.ShippingStates,
+		&i.Send.PortraitState,
+		&i.Send.PortraitVersion,
+		&i.Send.PortraitAssetID,
+		&i.Send.PortraitSourceUrl,
+		&i.Send.PortraitApprovedAt,
 	)
 	return i, err
 }
@@ -472,7 +487,7 @@ func (q *Queries) GiftLinkInsert(ctx context.Context, arg GiftLinkInsertParams) 
 }
 
 const giftLinkListByCampaign = `-- name: GiftLinkListByCampaign :many
-SELECT l.send_id, l.workspace_id, l.campaign_id, l.generation, l.message_version, l.token_salt, l.state, l.message, l.branding, l.opened_generation, l.created_at, l.expires_at, l.used_at, l.revoked_at, l.updated_at, s.id, s.workspace_id, s.campaign_id, s.recipient_id, s.product_id, s.status, s.mode, s.total_cents, s.funded_by, s.attribution, s.outcome, s.recipient_email, s.recipient_source_system, s.recipient_external_id, s.recipient_profile_url, s.recipient_name, s.created_at, s.auto_approved, s.approved_by, s.recipient, s.message, s.customization, s.updated_at, s.carrier, s.tracking_number, s.tracking_url, s.outcome_occurred_at, s.gift_link_generation, s.address_confirmed_at, s.final_price_cents, s.price_review, s.shipping_states
+SELECT l.send_id, l.workspace_id, l.campaign_id, l.generation, l.message_version, l.token_salt, l.state, l.message, l.branding, l.opened_generation, l.created_at, l.expires_at, l.used_at, l.revoked_at, l.updated_at, s.id, s.workspace_id, s.campaign_id, s.recipient_id, s.product_id, s.status, s.mode, s.total_cents, s.funded_by, s.attribution, s.outcome, s.recipient_email, s.recipient_source_system, s.recipient_external_id, s.recipient_profile_url, s.recipient_name, s.created_at, s.auto_approved, s.approved_by, s.recipient, s.message, s.customization, s.updated_at, s.carrier, s.tracking_number, s.tracking_url, s.outcome_occurred_at, s.gift_link_generation, s.address_confirmed_at, s.final_price_cents, s.price_review, s.shipping_states, s.portrait_state, s.portrait_version, s.portrait_asset_id, s.portrait_source_url, s.portrait_approved_at
 FROM gift_links l
 JOIN sends s ON s.id = l.send_id
 WHERE l.workspace_id = $1 AND l.campaign_id = $2
@@ -547,6 +562,11 @@ func (q *Queries) GiftLinkListByCampaign(ctx context.Context, arg GiftLinkListBy
 			&i.Send.FinalPriceCents,
 			&i.Send.PriceReview,
 			&i.Send.ShippingStates,
+			&i.Send.PortraitState,
+			&i.Send.PortraitVersion,
+			&i.Send.PortraitAssetID,
+			&i.Send.PortraitSourceUrl,
+			&i.Send.PortraitApprovedAt,
 		); err != nil {
 			return nil, err
 		}

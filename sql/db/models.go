@@ -6,6 +6,8 @@ package db
 
 import (
 	"time"
+
+	"github.com/jackc/pgx/v5/pgtype"
 )
 
 type ApiKey struct {
@@ -18,6 +20,29 @@ type ApiKey struct {
 	CreatedAt   time.Time
 	LastUsedAt  *time.Time
 	RevokedAt   *time.Time
+}
+
+type ArtworkAsset struct {
+	ID          string
+	WorkspaceID string
+	Filename    string
+	Mime        string
+	Bytes       int64
+	Purpose     string
+	Width       int32
+	Height      int32
+	SourceUrl   string
+	State       string
+	CreatedBy   string
+	CreatedAt   time.Time
+}
+
+type ArtworkDay struct {
+	WorkspaceID  string
+	Day          pgtype.Date
+	Uploads      int32
+	Attempts     int32
+	PhotoImports int32
 }
 
 type Balance struct {
@@ -425,6 +450,11 @@ type Send struct {
 	FinalPriceCents       *int64
 	PriceReview           *string
 	ShippingStates        []string
+	PortraitState         string
+	PortraitVersion       int32
+	PortraitAssetID       string
+	PortraitSourceUrl     string
+	PortraitApprovedAt    *time.Time
 }
 
 type SendOutcome struct {

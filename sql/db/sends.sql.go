@@ -74,7 +74,7 @@ func (q *Queries) SendCommitmentsByWorkspace(ctx context.Context, workspaceID st
 }
 
 const sendGet = `-- name: SendGet :one
-SELECT id, workspace_id, campaign_id, recipient_id, product_id, status, mode, total_cents, funded_by, attribution, outcome, recipient_email, recipient_source_system, recipient_external_id, recipient_profile_url, recipient_name, created_at, auto_approved, approved_by, recipient, message, customization, updated_at, carrier, tracking_number, tracking_url, outcome_occurred_at, gift_link_generation, address_confirmed_at, final_price_cents, price_review, shipping_states
+SELECT id, workspace_id, campaign_id, recipient_id, product_id, status, mode, total_cents, funded_by, attribution, outcome, recipient_email, recipient_source_system, recipient_external_id, recipient_profile_url, recipient_name, created_at, auto_approved, approved_by, recipient, message, customization, updated_at, carrier, tracking_number, tracking_url, outcome_occurred_at, gift_link_generation, address_confirmed_at, final_price_cents, price_review, shipping_states, portrait_state, portrait_version, portrait_asset_id, portrait_source_url, portrait_approved_at
 FROM sends
 WHERE workspace_id = $1 AND id = $2
 `
@@ -120,12 +120,17 @@ func (q *Queries) SendGet(ctx context.Context, arg SendGetParams) (Send, error) 
 		&i.FinalPriceCents,
 		&i.PriceReview,
 		&i.ShippingStates,
+		&i.PortraitState,
+		&i.PortraitVersion,
+		&i.PortraitAssetID,
+		&i.PortraitSourceUrl,
+		&i.PortraitApprovedAt,
 	)
 	return i, err
 }
 
 const sendGetByRecipient = `-- name: SendGetByRecipient :one
-SELECT id, workspace_id, campaign_id, recipient_id, product_id, status, mode, total_cents, funded_by, attribution, outcome, recipient_email, recipient_source_system, recipient_external_id, recipient_profile_url, recipient_name, created_at, auto_approved, approved_by, recipient, message, customization, updated_at, carrier, tracking_number, tracking_url, outcome_occurred_at, gift_link_generation, address_confirmed_at, final_price_cents, price_review, shipping_states
+SELECT id, workspace_id, campaign_id, recipient_id, product_id, status, mode, total_cents, funded_by, attribution, outcome, recipient_email, recipient_source_system, recipient_external_id, recipient_profile_url, recipient_name, created_at, auto_approved, approved_by, recipient, message, customization, updated_at, carrier, tracking_number, tracking_url, outcome_occurred_at, gift_link_generation, address_confirmed_at, final_price_cents, price_review, shipping_states, portrait_state, portrait_version, portrait_asset_id, portrait_source_url, portrait_approved_at
 FROM sends
 WHERE recipient_id = $1 AND status <> 'cancelled'
 `
@@ -167,12 +172,17 @@ func (q *Queries) SendGetByRecipient(ctx context.Context, recipientID string) (S
 		&i.FinalPriceCents,
 		&i.PriceReview,
 		&i.ShippingStates,
+		&i.PortraitState,
+		&i.PortraitVersion,
+		&i.PortraitAssetID,
+		&i.PortraitSourceUrl,
+		&i.PortraitApprovedAt,
 	)
 	return i, err
 }
 
 const sendGetForUpdate = `-- name: SendGetForUpdate :one
-SELECT id, workspace_id, campaign_id, recipient_id, product_id, status, mode, total_cents, funded_by, attribution, outcome, recipient_email, recipient_source_system, recipient_external_id, recipient_profile_url, recipient_name, created_at, auto_approved, approved_by, recipient, message, customization, updated_at, carrier, tracking_number, tracking_url, outcome_occurred_at, gift_link_generation, address_confirmed_at, final_price_cents, price_review, shipping_states
+SELECT id, workspace_id, campaign_id, recipient_id, product_id, status, mode, total_cents, funded_by, attribution, outcome, recipient_email, recipient_source_system, recipient_external_id, recipient_profile_url, recipient_name, created_at, auto_approved, approved_by, recipient, message, customization, updated_at, carrier, tracking_number, tracking_url, outcome_occurred_at, gift_link_generation, address_confirmed_at, final_price_cents, price_review, shipping_states, portrait_state, portrait_version, portrait_asset_id, portrait_source_url, portrait_approved_at
 FROM sends
 WHERE id = $1
 FOR UPDATE
@@ -215,6 +225,11 @@ func (q *Queries) SendGetForUpdate(ctx context.Context, id string) (Send, error)
 		&i.FinalPriceCents,
 		&i.PriceReview,
 		&i.ShippingStates,
+		&i.PortraitState,
+		&i.PortraitVersion,
+		&i.PortraitAssetID,
+		&i.PortraitSourceUrl,
+		&i.PortraitApprovedAt,
 	)
 	return i, err
 }
@@ -287,7 +302,7 @@ func (q *Queries) SendInsert(ctx context.Context, arg SendInsertParams) error {
 }
 
 const sendList = `-- name: SendList :many
-SELECT id, workspace_id, campaign_id, recipient_id, product_id, status, mode, total_cents, funded_by, attribution, outcome, recipient_email, recipient_source_system, recipient_external_id, recipient_profile_url, recipient_name, created_at, auto_approved, approved_by, recipient, message, customization, updated_at, carrier, tracking_number, tracking_url, outcome_occurred_at, gift_link_generation, address_confirmed_at, final_price_cents, price_review, shipping_states
+SELECT id, workspace_id, campaign_id, recipient_id, product_id, status, mode, total_cents, funded_by, attribution, outcome, recipient_email, recipient_source_system, recipient_external_id, recipient_profile_url, recipient_name, created_at, auto_approved, approved_by, recipient, message, customization, updated_at, carrier, tracking_number, tracking_url, outcome_occurred_at, gift_link_generation, address_confirmed_at, final_price_cents, price_review, shipping_states, portrait_state, portrait_version, portrait_asset_id, portrait_source_url, portrait_approved_at
 FROM sends
 WHERE workspace_id = $1
   AND ($2::text = '' OR campaign_id = $2)
@@ -367,6 +382,11 @@ func (q *Queries) SendList(ctx context.Context, arg SendListParams) ([]Send, err
 			&i.FinalPriceCents,
 			&i.PriceReview,
 			&i.ShippingStates,
+			&i.PortraitState,
+			&i.PortraitVersion,
+			&i.PortraitAssetID,
+			&i.PortraitSourceUrl,
+			&i.PortraitApprovedAt,
 		); err != nil {
 			return nil, err
 		}
@@ -379,7 +399,7 @@ func (q *Queries) SendList(ctx context.Context, arg SendListParams) ([]Send, err
 }
 
 const sendListByCampaign = `-- name: SendListByCampaign :many
-SELECT id, workspace_id, campaign_id, recipient_id, product_id, status, mode, total_cents, funded_by, attribution, outcome, recipient_email, recipient_source_system, recipient_external_id, recipient_profile_url, recipient_name, created_at, auto_approved, approved_by, recipient, message, customization, updated_at, carrier, tracking_number, tracking_url, outcome_occurred_at, gift_link_generation, address_confirmed_at, final_price_cents, price_review, shipping_states
+SELECT id, workspace_id, campaign_id, recipient_id, product_id, status, mode, total_cents, funded_by, attribution, outcome, recipient_email, recipient_source_system, recipient_external_id, recipient_profile_url, recipient_name, created_at, auto_approved, approved_by, recipient, message, customization, updated_at, carrier, tracking_number, tracking_url, outcome_occurred_at, gift_link_generation, address_confirmed_at, final_price_cents, price_review, shipping_states, portrait_state, portrait_version, portrait_asset_id, portrait_source_url, portrait_approved_at
 FROM sends
 WHERE campaign_id = $1
 ORDER BY created_at, id
@@ -427,6 +447,11 @@ func (q *Queries) SendListByCampaign(ctx context.Context, campaignID string) ([]
 			&i.FinalPriceCents,
 			&i.PriceReview,
 			&i.ShippingStates,
+			&i.PortraitState,
+			&i.PortraitVersion,
+			&i.PortraitAssetID,
+			&i.PortraitSourceUrl,
+			&i.PortraitApprovedAt,
 		); err != nil {
 			return nil, err
 		}

@@ -1,0 +1,25 @@
+package campaign
+
+import (
+	"context"
+
+	"github.com/giftwell/giftwell/core/artwork"
+	"github.com/giftwell/giftwell/sql/db"
+)
+
+// startPortrait gives a new gift whose product requiresPortrait its
+// portrait (artwork.StartPortrait): awaiting_approval with the person's
+// uploaded photo, awaiting_photo otherwise (no photo yet, or a LinkedIn
+// profile staff source a photo from). update_recipient_photo moves it on.
+func (a *Service) startPortrait(ctx context.Context, q *db.Queries, g *Gift, who person) error {
+	product, err := a.storedProduct(ctx, g.ProductID)
+	if err != nil || product == nil || !product.RequiresPortrait {
+		return err
+	}
+	asset := ""
+	if who.Photo != nil && who.Photo.Source == PhotoUpload {
+		asset = who.Photo.AssetID
+	}
+	g.Portrait, err = artwork.StartPortrait(ctx, q, g.ID, asset, g.CreatedAt)
+	return err
+}

@@ -1,0 +1,32 @@
+package apptest
+
+import (
+	"crypto/tls"
+	"crypto/x509"
+	"net/http/httptest"
+	"testing"
+
+	"github.com/giftwell/giftwell/internal/photofetch"
+)
+
+// AllowPhotoServer lets the App import photos from srv, a test's httptest
+// TLS server on loopback, despite the public-address rule (as the
+// operator's allowed prefixes do) and trusting its certificate: it
+// rebuilds the real fetcher of internal/photofetch.
+func (e *Env) AllowPhotoServer(t testing.TB, srv *httptest.Server) {
+	t.Helper()
+	roots := x509.NewCertPool()
+	roots.AddCert(srv.Certificate())
+	setPhotoFetcher(t, e, []string{srv.URL + "/"}, &tls.Config{RootCAs: roots})
+}
+
+// setPhotoFetcher gives the App's artwork the real photo fetcher allowing
+// prefixes, with tlsConfig (nil: the system's roots).
+func setPhotoFetcher(t testing.TB, e *Env, prefixes []string, tlsConfig *tls.Config) {
+	t.Helper()
+	f, err := photofetch.New(photofetch.Options{AllowPrefixes: prefixes, TLSConfig: tlsConfig})
+	if err != nil {
+		t.Fatalf("apptest: photo fetcher: %v", err)
+	}
+	e.App.Artwork.Photos = f
+}

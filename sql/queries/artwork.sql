@@ -1,0 +1,69 @@
+-- name: ArtworkDayLock :one
+-- Takes (creating it when needed) the workspace's counter row for day and
+-- holds its lock until the transaction ends: every artwork limit is counted
+-- under it.
+INSERT INTO artwork_days (workspace_id, day)
+VALUES (@workspace_id, @day)
+ON CONFLICT (workspace_id, day) DO UPDATE SET day = EXCLUDED.day
+RETURNING uploads, attempts, photo_imports;
+
+-- name: ArtworkDayAddAttempt :exec
+UPDATE artwork_days SET attempts = attempts + 1
+WHERE workspace_id = @workspace_id AND day = @day;
+
+-- name: ArtworkDayAddUpload :exec
+UPDATE artwork_days SET uploads = uploads + 1
+WHERE workspace_id = @workspace_id AND day = @day;
+
+-- name: ArtworkDayAddPhotoImport :exec
+UPDATE artwork_days SET photo_imports = photo_imports + 1
+WHERE workspace_id = @workspace_id AND day = @day;
+
+-- name: ArtworkDayReturnUpload :exec
+-- An upload whose file could not be stored gives its count back.
+UPDATE artwork_days SET uploads = greatest(uploads - 1, 0)
+WHERE workspace_id = @workspace_id AND day = @day;
+
+-- name: ArtworkStorageUsed :one
+-- What the workspace's assets hold, pending ones included.
+SELECT count(*)::int AS files, coalesce(sum(bytes), 0)::bigint AS bytes
+FROM artwork_assets
+WHERE workspace_id = @workspace_id;
+
+-- name: ArtworkDeleteStalePending :execrows
+-- Pending assets whose upload never finished (the process stopped between
+-- its intent and its record) stop counting after a while.
+DELETE FROM artwork_assets
+WHERE workspace_id = @workspace_id AND state = 'pending' AND created_at < @before;
+
+-- name: ArtworkInsert :one
+INSERT INTO artwork_assets (id, workspace_id, filename, mime, bytes, purpose, width, height, source_url, state, created_by, created_at)
+VALUES (@id, @workspace_id, @filename, @mime, @bytes, @purpose, @width, @height, @source_url, 'pending', @created_by, @created_at)
+RETURNING *;
+
+-- name: ArtworkMarkReady :execrows
+UPDATE artwork_assets SET state = 'ready'
+WHERE id = @id AND state = 'pending';
+
+-- name: ArtworkDeletePending :execrows
+DELETE FROM artwork_assets
+WHERE id = @id AND state = 'pending';
+
+-- name: ArtworkGet :one
+SELECT *
+FROM artwork_assets
+WHERE workspace_id = @workspace_id AND id = @id;
+
+-- name: ArtworkListReady :many
+-- The workspace's ready assets, newest first.
+SELECT *
+FROM artwork_assets
+WHERE workspace_id = @workspace_id AND state = 'ready'
+ORDER BY created_at DESC, id DESC
+LIMIT @max_rows;
+
+-- name: ArtworkReadyAmong :many
+-- Which of ids are ready assets of the workspace.
+SELECT id, mime, purpose, width, height
+FROM artwork_assets
+WHERE workspace_id = @workspace_id AND state = 'ready' AND id = ANY(@ids::text[]);
