@@ -2,6 +2,7 @@ package billing_test
 
 import (
 	"context"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -43,8 +44,21 @@ func TestRegiftWaitsForACheckoutInProgress(t *testing.T) {
 	require.NoError(t, err)
 	_, err = app.GiftLinks.Regift(ctx, f.owner, gift.ID, regift)
 	apptest.RequireCode(t, err, core.CodeCheckoutLocked)
+	canRegift := func() bool {
+		t.Helper()
+		one, err := app.GiftLinks.SendLink(ctx, f.owner, gift.ID)
+		require.NoError(t, err)
+		list, err := app.GiftLinks.CampaignLinks(ctx, f.owner, f.batch.ID)
+		require.NoError(t, err)
+		i := slices.IndexFunc(list, func(l giftlink.Link) bool { return l.SendID == gift.ID })
+		require.GreaterOrEqual(t, i, 0)
+		require.Equal(t, one.CanRegift, list[i].CanRegift, "the gift and the campaign's list agree")
+		return one.CanRegift
+	}
+	require.False(t, canRegift(), "the links say what regift would answer")
 	_, err = app.Billing.LaunchCampaign(ctx, f.owner, f.batch.ID, 0)
 	require.NoError(t, err)
+	require.True(t, canRegift())
 	l, err := app.GiftLinks.Regift(ctx, f.owner, gift.ID, regift)
 	require.NoError(t, err)
 	require.Equal(t, 2, l.Generation)

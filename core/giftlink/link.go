@@ -75,6 +75,9 @@ type linkView struct {
 	// refund is the state of the gift's latest refund request, or "" when
 	// there is none.
 	refund RefundState
+	// checkout is CHECKOUT_LOCKED while the campaign has a checkout in
+	// progress (noCheckoutInProgress), for the lists that show canRegift.
+	checkout error
 }
 
 // state is the link's state at now: an active link past its end is
@@ -150,9 +153,9 @@ func (v linkView) item(cfg core.Config, now time.Time) Link {
 
 // canRegift says why v cannot be regifted at now, or nil: the gift must be
 // unused (awaiting its address, the link not used), its campaign active or
-// paused, the link not expired. A revoked link can be regifted. Regift
-// itself also refuses while a checkout of the campaign is in progress
-// (noCheckoutInProgress).
+// paused, the link not expired, no checkout of the campaign in progress
+// (v.checkout, read for lists; regift itself asks noCheckoutInProgress
+// under its lock). A revoked link can be regifted.
 func (v linkView) canRegift(now time.Time) error {
 	if v.state(now) == LinkExpired {
 		return core.FieldError(core.CodeInvalidRequestState, "sendId",
@@ -170,5 +173,5 @@ func (v linkView) canRegift(now time.Time) error {
 		return core.FieldError(core.CodeInvalidRequestState, "sendId",
 			"campaign %s is %s; regift needs an active or paused campaign", v.campaign.ID, s)
 	}
-	return nil
+	return v.checkout
 }

@@ -29,8 +29,12 @@ func (s *Service) CampaignLinks(ctx context.Context, p core.Principal, campaignI
 		if err != nil {
 			return err
 		}
+		busy, err := checkoutBusy(ctx, q, c.ID, s.Clock.Now())
+		if err != nil {
+			return err
+		}
 		for _, r := range rows {
-			views = append(views, linkView{link: r.GiftLink, send: r.Send, campaign: c, refund: refunds[r.Send.ID]})
+			views = append(views, linkView{link: r.GiftLink, send: r.Send, campaign: c, refund: refunds[r.Send.ID], checkout: busy})
 		}
 		return nil
 	})
@@ -55,7 +59,10 @@ func (s *Service) SendLink(ctx context.Context, p core.Principal, sendID string)
 	var v linkView
 	err := s.ReadTx(ctx, func(q *db.Queries) error {
 		var err error
-		v, err = getView(ctx, q, p.WorkspaceID, sendID)
+		if v, err = getView(ctx, q, p.WorkspaceID, sendID); err != nil {
+			return err
+		}
+		v.checkout, err = checkoutBusy(ctx, q, v.campaign.ID, s.Clock.Now())
 		return err
 	})
 	if err != nil {

@@ -24,3 +24,14 @@ func noCheckoutInProgress(ctx context.Context, q *db.Queries, campaignID string,
 	}
 	return core.Errorf(core.CodeCheckoutLocked, "campaign %s has checkout %s %s: regift waits until it is cancelled or expires, or until launch has prepared its paid gifts", campaignID, row.ID, row.State)
 }
+
+// checkoutBusy is noCheckoutInProgress split for a view: the CHECKOUT_LOCKED
+// refusal as a value (nil when no checkout is in progress), and any other
+// error to return.
+func checkoutBusy(ctx context.Context, q *db.Queries, campaignID string, now time.Time) (busy, err error) {
+	err = noCheckoutInProgress(ctx, q, campaignID, now)
+	if core.ErrorCode(err) == core.CodeCheckoutLocked {
+		return err, nil
+	}
+	return nil, err
+}
