@@ -19,16 +19,17 @@ type artworkIn struct {
 	ID string `json:"id,omitempty"`
 }
 
-// artworkTools stand in for the artwork routes (they land with the artwork
-// issue): the limit classifies them by their /artwork path alone.
+// artworkTools are cheap routes under /artwork beside the real ones (whose
+// uploads meet the daily upload limits first): the limit classifies every
+// route by its /artwork path alone.
 func artworkTools() []tools.Tool {
 	return []tools.Tool{
 		tools.Define("get_test_artwork", "Reads an artwork file. Test only.", tools.ScopeRead, core.ActRead,
 			func(_ context.Context, _ core.Principal, in artworkIn) (artworkIn, error) { return in, nil },
-			tools.REST(http.MethodGet, "/artwork/{id}", http.StatusOK)),
+			tools.REST(http.MethodGet, "/artwork/test/{id}", http.StatusOK)),
 		tools.Define("upload_test_artwork", "Uploads an artwork file. Test only.", tools.ScopeWrite, core.ActEditDrafts,
 			func(_ context.Context, _ core.Principal, in artworkIn) (artworkIn, error) { return in, nil },
-			tools.REST(http.MethodPost, "/artwork", http.StatusCreated)),
+			tools.REST(http.MethodPost, "/artwork/test", http.StatusCreated)),
 	}
 }
 
@@ -64,18 +65,20 @@ func TestArtworkRoutesAreCountedApart(t *testing.T) {
 	}
 
 	for i := range core.ArtworkWritesPerMinute {
-		require.Equal(t, http.StatusCreated, do(http.MethodPost, "/artwork").StatusCode, "write %d", i+1)
+		require.Equal(t, http.StatusCreated, do(http.MethodPost, "/artwork/test").StatusCode, "write %d", i+1)
 	}
-	res := do(http.MethodPost, "/artwork")
+	res := do(http.MethodPost, "/artwork/test")
 	require.Equal(t, http.StatusTooManyRequests, res.StatusCode)
 	require.Equal(t, "60", res.Header.Get("Retry-After"))
 	require.Equal(t, "600", res.Header.Get("RateLimit-Limit"))
 	require.Equal(t, "0", res.Header.Get("RateLimit-Remaining"))
 
 	for i := range core.ArtworkReadsPerMinute {
-		require.Equal(t, http.StatusOK, do(http.MethodGet, "/artwork/art_1").StatusCode, "read %d", i+1)
+		require.Equal(t, http.StatusOK, do(http.MethodGet, "/artwork/test/art_1").StatusCode, "read %d", i+1)
 	}
-	require.Equal(t, http.StatusTooManyRequests, do(http.MethodGet, "/artwork/art_1").StatusCode)
+	require.Equal(t, http.StatusTooManyRequests, do(http.MethodGet, "/artwork/test/art_1").StatusCode)
+	require.Equal(t, http.StatusTooManyRequests, do(http.MethodGet, "/artwork/asset_0123456789abcdef01234567").StatusCode,
+		"the real artwork file route counts in the same bucket")
 
 	// The workspace's own requests (a limit of 2 here) were never touched.
 	res = do(http.MethodGet, "/workflow")

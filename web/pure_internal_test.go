@@ -12,6 +12,7 @@ import (
 
 	"github.com/giftwell/giftwell"
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/artwork"
 	"github.com/giftwell/giftwell/core/billing"
 	"github.com/giftwell/giftwell/core/campaign"
 	"github.com/giftwell/giftwell/core/distribution"
@@ -86,6 +87,9 @@ func TestEveryPageRenders(t *testing.T) {
 			Created: &webhook.CreatedEndpoint{Endpoint: webhook.Endpoint{ID: "whk_1"}, Secret: "s"}},
 		"webhooks_deliveries": &deliveriesData{Endpoint: webhook.Endpoint{ID: "whk_1", Events: []string{"send.created"}}, Source: "gift", Sources: []string{"gift", "playbook"},
 			Before: "9", NextBefore: "5", Items: []deliveryRow{{Delivery: webhook.Delivery{ID: "dlv_1", State: "dead"}, CanRetry: true, Retried: true}}},
+		"artwork": artworkData{Max: 200, Items: []artworkItem{
+			{LibraryItem: artwork.LibraryItem{Asset: artwork.Asset{ID: "asset_1", Filename: "logo.png", Mime: "image/png", Bytes: 2048}, Width: 300, Height: 300}, FileURL: "/f", PreviewURL: "/p", Size: "2.0 KB"},
+			{LibraryItem: artwork.LibraryItem{Asset: artwork.Asset{ID: "asset_2", Filename: "brief.pdf", Mime: "application/pdf", Bytes: 4096}}, FileURL: "/f2", Size: "4.0 KB"}}},
 		"invite":           invitationData{},
 		"login":            loginData{Next: "/"},
 		"message":          messageData{Title: "T", Text: "X"},
