@@ -30,6 +30,7 @@ var groups = []func(*giftwell.App) []Tool{
 	sendTools,
 	trackingTools,
 	outcomeTools,
+	reportTools,
 	distributionTools,
 	giftLinkTools,
 	teamTools,

@@ -70,6 +70,10 @@ func (a *Service) ExportCampaign(ctx context.Context, p core.Principal, id strin
 	return out, err
 }
 
+// CSVSafe keeps a spreadsheet from running value v of another CSV export
+// (the report's) as a formula, as this package's exports do.
+func CSVSafe(v string) string { return csvSafe(v) }
+
 // csvSafe keeps a spreadsheet from running a value as a formula.
 func csvSafe(v string) string {
 	if v != "" && strings.ContainsRune("=+-@\t\r", rune(v[0])) {
