@@ -120,34 +120,25 @@ func unapprovedPrior(ctx context.Context, q *db.Queries, who person, mode core.M
 
 // lockBalanceMaybe locks the balance of workspace in mode for tx and
 // returns it. With wait it waits for the lock (lockBalance); without, it
-// tries once inside a savepoint, so that a lock held elsewhere (locked
-// false) leaves tx usable. A workspace without a balance row has nothing to
-// pay with: 0, and nothing to lock.
+// takes the lock only when no one holds it (SKIP LOCKED, so that a lock
+// held elsewhere, locked false, leaves tx usable without a savepoint). A
+// workspace without a balance row has nothing to pay with: 0, and nothing
+// to lock.
 func (a *Service) lockBalanceMaybe(ctx context.Context, tx pgx.Tx, workspaceID string, mode core.Mode, wait bool) (cents int64, locked bool, err error) {
 	if wait {
 		cents, err := a.Ledger.LockBalance(ctx, db.New(tx), workspaceID, mode)
 		return cents, err == nil, err
 	}
-	sp, err := tx.Begin(ctx)
-	if err != nil {
-		return 0, false, core.Internal(err)
-	}
-	cents, err = db.New(sp).BalanceGetForUpdateNoWait(ctx, db.BalanceGetForUpdateNoWaitParams{WorkspaceID: workspaceID, Mode: string(mode)})
+	row, err := db.New(tx).BalanceTryLock(ctx, db.BalanceTryLockParams{WorkspaceID: workspaceID, Mode: string(mode)})
 	switch {
-	case err == nil || core.IsNoRows(err):
-		if cerr := sp.Commit(ctx); cerr != nil {
-			return 0, false, core.Internal(cerr)
-		}
-		return cents, true, nil
-	case isLockNotAvailable(err):
-		if rerr := sp.Rollback(ctx); rerr != nil {
-			return 0, false, core.Internal(rerr)
-		}
-		return 0, false, nil
-	default:
-		_ = sp.Rollback(ctx)
+	case err != nil:
 		return 0, false, core.Internal(err)
+	case !row.Present:
+		return 0, true, nil
+	case row.Cents < 0:
+		return 0, false, nil
 	}
+	return row.Cents, true, nil
 }
 
 // settleDecision stores decision d for person recipientID of c, who was in

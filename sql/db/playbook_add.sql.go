@@ -9,6 +9,32 @@ import (
 	"context"
 )
 
+const balanceTryLock = `-- name: BalanceTryLock :one
+SELECT EXISTS (SELECT 1 FROM balances b WHERE b.workspace_id = $1 AND b.mode = $2) AS present,
+       coalesce((SELECT l.cents FROM balances l WHERE l.workspace_id = $1 AND l.mode = $2 FOR UPDATE SKIP LOCKED), -1)::bigint AS cents
+`
+
+type BalanceTryLockParams struct {
+	WorkspaceID string
+	Mode        string
+}
+
+type BalanceTryLockRow struct {
+	Present bool
+	Cents   int64
+}
+
+// Locks the balance for the transaction unless another transaction holds
+// it, in one statement (no savepoint): cents is -1 (a balance is never
+// negative) when another holds it or when the workspace has no balance
+// row, which present tells apart.
+func (q *Queries) BalanceTryLock(ctx context.Context, arg BalanceTryLockParams) (BalanceTryLockRow, error) {
+	row := q.db.QueryRow(ctx, balanceTryLock, arg.WorkspaceID, arg.Mode)
+	var i BalanceTryLockRow
+	err := row.Scan(&i.Present, &i.Cents)
+	return i, err
+}
+
 const campaignGetForShare = `-- name: CampaignGetForShare :one
 
 SELECT id, seq, workspace_id, mode, status, name, description, product_id, budget_cents, per_person_cents, max_sends, monthly_budget_cents, sender_name, sender_company, message, meeting_url, recipient_source, customization, attribution, policy_version, auto_approve, idempotency_key, request_hash, created_by, created_at, updated_at

@@ -81,3 +81,11 @@ SELECT *
 FROM recipients
 WHERE campaign_id = @campaign_id AND id = @id
 FOR UPDATE;
+
+-- name: BalanceTryLock :one
+-- Locks the balance for the transaction unless another transaction holds
+-- it, in one statement (no savepoint): cents is -1 (a balance is never
+-- negative) when another holds it or when the workspace has no balance
+-- row, which present tells apart.
+SELECT EXISTS (SELECT 1 FROM balances b WHERE b.workspace_id = @workspace_id AND b.mode = @mode) AS present,
+       coalesce((SELECT l.cents FROM balances l WHERE l.workspace_id = @workspace_id AND l.mode = @mode FOR UPDATE SKIP LOCKED), -1)::bigint AS cents;
