@@ -71,8 +71,12 @@ generate:
 verify:
 	@.ci/verify
 
+# bench prints the benchmark suite's figures (docs/performance.md): the
+# server's read and add paths over MCP and REST and the webhook fan-out,
+# each beside a bare go-sdk server's SELECT 1 on the same database
+# (x-bare is the ratio). Figures are never asserted.
 bench:
-	$(GO) test -run '^$$' -bench . -benchmem ./...
+	$(GO) test -run '^$$' -bench . -benchmem -timeout 30m ./...
 
 fuzz:
 	@set -e; for t in $(FUZZ_TARGETS); do \

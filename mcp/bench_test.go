@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"net/http/httptest"
 	"testing"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -19,21 +18,8 @@ import (
 // wrapper (auth query, checks, envelope) adds.
 func BenchmarkBareSDKSelect1(b *testing.B) {
 	env := apptest.New(b)
-	server := sdk.NewServer(&sdk.Implementation{Name: "bare", Version: "1"}, nil)
-	type out struct {
-		One int `json:"one"`
-	}
-	sdk.AddTool(server, &sdk.Tool{Name: "select_one", Description: "SELECT 1"},
-		func(ctx context.Context, _ *sdk.CallToolRequest, _ struct{}) (*sdk.CallToolResult, out, error) {
-			var o out
-			err := env.App.DB.QueryRow(ctx, "SELECT 1").Scan(&o.One)
-			return nil, o, err
-		})
-	srv := httptest.NewServer(sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return server },
-		&sdk.StreamableHTTPOptions{Stateless: true, JSONResponse: true}))
-	b.Cleanup(srv.Close)
-	cs := connectBench(b, srv.URL, "")
-	benchCall(b, cs, "select_one", map[string]any{})
+	cs := connectBench(b, apptest.BareSelect1(b, env.App.DB), "")
+	benchCall(b, cs, apptest.BareSelect1Tool, map[string]any{})
 }
 
 // BenchmarkReadToolGetGift calls get_gift through the full MCP handler with

@@ -32,6 +32,7 @@ var groups = []func(*giftwell.App) []Tool{
 	trackingTools,
 	outcomeTools,
 	importTools,
+	reportTools,
 	distributionTools,
 	giftLinkTools,
 	refundTools,

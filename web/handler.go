@@ -103,6 +103,8 @@ func (h *handler) routes() http.Handler {
 	mux.Handle("POST /queue/skip", h.signedIn(h.skipQueued))
 	mux.Handle("POST /queue/unskip", h.signedIn(h.unskipQueued))
 
+	mux.Handle("GET /reports", h.signedIn(h.reports))
+
 	mux.Handle("GET /balance", h.signedIn(h.balance))
 	mux.Handle("POST /balance/topup", h.signedIn(h.createTopup))
 	mux.Handle("GET /sandbox/pay/{id}", h.signedIn(h.sandboxPayment))

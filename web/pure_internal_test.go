@@ -102,6 +102,8 @@ func TestEveryPageRenders(t *testing.T) {
 			{ID: "chk_1", State: billing.CheckoutOpen, URL: "https://pay.example/1"}, {ID: "chk_2", State: billing.CheckoutConsumed, InvoiceURL: "/i", InvoicePDF: "/p"}}},
 		"launch":  launchData{CampaignID: "cmp_1", Checkout: &billing.Checkout{ID: "chk_1", State: billing.CheckoutPaid, RecipientCount: 5, LaunchCursor: 3}},
 		"invoice": billing.Invoice{Number: "INV-1", CheckoutID: "chk_1", Mode: "test", Items: []billing.CheckoutItem{{RecipientName: "A", SendID: "send_1"}}, RefundedCents: 1},
+		"reports": reportData{Report: &tracking.Report{Mode: core.ModeTest, From: "2026-03-01", To: "2026-03-10", Totals: tracking.ReportCounts{CostPerMeetingCents: ptrTo(int64(900))},
+			Campaigns: []tracking.ReportCampaign{{CampaignID: "cmp_1", Name: "A"}}}, Chart: chartOf([]tracking.ReportWeek{{Week: "2026-02-23"}, {Week: "2026-03-02", Gifts: 3, Meetings: 1}}), CSVURL: "/api/v1/reports/export.csv"},
 		"giftlink": giftLinkData{Token: "t", Limits: giftLinkLimits, Page: giftlink.Page{State: giftlink.PageOpen, Test: true,
 			Sender: giftlink.Branding{SenderName: "Sam", ContactEmail: "a@b.example"}, Note: "N", WhatHappensNext: []string{"1"}}},
 		"giftlink_done": giftLinkData{Page: giftlink.Page{State: giftlink.PageConfirmed, Address: &giftlink.Address{Name: "A", Street2: "2"}}},
@@ -195,3 +197,6 @@ func TestProblemForOpenURLCodes(t *testing.T) {
 	p := h.problemFor(r, core.Invalid("name", "is required"))
 	require.Empty(t, p.URL, "only open_url codes get the fallback")
 }
+
+// ptrTo returns a pointer to a copy of v.
+func ptrTo[T any](v T) *T { return &v }

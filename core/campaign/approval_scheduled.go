@@ -65,7 +65,7 @@ func (a *Service) decideAuto(ctx context.Context, tx pgx.Tx, c campaignRecord, p
 	if product != nil {
 		unit = product.UnitCents()
 	}
-	prior, err := unapprovedPrior(ctx, q, c.ID, who, mode)
+	prior, err := unapprovedPrior(ctx, q, who, mode)
 	if err != nil {
 		return autoDecision{}, err
 	}
@@ -75,16 +75,19 @@ func (a *Service) decideAuto(ctx context.Context, tx pgx.Tx, c campaignRecord, p
 	if len(checks) > 0 {
 		return autoDecision{state: ApprovalWaiting, reason: checks[0].reason}, nil
 	}
-	com, err := a.loadCommitments(ctx, q, c.ID)
-	if err != nil {
-		return autoDecision{}, err
-	}
 	balance, locked, err := a.lockBalanceMaybe(ctx, tx, c.WorkspaceID, mode, wait)
 	if err != nil {
 		return autoDecision{}, err
 	}
 	if !locked {
 		return autoDecision{state: ApprovalScheduled}, nil
+	}
+	// Read under the balance lock: every gift is created under it, and adds
+	// to one playbook run side by side (lockPlaybookShared), so commitments
+	// read before it could miss a gift committed meanwhile.
+	com, err := a.loadCommitments(ctx, q, c.ID)
+	if err != nil {
+		return autoDecision{}, err
 	}
 	spend := playbookSpend{sentCount: com.SentCount, spentCents: com.SpentCents, monthCents: com.MonthCents, balanceCents: balance}
 	if ks := limitChecks(c, unit, spend); len(ks) > 0 {
@@ -100,50 +103,42 @@ func (a *Service) decideAuto(ctx context.Context, tx pgx.Tx, c campaignRecord, p
 }
 
 // unapprovedPrior is the earlier gift that makes who a repeat not yet
-// approved, or "".
-func unapprovedPrior(ctx context.Context, q *db.Queries, campaignID string, who person, mode core.Mode) (string, error) {
-	repeats, err := repeatsOf(ctx, q, campaignID, rosterView{people: []person{who}}, mode)
+// approved, or "": repeatsOf's rule for one person, read through indexes.
+func unapprovedPrior(ctx context.Context, q *db.Queries, who person, mode core.Mode) (string, error) {
+	if who.repeatApprovedAt != nil {
+		return "", nil
+	}
+	send, err := q.SendPriorForRecipient(ctx, db.SendPriorForRecipientParams{Mode: string(mode), RecipientID: who.id})
+	if core.IsNoRows(err) {
+		return "", nil
+	}
 	if err != nil {
-		return "", err
+		return "", core.Internal(err)
 	}
-	for _, r := range repeats {
-		if r.RecipientID == who.id && !r.Approved {
-			return r.PriorSendID, nil
-		}
-	}
-	return "", nil
+	return send, nil
 }
 
 // lockBalanceMaybe locks the balance of workspace in mode for tx and
 // returns it. With wait it waits for the lock (lockBalance); without, it
-// tries once inside a savepoint, so that a lock held elsewhere (locked
-// false) leaves tx usable. A workspace without a balance row has nothing to
-// pay with: 0, and nothing to lock.
+// takes the lock only when no one holds it (SKIP LOCKED, so that a lock
+// held elsewhere, locked false, leaves tx usable without a savepoint). A
+// workspace without a balance row has nothing to pay with: 0, and nothing
+// to lock.
 func (a *Service) lockBalanceMaybe(ctx context.Context, tx pgx.Tx, workspaceID string, mode core.Mode, wait bool) (cents int64, locked bool, err error) {
 	if wait {
 		cents, err := a.Ledger.LockBalance(ctx, db.New(tx), workspaceID, mode)
 		return cents, err == nil, err
 	}
-	sp, err := tx.Begin(ctx)
-	if err != nil {
-		return 0, false, core.Internal(err)
-	}
-	cents, err = db.New(sp).BalanceGetForUpdateNoWait(ctx, db.BalanceGetForUpdateNoWaitParams{WorkspaceID: workspaceID, Mode: string(mode)})
+	row, err := db.New(tx).BalanceTryLock(ctx, db.BalanceTryLockParams{WorkspaceID: workspaceID, Mode: string(mode)})
 	switch {
-	case err == nil || core.IsNoRows(err):
-		if cerr := sp.Commit(ctx); cerr != nil {
-			return 0, false, core.Internal(cerr)
-		}
-		return cents, true, nil
-	case isLockNotAvailable(err):
-		if rerr := sp.Rollback(ctx); rerr != nil {
-			return 0, false, core.Internal(rerr)
-		}
-		return 0, false, nil
-	default:
-		_ = sp.Rollback(ctx)
+	case err != nil:
 		return 0, false, core.Internal(err)
+	case !row.Present:
+		return 0, true, nil
+	case row.Cents < 0:
+		return 0, false, nil
 	}
+	return row.Cents, true, nil
 }
 
 // settleDecision stores decision d for person recipientID of c, who was in
@@ -280,7 +275,8 @@ const scheduledBatch = 100
 
 // RunScheduledApprovals decides every scheduled person of playbook
 // campaignID of workspaceID, oldest queue_seq first, each in its own
-// transaction: the playbook is locked (waiting for it), and auto-approve
+// transaction: the playbook is locked shared with adds (waiting for it) and
+// the person's row exclusively, and auto-approve
 // runs exactly as for an add, in the workspace's current mode, waiting for
 // the balance lock. The person is auto_approved (send.auto_approved
 // recorded) or starts waiting with the first failing check's reason
@@ -334,15 +330,17 @@ func (a *Service) approveScheduled(ctx context.Context, workspaceID, campaignID,
 		if err != nil {
 			return core.Internal(err)
 		}
-		c, err := lockCampaign(ctx, q, workspaceID, campaignID)
+		// Shared, as adds share it: the approval job runs beside them. The
+		// person's row is locked, so that two runs never decide them both.
+		c, err := lockPlaybookShared(ctx, q, workspaceID, campaignID)
 		if err != nil {
-			return err
+			return core.AsCoreError(err)
 		}
 		if !c.Mode.Playbook() || c.Status != StatusActive {
 			return nil
 		}
 		active = true
-		row, err := q.RecipientGetForApproval(ctx, db.RecipientGetForApprovalParams{CampaignID: c.ID, ID: recipientID})
+		row, err := q.RecipientGetForApprovalLocked(ctx, db.RecipientGetForApprovalLockedParams{CampaignID: c.ID, ID: recipientID})
 		if core.IsNoRows(err) {
 			return nil
 		}

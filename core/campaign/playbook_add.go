@@ -15,9 +15,11 @@ import (
 )
 
 // Adding a person to a playbook is queue traffic: many agents add people to
-// the same playbook at once. Each add locks the playbook with a short lock
-// wait and tries a few times; an add that loses every race is PLAYBOOK_BUSY
-// with nothing saved. Auto-approve takes the balance lock without waiting:
+// the same playbook at once. Adds share the playbook's lock, so adds of
+// different people run side by side (playbook_add_match.go); a write to the
+// campaign itself holds it alone. An add waits for that lock with a short
+// lock wait and tries a few times; an add that loses every race is
+// PLAYBOOK_BUSY with nothing saved. Auto-approve takes the balance lock without waiting:
 // an add that meets another approval is scheduled, and the playbook's
 // approval job (inserted in the add's transaction) decides it.
 
@@ -120,12 +122,12 @@ func (a *Service) addToPlaybook(ctx context.Context, tx pgx.Tx, p core.Principal
 	if err := q.TxSetLockTimeout(ctx, addLockWait); err != nil {
 		return AddPersonResult{}, core.Internal(err)
 	}
-	c, err := lockCampaign(ctx, q, p.WorkspaceID, campaignID)
+	c, err := lockPlaybookShared(ctx, q, p.WorkspaceID, campaignID)
 	if isLockNotAvailable(err) {
 		return AddPersonResult{}, errPlaybookLocked
 	}
 	if err != nil {
-		return AddPersonResult{}, err
+		return AddPersonResult{}, core.AsCoreError(err)
 	}
 	// The playbook is ours: later statements wait as usual.
 	if err := q.TxSetLockTimeout(ctx, "0"); err != nil {
@@ -145,7 +147,11 @@ func (a *Service) addToPlaybook(ctx context.Context, tx pgx.Tx, p core.Principal
 	if product != nil {
 		unit = product.UnitCents()
 	}
-	roster, err := loadRoster(ctx, q, c.ID)
+	k := addIdentityOf(in)
+	if err := lockIdentities(ctx, q, c.ID, k); err != nil {
+		return AddPersonResult{}, err
+	}
+	roster, err := loadCandidates(ctx, q, c.ID, k)
 	if err != nil {
 		return AddPersonResult{}, err
 	}
@@ -158,20 +164,20 @@ func (a *Service) addToPlaybook(ctx context.Context, tx pgx.Tx, p core.Principal
 	res := AddPersonResult{Queued: true, ApprovalURL: a.Config.QueueURL(c.ID), unitCents: unit}
 	var pr problems
 	if pos >= 0 {
-		return a.addAgain(ctx, tx, c, product, roster, roster.people[pos], in, mode, res)
+		return a.addAgain(ctx, tx, c, product, roster.people[pos], in, mode, res)
 	}
 
 	// A new person.
 	f := applyRecipient(newPersonFields(), in, playbookPath, rules, &pr)
-	if len(roster.people) >= core.RecipientsPerPlaybook {
-		pr.add(playbookPath, "the playbook already holds %d people, the most a playbook holds; complete it and start a new playbook", len(roster.people))
+	size, err := q.RecipientRosterSize(ctx, c.ID)
+	if err != nil {
+		return AddPersonResult{}, core.Internal(err)
 	}
-	next := 0
-	for _, cur := range roster.people {
-		next = max(next, cur.position+1)
+	if int(size.People) >= core.RecipientsPerPlaybook {
+		rosterFull(&pr, int(size.People))
 	}
 	now := a.Clock.Now()
-	np := person{personFields: f, id: core.NewID(core.PrefixRecipient), position: next, createdAt: now}
+	np := person{personFields: f, id: core.NewID(core.PrefixRecipient), position: int(size.NextPosition), createdAt: now}
 	only := []person{np}
 	pathOf := func(int) string { return playbookPath }
 	checkRoster(c.campaignState, only, pathOf, &pr)
@@ -194,6 +200,9 @@ func (a *Service) addToPlaybook(ctx context.Context, tx pgx.Tx, p core.Principal
 	if err := a.scheduleIfScheduled(ctx, tx, c, d); err != nil {
 		return AddPersonResult{}, err
 	}
+	if err := checkRosterBound(ctx, q, c.ID); err != nil {
+		return AddPersonResult{}, err
+	}
 	res.RecipientID, res.Approval, res.decided = np.id, d.approval(), true
 	return res, nil
 }
@@ -201,9 +210,19 @@ func (a *Service) addToPlaybook(ctx context.Context, tx pgx.Tx, p core.Principal
 // addAgain answers an add of cur, who is already on playbook c: their
 // current state, after merging the fields sent and running auto-approve
 // again while they wait.
-func (a *Service) addAgain(ctx context.Context, tx pgx.Tx, c campaignRecord, product *catalog.Product, roster rosterView, cur person, in RecipientInput, mode core.Mode, res AddPersonResult) (AddPersonResult, error) {
+func (a *Service) addAgain(ctx context.Context, tx pgx.Tx, c campaignRecord, product *catalog.Product, cur person, in RecipientInput, mode core.Mode, res AddPersonResult) (AddPersonResult, error) {
 	q := db.New(tx)
 	res.RecipientID, res.AlreadyQueued = cur.id, true
+	// Adds share the playbook: the person's row is locked and read again, so
+	// that an add of them by another identifier, or the approval job, which
+	// decided them meanwhile, is seen.
+	row, err := q.RecipientGetForApprovalLocked(ctx, db.RecipientGetForApprovalLockedParams{CampaignID: c.ID, ID: cur.id})
+	if err != nil {
+		return AddPersonResult{}, core.Internal(err)
+	}
+	if cur, err = personFromRow(row); err != nil {
+		return AddPersonResult{}, core.Internal(err)
+	}
 	// The input is checked as an update of the person, even when it changes nothing.
 	var pr problems
 	merged := cur
@@ -211,17 +230,17 @@ func (a *Service) addAgain(ctx context.Context, tx pgx.Tx, c campaignRecord, pro
 	if err := pr.errOnAdd(); err != nil {
 		return AddPersonResult{}, err
 	}
-	row, err := q.RecipientGetForApproval(ctx, db.RecipientGetForApprovalParams{CampaignID: c.ID, ID: cur.id})
-	if err != nil {
-		return AddPersonResult{}, core.Internal(err)
-	}
 	state, reason := ApprovalState(row.ApprovalState), ApprovalReason(row.ApprovalReason)
 	switch state {
 	case ApprovalSkipped:
 		return AddPersonResult{}, &core.Error{Code: core.CodeRecipientSkipped, URL: a.Config.QueueURL(c.ID),
 			Message: fmt.Sprintf("%s (%s) was skipped by an owner or admin; do not add them again", cur.id, cur.displayName())}
 	case ApprovalApproved, ApprovalAutoApproved:
-		res.Approval = PlaybookApproval{State: state, SendID: roster.sendOf[cur.id]}
+		send, err := q.SendFirstOfRecipient(ctx, cur.id)
+		if err != nil && !core.IsNoRows(err) {
+			return AddPersonResult{}, core.Internal(err)
+		}
+		res.Approval = PlaybookApproval{State: state, SendID: send}
 		return res, nil
 	case ApprovalScheduled:
 		res.Approval = PlaybookApproval{State: state}

@@ -122,7 +122,7 @@ func (a *Service) ApproveGift(ctx context.Context, p core.Principal, in QueueDec
 		if ks := giftChecks(c, product, mode); len(ks) > 0 {
 			return a.approvalError(ks[0], c.ID, product)
 		}
-		prior, err := unapprovedPrior(ctx, q, c.ID, who, mode)
+		prior, err := unapprovedPrior(ctx, q, who, mode)
 		if err != nil {
 			return err
 		}

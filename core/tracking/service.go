@@ -1,7 +1,7 @@
 // Package tracking is Giftwell's view of gifts after approval: the event
 // feed (list_tracking_events), tracking items (get_tracking), the outcomes
-// the customer reports (record_outcome) and a campaign's results
-// (campaign_results).
+// the customer reports (record_outcome), a campaign's results
+// (campaign_results) and the workspace report (get_report).
 package tracking
 
 import (

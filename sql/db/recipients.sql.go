@@ -124,7 +124,7 @@ const recipientListByCampaign = `-- name: RecipientListByCampaign :many
 SELECT id, workspace_id, campaign_id, position, name, email, company, title, source_system, external_id, profile_url, context, message, custom_tag, asset_ids, photo, adult_recipient_confirmed, details, import_id, import_row_id, address_mode, address, city, state, zip, country, repeat_approved_at, repeat_approved_by, created_at, updated_at, queue_seq, approval_state, approval_reason, skip_reason, skipped_by, skipped_at
 FROM recipients
 WHERE campaign_id = $1
-ORDER BY position
+ORDER BY position, queue_seq
 `
 
 // The roster in roster order.

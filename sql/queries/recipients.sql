@@ -14,7 +14,7 @@ INSERT INTO recipients (
 SELECT *
 FROM recipients
 WHERE campaign_id = @campaign_id
-ORDER BY position;
+ORDER BY position, queue_seq;
 
 -- name: RecipientCountsByWorkspace :many
 SELECT campaign_id, count(*)::int AS people

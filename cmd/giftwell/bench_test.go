@@ -1,0 +1,173 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/giftwell/giftwell"
+	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/internal/apptest"
+)
+
+// The benchmark suite of `make bench` (docs/performance.md): the whole
+// server as serve runs it (routes, with every job worker) on one pool, and
+// beside it, on the same pool in the same run, a bare go-sdk stateless
+// server answering SELECT 1 (apptest.BareSelect1). Each benchmark reports
+// its own figure, the bare server's for the same calls, and the ratio.
+// Figures are printed, never asserted; the money invariant is checked.
+
+// benchWriters is how many agents add people at once.
+const benchWriters = 8
+
+// benchSite is the server under benchmark and its bare neighbour.
+type benchSite struct {
+	env   *apptest.Env
+	app   *giftwell.App
+	url   string // the server's base URL
+	bare  string // the bare server's URL
+	tr    *http.Transport
+	owner core.Principal
+}
+
+func newBenchSite(b *testing.B) *benchSite {
+	b.Helper()
+	ctx := context.Background()
+	env := apptest.New(b)
+	// The test pool has 4 connections; a server's is larger.
+	cfg := env.App.DB.Config().Copy()
+	cfg.MaxConns = 24
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(pool.Close)
+	app := giftwell.New(pool, env.App.Config, env.Clock, nil)
+	app.Ledger.Payments = env.App.Ledger.Payments
+	j, err := newJobs(pool, slog.New(slog.DiscardHandler), app, &outbox{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := j.Start(ctx); err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() {
+		stop, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		_ = j.Stop(stop)
+	})
+	srv := httptest.NewServer(routes(app, slog.New(slog.DiscardHandler)))
+	b.Cleanup(srv.Close)
+	_, owner := env.SignIn(b, env.OwnerEmail)
+	return &benchSite{env: env, app: app, url: srv.URL, bare: apptest.BareSelect1(b, pool), tr: apptest.BenchTransport(), owner: owner}
+}
+
+// mcp is an MCP session with the owner's key.
+func (s *benchSite) mcp(b *testing.B) *sdk.ClientSession {
+	return apptest.MCPSession(b, s.url+"/mcp", s.env.OwnerKey, s.tr)
+}
+
+// bareCalls makes n calls of the bare server's SELECT 1 from workers
+// sessions at once and returns how long they took.
+func (s *benchSite) bareCalls(b *testing.B, n, workers int) time.Duration {
+	b.Helper()
+	sessions := make([]*sdk.ClientSession, workers)
+	for i := range sessions {
+		sessions[i] = apptest.MCPSession(b, s.bare, "", s.tr)
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	start := time.Now()
+	for _, cs := range sessions {
+		wg.Go(func() {
+			for next.Add(1) <= int64(n) {
+				res, err := cs.CallTool(context.Background(), &sdk.CallToolParams{Name: apptest.BareSelect1Tool, Arguments: map[string]any{}})
+				if err != nil || res.IsError {
+					b.Errorf("bare call: %v %v", err, res)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	return time.Since(start)
+}
+
+// reportBeside reports the bare server's time per call for the same n
+// calls (workers at once) and the ratio of took to it.
+func (s *benchSite) reportBeside(b *testing.B, took time.Duration, n, workers int) {
+	b.StopTimer()
+	bare := s.bareCalls(b, n, workers)
+	b.ReportMetric(float64(bare.Nanoseconds())/float64(n), "bare-ns/call")
+	b.ReportMetric(float64(took)/float64(bare), "x-bare")
+}
+
+// BenchmarkMCPGetBalance calls get_balance through the MCP face with a
+// key, one call at a time: authentication, the wrapper's checks, the
+// balance read and the envelope, beside the bare server's SELECT 1.
+func BenchmarkMCPGetBalance(b *testing.B) {
+	s := newBenchSite(b)
+	cs := s.mcp(b)
+	ctx := context.Background()
+	b.ResetTimer()
+	start := time.Now()
+	for range b.N {
+		res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "get_balance", Arguments: map[string]any{}})
+		if err != nil || res.IsError {
+			b.Fatalf("get_balance: %v %v", err, res)
+		}
+	}
+	s.reportBeside(b, time.Since(start), b.N, 1)
+}
+
+// BenchmarkRESTGetBalance is BenchmarkMCPGetBalance over REST (GET /balance).
+func BenchmarkRESTGetBalance(b *testing.B) {
+	s := newBenchSite(b)
+	hc := &http.Client{Transport: s.tr}
+	b.ResetTimer()
+	start := time.Now()
+	for range b.N {
+		if status, body := s.rest(hc, http.MethodGet, "/balance", nil); status != http.StatusOK {
+			b.Fatalf("GET /balance: %d %s", status, body)
+		}
+	}
+	s.reportBeside(b, time.Since(start), b.N, 1)
+}
+
+// rest sends one REST request with the owner's key.
+func (s *benchSite) rest(hc *http.Client, method, path string, body any) (int, []byte) {
+	var r io.Reader
+	if body != nil {
+		raw, err := json.Marshal(body)
+		if err != nil {
+			return 0, []byte(err.Error())
+		}
+		r = bytes.NewReader(raw)
+	}
+	req, err := http.NewRequest(method, s.url+"/api/v1"+path, r)
+	if err != nil {
+		return 0, []byte(err.Error())
+	}
+	req.Header.Set("Authorization", "Bearer "+s.env.OwnerKey)
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	res, err := hc.Do(req)
+	if err != nil {
+		return 0, []byte(err.Error())
+	}
+	defer res.Body.Close()
+	raw, _ := io.ReadAll(res.Body)
+	return res.StatusCode, raw
+}

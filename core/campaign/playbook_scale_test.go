@@ -1,0 +1,168 @@
+package campaign_test
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/riverdriver/riverpgxv5"
+	"github.com/stretchr/testify/require"
+
+	"github.com/giftwell/giftwell"
+	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/campaign"
+)
+
+// TestPlaybookAddsAtScale fills one playbook with auto-approve on and
+// ample balance to its 2,000 people with 8 writers adding distinct people
+// at once (-short: 300), plus one more person each past the bound, while
+// River works the approval jobs the adds insert. Every add inside the bound
+// is answered auto_approved or scheduled (never PLAYBOOK_BUSY), every add
+// past it is VALIDATION_ERROR and saves nothing, the background run
+// approves every scheduled person, and the money holds: one debit per
+// gift, the balance equals its ledger, which never went below zero.
+func TestPlaybookAddsAtScale(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	w := newPlaybooks(t)
+	cfg := w.env.App.DB.Config().Copy()
+	cfg.MaxConns = 24
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	require.NoError(t, err)
+	t.Cleanup(pool.Close)
+	app := giftwell.New(pool, w.env.App.Config, w.env.Clock, nil)
+	app.Ledger.Payments = w.env.App.Ledger.Payments
+	workers := river.NewWorkers()
+	river.AddWorker(workers, &campaign.ScheduledApprovalWorker{Campaigns: app.Campaigns})
+	jobs, err := river.NewClient(riverpgxv5.New(pool), &river.Config{
+		Logger:  slog.New(slog.DiscardHandler),
+		Workers: workers,
+		Queues:  map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: 2}},
+	})
+	require.NoError(t, err)
+	app.Jobs = jobs
+	require.NoError(t, jobs.Start(ctx))
+	t.Cleanup(func() { _ = jobs.Stop(context.Background()) })
+
+	const writers = 8
+	people := core.RecipientsPerPlaybook
+	if testing.Short() {
+		people = 300
+	}
+	// 9,000 a gift; the budgets and the balance fit every one.
+	c := w.playbook("gourmet-snack-crate", campaign.MaxMonthlyBudgetCents, 10_000)
+	for range 10 {
+		w.env.TopUp(t, w.owner, 2_000_000)
+	}
+	if people < core.RecipientsPerPlaybook {
+		// Fill the roster ahead of the writers, so that they still meet the bound.
+		w.fillRoster(t, c.ID, core.RecipientsPerPlaybook-people)
+	}
+
+	type outcome struct {
+		state campaign.ApprovalState
+		code  core.Code
+	}
+	var (
+		mu       sync.Mutex
+		outcomes []outcome
+		wg       sync.WaitGroup
+		start    = make(chan struct{})
+	)
+	total := people + writers // one past the bound for each writer
+	began := time.Now()
+	for wr := range writers {
+		wg.Go(func() {
+			<-start
+			for i := wr; i < total; i += writers {
+				in := campaign.RecipientInput{Name: fmt.Sprintf("Person %d", i), SourceSystem: "crm", ExternalID: fmt.Sprintf("s%d", i)}
+				res, err := app.Campaigns.AddToPlaybook(ctx, w.key, c.ID, campaign.PlaybookPersonAdd{Recipient: in})
+				mu.Lock()
+				outcomes = append(outcomes, outcome{state: res.Approval.State, code: core.ErrorCode(err)})
+				mu.Unlock()
+			}
+		})
+	}
+	close(start)
+	wg.Wait()
+	elapsed := time.Since(began)
+
+	counts := map[string]int{}
+	for _, o := range outcomes {
+		if o.code != "" {
+			counts[string(o.code)]++
+		} else {
+			counts[string(o.state)]++
+		}
+	}
+	require.Equal(t, writers, counts[string(core.CodeValidation)], "one add past the bound per writer: %v", counts)
+	require.Equal(t, people, counts[string(campaign.ApprovalAutoApproved)]+counts[string(campaign.ApprovalScheduled)], "answers: %v", counts)
+
+	// The background run approves every scheduled person within a minute.
+	deadline := time.Now().Add(time.Minute)
+	left := -1
+	for time.Now().Before(deadline) {
+		require.NoError(t, pool.QueryRow(ctx, `SELECT count(*) FROM recipients WHERE campaign_id = $1 AND approval_state <> 'auto_approved'`, c.ID).Scan(&left))
+		if left == 0 {
+			break
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	settled := time.Since(began)
+	require.Zero(t, left, "people not auto-approved a minute after the adds")
+
+	var roster, gifts int
+	require.NoError(t, pool.QueryRow(ctx, `SELECT (SELECT count(*) FROM recipients WHERE campaign_id = $1), (SELECT count(*) FROM sends WHERE campaign_id = $1)`, c.ID).Scan(&roster, &gifts))
+	require.Equal(t, core.RecipientsPerPlaybook, roster, "the roster holds exactly the bound")
+	require.Equal(t, core.RecipientsPerPlaybook, gifts, "one gift per person")
+	w.requireLedgerInvariant()
+	t.Logf("%d adds by %d writers in %s: %.0f adds/s answered %v; every person auto-approved %s after the first add",
+		len(outcomes), writers, elapsed.Round(time.Millisecond), float64(len(outcomes))/elapsed.Seconds(), counts, settled.Round(time.Millisecond))
+}
+
+// fillRoster adds n people to playbook id's roster in one write (as they
+// wait or are scheduled), for a test that needs a roster near its bound.
+func (w *playbooks) fillRoster(t *testing.T, id string, n int) {
+	t.Helper()
+	for from := 0; from < n; from += campaign.PeoplePerAddCall {
+		var batch []campaign.RecipientInput
+		for i := from; i < min(n, from+campaign.PeoplePerAddCall); i++ {
+			batch = append(batch, campaign.RecipientInput{Name: fmt.Sprintf("Earlier %d", i), SourceSystem: "crm", ExternalID: fmt.Sprintf("e%d", i)})
+		}
+		_, err := w.env.App.Campaigns.AddRecipients(context.Background(), w.key, id, campaign.RecipientsAdd{Recipients: batch})
+		require.NoError(t, err)
+	}
+}
+
+// requireLedgerInvariant checks the workspace's money however long its
+// ledger: one debit per balance-funded gift of its amount and a gift per
+// debit, the stored balance equal to the ledger's sum, and the ledger,
+// replayed in order, never below zero.
+func (w *playbooks) requireLedgerInvariant() {
+	w.t.Helper()
+	var orphanGifts, orphanDebits, wrong, below int
+	var stored, sum int64
+	require.NoError(w.t, w.env.App.DB.QueryRow(context.Background(), `
+		SELECT
+		  (SELECT count(*) FROM sends s WHERE s.workspace_id = $1 AND s.funded_by = 'balance'
+		     AND (SELECT count(*) FROM ledger_entries l WHERE l.send_id = s.id AND l.kind = 'debit') <> 1),
+		  (SELECT count(*) FROM ledger_entries l WHERE l.workspace_id = $1 AND l.kind = 'debit'
+		     AND NOT EXISTS (SELECT 1 FROM sends s WHERE s.id = l.send_id)),
+		  (SELECT count(*) FROM sends s JOIN ledger_entries l ON l.send_id = s.id AND l.kind = 'debit'
+		     WHERE s.workspace_id = $1 AND l.cents <> -s.total_cents),
+		  (SELECT count(*) FROM (SELECT sum(cents) OVER (ORDER BY seq) AS running FROM ledger_entries
+		     WHERE workspace_id = $1 AND mode = 'test') r WHERE running < 0),
+		  (SELECT coalesce(sum(cents), 0) FROM ledger_entries WHERE workspace_id = $1 AND mode = 'test'),
+		  (SELECT cents FROM balances WHERE workspace_id = $1 AND mode = 'test')`, w.env.WorkspaceID).
+		Scan(&orphanGifts, &orphanDebits, &wrong, &below, &sum, &stored))
+	require.Zero(w.t, orphanGifts, "gifts without exactly one debit")
+	require.Zero(w.t, orphanDebits, "debits without a gift")
+	require.Zero(w.t, wrong, "debits of another amount than the gift")
+	require.Zero(w.t, below, "the ledger went below zero")
+	require.Equal(w.t, sum, stored, "the balance is its ledger's sum")
+}

@@ -1,0 +1,91 @@
+-- Adds that scale: what add_to_playbook reads and locks instead of the
+-- whole roster and an exclusive lock on the playbook.
+
+-- name: CampaignGetForShare :one
+-- Locks the campaign against writes to it (they lock it FOR UPDATE) but
+-- not against other adds to its roster, which share the lock.
+SELECT *
+FROM campaigns
+WHERE workspace_id = @workspace_id AND id = @id
+FOR SHARE;
+
+-- name: PlaybookAddLockIdentities :exec
+-- Transaction-scoped advisory locks on each identity an add names (keys as
+-- built by core), in one fixed order: two adds of the same person take
+-- turns, adds of different people do not wait for each other.
+SELECT pg_advisory_xact_lock(h)
+FROM (SELECT DISTINCT hashtextextended(k, 0) AS h FROM unnest(@keys::text[]) AS k ORDER BY 1) AS locks;
+
+-- name: PlaybookAddLockRoster :exec
+-- The transaction-scoped lock under which an add counts the roster last,
+-- just before its commit: held only from there to the commit.
+SELECT pg_advisory_xact_lock(hashtextextended('giftwell playbook roster ' || @campaign_id::text, 0));
+
+-- name: RecipientCandidatesForAdd :many
+-- The roster people an add's identifiers name, each found through an index:
+-- the recipientId, sourceSystem+externalId, email and profileUrl sent (""
+-- for those not sent), in roster order.
+SELECT r.*
+FROM recipients r
+WHERE r.id IN (
+    SELECT c.id FROM recipients c WHERE c.campaign_id = @campaign_id AND c.id = @recipient_id::text
+    UNION ALL
+    SELECT c.id FROM recipients c
+    WHERE c.campaign_id = @campaign_id AND c.source_system = @source_system::text AND c.external_id = @external_id::text
+      AND c.source_system <> ''
+    UNION ALL
+    SELECT c.id FROM recipients c WHERE c.campaign_id = @campaign_id AND c.email = @email::text AND c.email <> ''
+    UNION ALL
+    SELECT c.id FROM recipients c WHERE c.campaign_id = @campaign_id AND c.profile_url = @profile_url::text AND c.profile_url <> ''
+)
+ORDER BY r.position, r.queue_seq;
+
+-- name: RecipientRosterSize :one
+-- How many people the roster holds and the next roster position, from the
+-- index on (campaign_id, position).
+SELECT count(*)::int AS people, (coalesce(max(position), -1) + 1)::int AS next_position
+FROM recipients
+WHERE campaign_id = @campaign_id;
+
+-- name: SendFirstOfRecipient :one
+-- The person's first gift, as loadRoster's sendOf names it.
+SELECT id
+FROM sends
+WHERE recipient_id = @recipient_id
+ORDER BY created_at, id
+LIMIT 1;
+
+-- name: SendPriorForRecipient :one
+-- SendPriorForCampaigns for one roster person: the latest gift another
+-- campaign of the workspace made in mode to the same email,
+-- sourceSystem+externalId or profile, when the person has no gift of their own.
+SELECT s.id
+FROM recipients r
+JOIN sends s
+  ON s.workspace_id = r.workspace_id
+ AND s.campaign_id <> r.campaign_id
+ AND s.mode = @mode
+ AND s.status <> 'cancelled'
+ AND ((r.email <> '' AND s.recipient_email = r.email)
+   OR (r.source_system <> '' AND s.recipient_source_system = r.source_system AND s.recipient_external_id = r.external_id)
+   OR (r.profile_url <> '' AND s.recipient_profile_url = r.profile_url))
+WHERE r.id = @recipient_id
+  AND NOT EXISTS (SELECT 1 FROM sends own WHERE own.recipient_id = r.id)
+ORDER BY s.created_at DESC, s.id DESC
+LIMIT 1;
+
+-- name: RecipientGetForApprovalLocked :one
+-- One roster person with their approval state, locked against another
+-- decision about them; the caller holds the campaign (shared).
+SELECT *
+FROM recipients
+WHERE campaign_id = @campaign_id AND id = @id
+FOR UPDATE;
+
+-- name: BalanceTryLock :one
+-- Locks the balance for the transaction unless another transaction holds
+-- it, in one statement (no savepoint): cents is -1 (a balance is never
+-- negative) when another holds it or when the workspace has no balance
+-- row, which present tells apart.
+SELECT EXISTS (SELECT 1 FROM balances b WHERE b.workspace_id = @workspace_id AND b.mode = @mode) AS present,
+       coalesce((SELECT l.cents FROM balances l WHERE l.workspace_id = @workspace_id AND l.mode = @mode FOR UPDATE SKIP LOCKED), -1)::bigint AS cents;
