@@ -88,7 +88,7 @@ func (a *Service) ApplyProcessorEvent(ctx context.Context, ev ProcessorEvent) er
 			if err != nil {
 				return core.Internal(err)
 			}
-			if err := q.CheckoutSetRefunded(ctx, db.CheckoutSetRefundedParams{ID: row.ID, RefundedCents: ev.RefundedCents}); err != nil {
+			if err := q.CheckoutSetRefunded(ctx, db.CheckoutSetRefundedParams{WorkspaceID: row.WorkspaceID, ID: row.ID, RefundedCents: ev.RefundedCents}); err != nil {
 				return core.Internal(err)
 			}
 		}

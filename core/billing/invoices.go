@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/giftlink"
 	"github.com/giftwell/giftwell/core/ledger"
 	"github.com/giftwell/giftwell/sql/db"
 )
@@ -74,7 +75,7 @@ type CheckoutItem struct {
 	AmountCents    int64  `json:"amountCents" jsonschema:"what the position cost in USD cents"`
 	SendID         string `json:"sendId,omitempty" jsonschema:"the gift launch made for it; absent until then"`
 	Status         string `json:"status" jsonschema:"the gift's status; pending before launch prepares it, failed when it could not become a gift"`
-	RefundEligible bool   `json:"refundEligible" jsonschema:"true while the gift can still be refunded: made, and not yet in production, shipped or closed"`
+	RefundEligible bool   `json:"refundEligible" jsonschema:"true when an owner or admin may ask a refund for the gift now, as its link's canRequestRefund: unused, its link revoked or expired, no request waiting or refunded"`
 }
 
 // CheckoutItems lists the paid positions of checkout id of p's workspace
@@ -90,10 +91,11 @@ func (a *Service) CheckoutItems(ctx context.Context, p core.Principal, id string
 	} else if err != nil {
 		return nil, core.Internal(err)
 	}
-	rows, err := q.CheckoutItemList(ctx, id)
+	rows, err := q.CheckoutItemList(ctx, db.CheckoutItemListParams{WorkspaceID: p.WorkspaceID, CheckoutID: id})
 	if err != nil {
 		return nil, core.Internal(err)
 	}
+	now := a.Clock.Now()
 	out := make([]CheckoutItem, 0, len(rows))
 	for _, r := range rows {
 		it := CheckoutItem{Position: int(r.Position), RecipientID: r.RecipientID, RecipientName: r.RecipientName, AmountCents: r.UnitCents, Status: "pending"}
@@ -103,13 +105,30 @@ func (a *Service) CheckoutItems(ctx context.Context, p core.Principal, id string
 			if r.SendStatus != nil {
 				it.Status = *r.SendStatus
 			}
-			it.RefundEligible = it.Status == "awaiting_address" || it.Status == "ready"
+			it.RefundEligible = refundEligible(r, now)
 		case r.ErrorCode != "":
 			it.Status = "failed"
 		}
 		out = append(out, it)
 	}
 	return out, nil
+}
+
+// refundEligible is whether a refund may be asked for position r's gift
+// at now: the rule of its link's canRequestRefund (giftlink). A gift
+// without a link (its sender supplied the address) has no refund route.
+func refundEligible(r db.CheckoutItemListRow, now time.Time) bool {
+	if r.SendID == nil || r.SendStatus == nil || r.LinkState == nil || r.LinkExpiresAt == nil {
+		return false
+	}
+	f := giftlink.RefundFacts{
+		SendID: *r.SendID, SendStatus: *r.SendStatus, LinkState: *r.LinkState, LinkExpiresAt: *r.LinkExpiresAt,
+		Refund: giftlink.RefundState(r.RefundState),
+	}
+	if r.SendTotalCents != nil {
+		f.TotalCents = *r.SendTotalCents
+	}
+	return giftlink.CanRequestRefund(f, now) == nil
 }
 
 // BillingMode is how the service takes card payments.

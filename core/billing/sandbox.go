@@ -36,7 +36,7 @@ func (a *Service) SandboxCheckout(ctx context.Context, p core.Principal, session
 		if err := a.expireIfDue(ctx, tx, row); err != nil {
 			return err
 		}
-		row, err = db.New(tx).CheckoutGetForUpdate(ctx, row.ID)
+		row, err = db.New(tx).CheckoutGetForUpdate(ctx, db.CheckoutGetForUpdateParams{WorkspaceID: row.WorkspaceID, ID: row.ID})
 		if err != nil {
 			return core.Internal(err)
 		}
@@ -73,7 +73,7 @@ func (a *Service) sandboxMove(ctx context.Context, p core.Principal, sessionID s
 		if err := a.expireIfDue(ctx, tx, row); err != nil {
 			return err
 		}
-		if row, err = db.New(tx).CheckoutGetForUpdate(ctx, row.ID); err != nil {
+		if row, err = db.New(tx).CheckoutGetForUpdate(ctx, db.CheckoutGetForUpdateParams{WorkspaceID: row.WorkspaceID, ID: row.ID}); err != nil {
 			return core.Internal(err)
 		}
 		st := CheckoutState(row.State)
@@ -90,7 +90,7 @@ func (a *Service) sandboxMove(ctx context.Context, p core.Principal, sessionID s
 		if err != nil {
 			return err
 		}
-		if row, err = db.New(tx).CheckoutGetForUpdate(ctx, row.ID); err != nil {
+		if row, err = db.New(tx).CheckoutGetForUpdate(ctx, db.CheckoutGetForUpdateParams{WorkspaceID: row.WorkspaceID, ID: row.ID}); err != nil {
 			return core.Internal(err)
 		}
 		out = a.checkoutFromRow(row)
