@@ -62,10 +62,15 @@ type RefundRequest struct {
 	Mode       core.Mode
 }
 
-// RefundResult is the processor's refund.
+// RefundResult is the processor's refund as it stands now.
 type RefundResult struct {
 	// ID is the processor's refund ID.
 	ID string
-	// Succeeded is false while the processor has not finished it.
+	// Succeeded is true once the money is back; false while the processor
+	// has not finished it (Stripe's pending or requires_action) or gave up.
 	Succeeded bool
+	// Failed is true when the processor gave up on the refund (Stripe's
+	// failed or canceled); FailureReason says why, in its words.
+	Failed        bool
+	FailureReason string
 }
