@@ -55,14 +55,9 @@ func (a *Service) ListInvoices(ctx context.Context, p core.Principal, f InvoiceF
 	if err != nil {
 		return nil, core.Internal(err)
 	}
-	now := a.Clock.Now()
 	out := make([]Checkout, 0, len(rows))
 	for _, r := range rows {
-		c := a.checkoutFromRow(r)
-		if (c.State == CheckoutOpen || c.State == CheckoutCreating) && !r.ExpiresAt.After(now) {
-			c.State, c.URL = CheckoutExpired, ""
-		}
-		out = append(out, c)
+		out = append(out, a.readCheckout(r))
 	}
 	return out, nil
 }
