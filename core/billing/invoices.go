@@ -139,12 +139,15 @@ const (
 // BillingConfig is get_billing_config's answer.
 type BillingConfig struct {
 	Enabled bool        `json:"enabled" jsonschema:"true when checkouts and top-ups can be paid"`
-	Mode    BillingMode `json:"mode" jsonschema:"sandbox (local test payments), live (the card processor) or disabled" schema:"enum=sandbox|live|disabled"`
+	Mode    BillingMode `json:"mode" jsonschema:"sandbox (test payments only, no real money: the local sandbox or Stripe with a test key), live (real card payments) or disabled" schema:"enum=sandbox|live|disabled"`
 	CanPay  bool        `json:"canPay" jsonschema:"true when the caller may pay: a signed-in owner or admin; false for keys and connections"`
 }
 
 // BillingConfig reports how the service takes payments and whether p may
-// pay. It returns the codes of Authorize (ActReadWorkspaceDetails).
+// pay. Mode is live only when real money moves: the sandbox and a
+// processor that reports itself not live (Stripe with a test key,
+// ledger.LiveReporter) are sandbox. It returns the codes of Authorize
+// (ActReadWorkspaceDetails).
 func (a *Service) BillingConfig(_ context.Context, p core.Principal) (BillingConfig, error) {
 	if err := core.Authorize(p, core.ActReadWorkspaceDetails, ""); err != nil {
 		return BillingConfig{}, err
@@ -152,7 +155,7 @@ func (a *Service) BillingConfig(_ context.Context, p core.Principal) (BillingCon
 	out := BillingConfig{Mode: BillingDisabled}
 	if proc := a.Ledger.Payments; proc != nil {
 		out.Enabled, out.Mode = true, BillingLive
-		if proc.Name() == ledger.SandboxProcessorName {
+		if lr, ok := proc.(ledger.LiveReporter); proc.Name() == ledger.SandboxProcessorName || (ok && !lr.Live()) {
 			out.Mode = BillingSandbox
 		}
 		out.CanPay = core.Authorize(p, core.ActPay, "") == nil

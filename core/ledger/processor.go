@@ -53,6 +53,13 @@ type SessionResult struct {
 	InvoiceURL, InvoicePDF string
 }
 
+// LiveReporter is a PaymentProcessor that says whether it moves real money
+// (Stripe with a live key) or only test payments (Stripe with a test key).
+// get_billing_config reports mode live only for a processor that says so.
+type LiveReporter interface {
+	Live() bool
+}
+
 // RefundRequest gives cents of a payment back.
 type RefundRequest struct {
 	// RefundID is Giftwell's refund ID, the processor's idempotency key.

@@ -66,6 +66,12 @@ func NewStripeProcessor(cfg StripeConfig) *StripeProcessor {
 	return &StripeProcessor{api: api, live: live}
 }
 
+var _ ledger.LiveReporter = (*StripeProcessor)(nil)
+
+// Live implements ledger.LiveReporter: true for a live key (sk_live_,
+// rk_live_), false for a test key, which takes test payments only.
+func (s *StripeProcessor) Live() bool { return s.live }
+
 // Name implements ledger.PaymentProcessor: "stripe".
 func (*StripeProcessor) Name() string { return StripeProcessorName }
 
