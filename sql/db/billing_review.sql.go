@@ -29,3 +29,47 @@ func (q *Queries) CheckoutItemFirstPending(ctx context.Context, arg CheckoutItem
 	err := row.Scan(&position)
 	return position, err
 }
+
+const topupGetByPaymentRef = `-- name: TopupGetByPaymentRef :one
+SELECT id, workspace_id, mode, cents
+FROM topups
+WHERE payment_ref = $1 AND payment_ref <> ''
+`
+
+type TopupGetByPaymentRefRow struct {
+	ID          string
+	WorkspaceID string
+	Mode        string
+	Cents       int64
+}
+
+// The top-up a processor's payment paid (a webhook lookup).
+func (q *Queries) TopupGetByPaymentRef(ctx context.Context, paymentRef string) (TopupGetByPaymentRefRow, error) {
+	row := q.db.QueryRow(ctx, topupGetByPaymentRef, paymentRef)
+	var i TopupGetByPaymentRefRow
+	err := row.Scan(
+		&i.ID,
+		&i.WorkspaceID,
+		&i.Mode,
+		&i.Cents,
+	)
+	return i, err
+}
+
+const topupSetPaymentRef = `-- name: TopupSetPaymentRef :exec
+UPDATE topups
+SET payment_ref = $1
+WHERE processor_session_id = $2 AND state = 'completed' AND payment_ref = ''
+`
+
+type TopupSetPaymentRefParams struct {
+	PaymentRef         string
+	ProcessorSessionID string
+}
+
+// Records the processor's payment of a completed top-up session (a webhook
+// lookup: the session names the top-up).
+func (q *Queries) TopupSetPaymentRef(ctx context.Context, arg TopupSetPaymentRefParams) error {
+	_, err := q.db.Exec(ctx, topupSetPaymentRef, arg.PaymentRef, arg.ProcessorSessionID)
+	return err
+}

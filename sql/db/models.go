@@ -526,6 +526,7 @@ type Topup struct {
 	CreatedBy          string
 	CreatedAt          time.Time
 	CompletedAt        *time.Time
+	PaymentRef         string
 }
 
 type User struct {

@@ -5,3 +5,16 @@ FROM checkout_items
 WHERE workspace_id = @workspace_id AND checkout_id = @checkout_id AND send_id IS NULL AND error_code = ''
 ORDER BY position
 LIMIT 1;
+
+-- name: TopupSetPaymentRef :exec
+-- Records the processor's payment of a completed top-up session (a webhook
+-- lookup: the session names the top-up).
+UPDATE topups
+SET payment_ref = @payment_ref
+WHERE processor_session_id = @processor_session_id AND state = 'completed' AND payment_ref = '';
+
+-- name: TopupGetByPaymentRef :one
+-- The top-up a processor's payment paid (a webhook lookup).
+SELECT id, workspace_id, mode, cents
+FROM topups
+WHERE payment_ref = @payment_ref AND payment_ref <> '';
