@@ -102,8 +102,8 @@ func (a *Service) sandboxMove(ctx context.Context, p core.Principal, sessionID s
 // lockSandboxCheckout locks the sandbox checkout of sessionID in p's
 // workspace: NOT_FOUND otherwise.
 func (a *Service) lockSandboxCheckout(ctx context.Context, tx pgx.Tx, p core.Principal, sessionID string) (db.Checkout, error) {
-	row, err := db.New(tx).CheckoutGetBySessionForUpdate(ctx, &sessionID)
-	if core.IsNoRows(err) || (err == nil && (row.WorkspaceID != p.WorkspaceID || row.Processor != ledger.SandboxProcessorName)) {
+	row, err := db.New(tx).CheckoutGetBySessionInWorkspaceForUpdate(ctx, db.CheckoutGetBySessionInWorkspaceForUpdateParams{WorkspaceID: p.WorkspaceID, ProcessorSessionID: &sessionID})
+	if core.IsNoRows(err) || (err == nil && row.Processor != ledger.SandboxProcessorName) {
 		return db.Checkout{}, core.Errorf(core.CodeNotFound, "test checkout %s does not exist in this workspace", core.Clip(sessionID, 60))
 	}
 	if err != nil {

@@ -9,6 +9,55 @@ import (
 	"context"
 )
 
+const checkoutGetBySessionInWorkspaceForUpdate = `-- name: CheckoutGetBySessionInWorkspaceForUpdate :one
+SELECT id, workspace_id, campaign_id, mode, state, idempotency_key, policy_version, unit_cents, amount_cents, recipient_count, remaining_count, launch_cursor, prepaid, processor, processor_session_id, url, payment_ref, late_payment_ref, refunded_cents, invoice_url, invoice_pdf, created_by, created_at, expires_at, paid_at, closed_at, shipping_states
+FROM checkouts
+WHERE workspace_id = $1 AND processor_session_id = $2
+FOR UPDATE
+`
+
+type CheckoutGetBySessionInWorkspaceForUpdateParams struct {
+	WorkspaceID        string
+	ProcessorSessionID *string
+}
+
+// A workspace's checkout by its processor session, locked (the sandbox's
+// payment page, which a signed-in person of the workspace opens).
+func (q *Queries) CheckoutGetBySessionInWorkspaceForUpdate(ctx context.Context, arg CheckoutGetBySessionInWorkspaceForUpdateParams) (Checkout, error) {
+	row := q.db.QueryRow(ctx, checkoutGetBySessionInWorkspaceForUpdate, arg.WorkspaceID, arg.ProcessorSessionID)
+	var i Checkout
+	err := row.Scan(
+		&i.ID,
+		&i.WorkspaceID,
+		&i.CampaignID,
+		&i.Mode,
+		&i.State,
+		&i.IdempotencyKey,
+		&i.PolicyVersion,
+		&i.UnitCents,
+		&i.AmountCents,
+		&i.RecipientCount,
+		&i.RemainingCount,
+		&i.LaunchCursor,
+		&i.Prepaid,
+		&i.Processor,
+		&i.ProcessorSessionID,
+		&i.Url,
+		&i.PaymentRef,
+		&i.LatePaymentRef,
+		&i.RefundedCents,
+		&i.InvoiceUrl,
+		&i.InvoicePdf,
+		&i.CreatedBy,
+		&i.CreatedAt,
+		&i.ExpiresAt,
+		&i.PaidAt,
+		&i.ClosedAt,
+		&i.ShippingStates,
+	)
+	return i, err
+}
+
 const checkoutItemFirstPending = `-- name: CheckoutItemFirstPending :one
 SELECT position
 FROM checkout_items

@@ -18,3 +18,11 @@ WHERE processor_session_id = @processor_session_id AND state = 'completed' AND p
 SELECT id, workspace_id, mode, cents
 FROM topups
 WHERE payment_ref = @payment_ref AND payment_ref <> '';
+
+-- name: CheckoutGetBySessionInWorkspaceForUpdate :one
+-- A workspace's checkout by its processor session, locked (the sandbox's
+-- payment page, which a signed-in person of the workspace opens).
+SELECT *
+FROM checkouts
+WHERE workspace_id = @workspace_id AND processor_session_id = @processor_session_id
+FOR UPDATE;
