@@ -130,19 +130,19 @@ func (h *handler) launchPage(w http.ResponseWriter, r *http.Request, s session) 
 	id := r.PathValue("id")
 	h.show(w, r, s, "launch", func(ctx context.Context, s session) (view, error) {
 		d := launchData{CampaignID: id}
-		list, err := h.app.Billing.ListInvoices(ctx, s.Principal, billing.InvoiceFilter{CampaignID: id, Limit: 1})
+		c, err := h.app.Billing.CampaignCheckout(ctx, s.Principal, id)
 		if err != nil {
 			return view{}, err
 		}
-		if len(list) > 0 {
-			c := list[0]
-			if c.State == billing.CheckoutOpen && r.URL.Query().Get("checkout") == c.ID {
-				if c, err = h.app.Billing.ReconcileCampaignCheckout(ctx, s.Principal, c.ID); err != nil {
-					return view{}, err
-				}
+		if c != nil && c.State == billing.CheckoutOpen && r.URL.Query().Get("checkout") == c.ID {
+			// Back from the payment page (an owner or admin paid): ask the processor.
+			rc, err := h.app.Billing.ReconcileCampaignCheckout(ctx, s.Principal, c.ID)
+			if err != nil {
+				return view{}, err
 			}
-			d.Checkout = &c
+			c = &rc
 		}
+		d.Checkout = c
 		return view{Nav: "campaigns", Data: d}, nil
 	})
 }

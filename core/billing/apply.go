@@ -24,21 +24,21 @@ func (a *Service) applyPaid(ctx context.Context, tx pgx.Tx, row db.Checkout, res
 	switch CheckoutState(row.State) {
 	case CheckoutPaid, CheckoutConsumed:
 		if res.InvoiceURL != "" {
-			if err := q.CheckoutSetInvoice(ctx, db.CheckoutSetInvoiceParams{ID: row.ID, InvoiceUrl: res.InvoiceURL, InvoicePdf: res.InvoicePDF}); err != nil {
+			if err := q.CheckoutSetInvoice(ctx, db.CheckoutSetInvoiceParams{WorkspaceID: row.WorkspaceID, ID: row.ID, InvoiceUrl: res.InvoiceURL, InvoicePdf: res.InvoicePDF}); err != nil {
 				return core.Internal(err)
 			}
 		}
 		return nil
 	case CheckoutExpired, CheckoutCancelled:
 		a.Log.ErrorContext(ctx, "payment reported for a closed checkout: recorded for staff to refund", "checkout", row.ID, "state", row.State, "payment", res.PaymentRef)
-		if err := q.CheckoutSetLatePayment(ctx, db.CheckoutSetLatePaymentParams{ID: row.ID, LatePaymentRef: paymentRefOr(res.PaymentRef, row)}); err != nil {
+		if err := q.CheckoutSetLatePayment(ctx, db.CheckoutSetLatePaymentParams{WorkspaceID: row.WorkspaceID, ID: row.ID, LatePaymentRef: paymentRefOr(res.PaymentRef, row)}); err != nil {
 			return core.Internal(err)
 		}
 		return nil
 	}
 	now := a.Clock.Now()
 	if _, err := q.CheckoutMarkPaid(ctx, db.CheckoutMarkPaidParams{
-		ID: row.ID, PaidAt: &now, PaymentRef: paymentRefOr(res.PaymentRef, row), InvoiceUrl: res.InvoiceURL, InvoicePdf: res.InvoicePDF,
+		WorkspaceID: row.WorkspaceID, ID: row.ID, PaidAt: &now, PaymentRef: paymentRefOr(res.PaymentRef, row), InvoiceUrl: res.InvoiceURL, InvoicePdf: res.InvoicePDF,
 	}); err != nil {
 		return core.Internal(err)
 	}
@@ -61,7 +61,7 @@ func paymentRefOr(ref string, row db.Checkout) string {
 // or cancelled), in tx; any other checkout changes nothing.
 func (a *Service) applyClosed(ctx context.Context, tx pgx.Tx, row db.Checkout, state CheckoutState) error {
 	now := a.Clock.Now()
-	if _, err := db.New(tx).CheckoutClose(ctx, db.CheckoutCloseParams{ID: row.ID, State: string(state), ClosedAt: &now}); err != nil {
+	if _, err := db.New(tx).CheckoutClose(ctx, db.CheckoutCloseParams{WorkspaceID: row.WorkspaceID, ID: row.ID, State: string(state), ClosedAt: &now}); err != nil {
 		return core.Internal(err)
 	}
 	return nil
@@ -70,8 +70,8 @@ func (a *Service) applyClosed(ctx context.Context, tx pgx.Tx, row db.Checkout, s
 // lockCheckout locks checkout id of workspace workspaceID in tx: NOT_FOUND
 // when it is not the workspace's.
 func lockCheckout(ctx context.Context, q *db.Queries, workspaceID, id string) (db.Checkout, error) {
-	row, err := q.CheckoutGetForUpdate(ctx, id)
-	if core.IsNoRows(err) || (err == nil && row.WorkspaceID != workspaceID) {
+	row, err := q.CheckoutGetForUpdate(ctx, db.CheckoutGetForUpdateParams{WorkspaceID: workspaceID, ID: id})
+	if core.IsNoRows(err) {
 		return db.Checkout{}, core.FieldError(core.CodeNotFound, "checkoutId", "no checkout %s in this workspace; list_invoices lists them", core.Clip(id, 60))
 	}
 	if err != nil {
@@ -80,7 +80,8 @@ func lockCheckout(ctx context.Context, q *db.Queries, workspaceID, id string) (d
 	return row, nil
 }
 
-// readCheckout reads checkout id of p's workspace after f ran on it locked.
+// withCheckout runs f on checkout id of workspace workspaceID, locked, in
+// one transaction, and returns the checkout as f left it.
 func (a *Service) withCheckout(ctx context.Context, workspaceID, id string, f func(tx pgx.Tx, row db.Checkout) error) (Checkout, error) {
 	var out db.Checkout
 	err := pgx.BeginFunc(ctx, a.DB, func(tx pgx.Tx) error {
@@ -94,7 +95,7 @@ func (a *Service) withCheckout(ctx context.Context, workspaceID, id string, f fu
 				return err
 			}
 		}
-		out, err = q.CheckoutGetForUpdate(ctx, row.ID)
+		out, err = q.CheckoutGetForUpdate(ctx, db.CheckoutGetForUpdateParams{WorkspaceID: row.WorkspaceID, ID: row.ID})
 		if err != nil {
 			return core.Internal(err)
 		}

@@ -143,7 +143,7 @@ func (a *Service) CreateCampaignCheckout(ctx context.Context, p core.Principal, 
 	})
 	var refused *core.Error
 	if errors.As(err, &refused) {
-		if _, derr := db.New(a.DB).CheckoutDeleteCreating(ctx, row.ID); derr != nil {
+		if _, derr := db.New(a.DB).CheckoutDeleteCreating(ctx, db.CheckoutDeleteCreatingParams{WorkspaceID: row.WorkspaceID, ID: row.ID}); derr != nil {
 			a.Log.ErrorContext(ctx, "checkout refused by the processor: remove its intent", "checkout", row.ID, "err", derr)
 		}
 		return Checkout{}, refused
@@ -155,7 +155,7 @@ func (a *Service) CreateCampaignCheckout(ctx context.Context, p core.Principal, 
 		return Checkout{}, core.Internal(fmt.Errorf("processor %s returned an empty session for checkout %s", processor.Name(), row.ID))
 	}
 	q := db.New(a.DB)
-	if _, err := q.CheckoutSetSession(ctx, db.CheckoutSetSessionParams{ID: row.ID, ProcessorSessionID: &s.ID, Url: s.URL}); err != nil {
+	if _, err := q.CheckoutSetSession(ctx, db.CheckoutSetSessionParams{WorkspaceID: row.WorkspaceID, ID: row.ID, ProcessorSessionID: &s.ID, Url: s.URL}); err != nil {
 		if name, ok := core.ViolatedUnique(err); !ok || name != "checkouts_processor_session_id_key" {
 			return Checkout{}, core.Internal(err)
 		}
@@ -182,24 +182,24 @@ func (a *Service) checkoutIntent(ctx context.Context, p core.Principal, id, key 
 				return err
 			}
 			// Nobody left to pay for may mean this key's checkout paid for them.
-			if prior, perr := q.CheckoutGetByKey(ctx, db.CheckoutGetByKeyParams{CampaignID: id, IdempotencyKey: key, PolicyVersion: version}); perr == nil && prior.WorkspaceID == p.WorkspaceID {
+			if prior, perr := q.CheckoutGetByKey(ctx, db.CheckoutGetByKeyParams{WorkspaceID: p.WorkspaceID, CampaignID: id, IdempotencyKey: key, PolicyVersion: version}); perr == nil {
 				out = prior
 				return nil
 			}
 			return err
 		}
 		name = quote.CampaignName
-		if prior, err := q.CheckoutGetByKey(ctx, db.CheckoutGetByKeyParams{CampaignID: quote.CampaignID, IdempotencyKey: key, PolicyVersion: version}); err == nil {
+		if prior, err := q.CheckoutGetByKey(ctx, db.CheckoutGetByKeyParams{WorkspaceID: p.WorkspaceID, CampaignID: quote.CampaignID, IdempotencyKey: key, PolicyVersion: version}); err == nil {
 			out = prior
 			return nil
 		} else if !core.IsNoRows(err) {
 			return core.Internal(err)
 		}
 		now := a.Clock.Now()
-		if _, err := q.CheckoutExpireStale(ctx, db.CheckoutExpireStaleParams{CampaignID: quote.CampaignID, Now: &now}); err != nil {
+		if _, err := q.CheckoutExpireStale(ctx, db.CheckoutExpireStaleParams{WorkspaceID: p.WorkspaceID, CampaignID: quote.CampaignID, Now: &now}); err != nil {
 			return core.Internal(err)
 		}
-		if cur, err := q.CheckoutInProgress(ctx, quote.CampaignID); err == nil {
+		if cur, err := q.CheckoutInProgress(ctx, db.CheckoutInProgressParams{WorkspaceID: p.WorkspaceID, CampaignID: quote.CampaignID}); err == nil {
 			return &core.Error{Code: core.CodeCheckoutLocked, URL: a.BillingURL(),
 				Message: fmt.Sprintf("campaign %s already has checkout %s %s; pay or cancel it first", quote.CampaignID, cur.ID, cur.State)}
 		} else if !core.IsNoRows(err) {
@@ -210,12 +210,12 @@ func (a *Service) checkoutIntent(ctx context.Context, p core.Principal, id, key 
 		if _, err := q.CheckoutInsert(ctx, db.CheckoutInsertParams{
 			ID: cid, WorkspaceID: p.WorkspaceID, CampaignID: quote.CampaignID, Mode: string(quote.Mode), IdempotencyKey: key,
 			PolicyVersion: version, UnitCents: quote.UnitCents, AmountCents: quote.UnitCents * int64(n), RecipientCount: int32(n),
-			Prepaid: quote.Prepaid, Processor: processor, CreatedBy: p.UserID, CreatedAt: now, ExpiresAt: now.Add(CheckoutLifetime),
+			Prepaid: quote.Prepaid, ShippingStates: quote.ShippingStates, Processor: processor, CreatedBy: p.UserID, CreatedAt: now, ExpiresAt: now.Add(CheckoutLifetime),
 		}); err != nil {
 			return core.Internal(err)
 		}
 		for i, rid := range quote.RecipientIDs {
-			if err := q.CheckoutItemInsert(ctx, db.CheckoutItemInsertParams{CheckoutID: cid, Position: int32(i), RecipientID: rid, UnitCents: quote.UnitCents}); err != nil {
+			if err := q.CheckoutItemInsert(ctx, db.CheckoutItemInsertParams{WorkspaceID: p.WorkspaceID, CheckoutID: cid, Position: int32(i), RecipientID: rid, UnitCents: quote.UnitCents}); err != nil {
 				return core.Internal(err)
 			}
 		}

@@ -2,6 +2,7 @@ package billing
 
 import (
 	"context"
+	"fmt"
 	"strings"
 
 	"github.com/jackc/pgx/v5"
@@ -59,7 +60,15 @@ func (a *Service) ApplyProcessorEvent(ctx context.Context, ev ProcessorEvent) er
 	}
 	err := pgx.BeginFunc(ctx, a.DB, func(tx pgx.Tx) error {
 		q := db.New(tx)
-		fresh, err := a.recordEvent(ctx, q, ev, ev.SessionID)
+		object, outcome := ev.SessionID, ""
+		if ev.Type == EventChargeRefunded {
+			var err error
+			object = ev.PaymentRef
+			if outcome, err = a.refundOutcome(ctx, q, ev); err != nil {
+				return err
+			}
+		}
+		fresh, err := a.recordEvent(ctx, q, ev, object, outcome)
 		if err != nil || !fresh {
 			return err
 		}
@@ -83,12 +92,18 @@ func (a *Service) ApplyProcessorEvent(ctx context.Context, ev ProcessorEvent) er
 		case EventChargeRefunded:
 			row, err := q.CheckoutGetByPaymentRef(ctx, ev.PaymentRef)
 			if core.IsNoRows(err) {
+				if outcome != "" {
+					a.Log.ErrorContext(ctx, "a top-up was refunded at the payment processor; its credit stays on the balance until staff adjust it",
+						"event", ev.ID, "payment", ev.PaymentRef, "refunded_cents", ev.RefundedCents, "outcome", outcome)
+				} else {
+					a.Log.WarnContext(ctx, "charge.refunded for a payment that is no checkout's or top-up's", "event", ev.ID, "payment", ev.PaymentRef)
+				}
 				return nil
 			}
 			if err != nil {
 				return core.Internal(err)
 			}
-			if err := q.CheckoutSetRefunded(ctx, db.CheckoutSetRefundedParams{ID: row.ID, RefundedCents: ev.RefundedCents}); err != nil {
+			if err := q.CheckoutSetRefunded(ctx, db.CheckoutSetRefundedParams{WorkspaceID: row.WorkspaceID, ID: row.ID, RefundedCents: ev.RefundedCents}); err != nil {
 				return core.Internal(err)
 			}
 		}
@@ -97,10 +112,28 @@ func (a *Service) ApplyProcessorEvent(ctx context.Context, ev ProcessorEvent) er
 	return core.AsCoreError(err)
 }
 
-// recordEvent stores ev's ID; fresh is false for a replay.
-func (a *Service) recordEvent(ctx context.Context, q *db.Queries, ev ProcessorEvent, object string) (fresh bool, err error) {
+// refundOutcome is what a charge.refunded event ev means when its payment
+// paid a top-up rather than a checkout: a note for staff naming the
+// top-up, stored as the event's outcome. The balance is not changed: its
+// credit may be spent already, and staff decide the adjustment. It is ""
+// for any other payment.
+func (a *Service) refundOutcome(ctx context.Context, q *db.Queries, ev ProcessorEvent) (string, error) {
+	t, err := q.TopupGetByPaymentRef(ctx, ev.PaymentRef)
+	if core.IsNoRows(err) {
+		return "", nil
+	}
+	if err != nil {
+		return "", core.Internal(err)
+	}
+	return fmt.Sprintf("topup_refunded: top-up %s of workspace %s (%s, %d cents) refunded %d cents at the processor; balance unchanged, staff to adjust",
+		t.ID, t.WorkspaceID, t.Mode, t.Cents, ev.RefundedCents), nil
+}
+
+// recordEvent stores ev's ID with what applying it meant (outcome, "" when
+// it is plain); fresh is false for a replay.
+func (a *Service) recordEvent(ctx context.Context, q *db.Queries, ev ProcessorEvent, object, outcome string) (fresh bool, err error) {
 	_, err = q.ProcessorEventInsert(ctx, db.ProcessorEventInsertParams{
-		ID: ev.ID, Processor: ev.Processor, Type: string(ev.Type), ObjectID: object, ReceivedAt: a.Clock.Now(),
+		ID: ev.ID, Processor: ev.Processor, Type: string(ev.Type), ObjectID: object, Outcome: outcome, ReceivedAt: a.Clock.Now(),
 	})
 	if core.IsNoRows(err) {
 		return false, nil
@@ -125,11 +158,17 @@ func (a *Service) applyTopupEvent(ctx context.Context, ev ProcessorEvent) error 
 				return err
 			}
 		}
+		if ev.PaymentRef != "" {
+			// Recorded so that a refund of it (charge.refunded) is recognised.
+			if err := db.New(a.DB).TopupSetPaymentRef(ctx, db.TopupSetPaymentRefParams{PaymentRef: ev.PaymentRef, ProcessorSessionID: ev.SessionID}); err != nil {
+				return core.Internal(err)
+			}
+		}
 	case ev.Type == EventSessionExpired:
 		if _, err := db.New(a.DB).TopupExpire(ctx, ev.SessionID); err != nil {
 			return core.Internal(err)
 		}
 	}
-	_, err := a.recordEvent(ctx, db.New(a.DB), ev, ev.SessionID)
+	_, err := a.recordEvent(ctx, db.New(a.DB), ev, ev.SessionID, "")
 	return err
 }

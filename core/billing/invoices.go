@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/giftlink"
 	"github.com/giftwell/giftwell/core/ledger"
 	"github.com/giftwell/giftwell/sql/db"
 )
@@ -54,14 +55,9 @@ func (a *Service) ListInvoices(ctx context.Context, p core.Principal, f InvoiceF
 	if err != nil {
 		return nil, core.Internal(err)
 	}
-	now := a.Clock.Now()
 	out := make([]Checkout, 0, len(rows))
 	for _, r := range rows {
-		c := a.checkoutFromRow(r)
-		if (c.State == CheckoutOpen || c.State == CheckoutCreating) && !r.ExpiresAt.After(now) {
-			c.State, c.URL = CheckoutExpired, ""
-		}
-		out = append(out, c)
+		out = append(out, a.readCheckout(r))
 	}
 	return out, nil
 }
@@ -74,7 +70,7 @@ type CheckoutItem struct {
 	AmountCents    int64  `json:"amountCents" jsonschema:"what the position cost in USD cents"`
 	SendID         string `json:"sendId,omitempty" jsonschema:"the gift launch made for it; absent until then"`
 	Status         string `json:"status" jsonschema:"the gift's status; pending before launch prepares it, failed when it could not become a gift"`
-	RefundEligible bool   `json:"refundEligible" jsonschema:"true while the gift can still be refunded: made, and not yet in production, shipped or closed"`
+	RefundEligible bool   `json:"refundEligible" jsonschema:"true when an owner or admin may ask a refund for the gift now, as its link's canRequestRefund: unused, its link revoked or expired, no request waiting or refunded"`
 }
 
 // CheckoutItems lists the paid positions of checkout id of p's workspace
@@ -90,10 +86,11 @@ func (a *Service) CheckoutItems(ctx context.Context, p core.Principal, id string
 	} else if err != nil {
 		return nil, core.Internal(err)
 	}
-	rows, err := q.CheckoutItemList(ctx, id)
+	rows, err := q.CheckoutItemList(ctx, db.CheckoutItemListParams{WorkspaceID: p.WorkspaceID, CheckoutID: id})
 	if err != nil {
 		return nil, core.Internal(err)
 	}
+	now := a.Clock.Now()
 	out := make([]CheckoutItem, 0, len(rows))
 	for _, r := range rows {
 		it := CheckoutItem{Position: int(r.Position), RecipientID: r.RecipientID, RecipientName: r.RecipientName, AmountCents: r.UnitCents, Status: "pending"}
@@ -103,13 +100,30 @@ func (a *Service) CheckoutItems(ctx context.Context, p core.Principal, id string
 			if r.SendStatus != nil {
 				it.Status = *r.SendStatus
 			}
-			it.RefundEligible = it.Status == "awaiting_address" || it.Status == "ready"
+			it.RefundEligible = refundEligible(r, now)
 		case r.ErrorCode != "":
 			it.Status = "failed"
 		}
 		out = append(out, it)
 	}
 	return out, nil
+}
+
+// refundEligible is whether a refund may be asked for position r's gift
+// at now: the rule of its link's canRequestRefund (giftlink). A gift
+// without a link (its sender supplied the address) has no refund route.
+func refundEligible(r db.CheckoutItemListRow, now time.Time) bool {
+	if r.SendID == nil || r.SendStatus == nil || r.LinkState == nil || r.LinkExpiresAt == nil {
+		return false
+	}
+	f := giftlink.RefundFacts{
+		SendID: *r.SendID, SendStatus: *r.SendStatus, LinkState: *r.LinkState, LinkExpiresAt: *r.LinkExpiresAt,
+		Refund: giftlink.RefundState(r.RefundState),
+	}
+	if r.SendTotalCents != nil {
+		f.TotalCents = *r.SendTotalCents
+	}
+	return giftlink.CanRequestRefund(f, now) == nil
 }
 
 // BillingMode is how the service takes card payments.
@@ -125,12 +139,15 @@ const (
 // BillingConfig is get_billing_config's answer.
 type BillingConfig struct {
 	Enabled bool        `json:"enabled" jsonschema:"true when checkouts and top-ups can be paid"`
-	Mode    BillingMode `json:"mode" jsonschema:"sandbox (local test payments), live (the card processor) or disabled" schema:"enum=sandbox|live|disabled"`
+	Mode    BillingMode `json:"mode" jsonschema:"sandbox (test payments only, no real money: the local sandbox or Stripe with a test key), live (real card payments) or disabled" schema:"enum=sandbox|live|disabled"`
 	CanPay  bool        `json:"canPay" jsonschema:"true when the caller may pay: a signed-in owner or admin; false for keys and connections"`
 }
 
 // BillingConfig reports how the service takes payments and whether p may
-// pay. It returns the codes of Authorize (ActReadWorkspaceDetails).
+// pay. Mode is live only when real money moves: the sandbox and a
+// processor that reports itself not live (Stripe with a test key,
+// ledger.LiveReporter) are sandbox. It returns the codes of Authorize
+// (ActReadWorkspaceDetails).
 func (a *Service) BillingConfig(_ context.Context, p core.Principal) (BillingConfig, error) {
 	if err := core.Authorize(p, core.ActReadWorkspaceDetails, ""); err != nil {
 		return BillingConfig{}, err
@@ -138,7 +155,7 @@ func (a *Service) BillingConfig(_ context.Context, p core.Principal) (BillingCon
 	out := BillingConfig{Mode: BillingDisabled}
 	if proc := a.Ledger.Payments; proc != nil {
 		out.Enabled, out.Mode = true, BillingLive
-		if proc.Name() == ledger.SandboxProcessorName {
+		if lr, ok := proc.(ledger.LiveReporter); proc.Name() == ledger.SandboxProcessorName || (ok && !lr.Live()) {
 			out.Mode = BillingSandbox
 		}
 		out.CanPay = core.Authorize(p, core.ActPay, "") == nil

@@ -34,8 +34,11 @@ type LaunchError struct {
 // the checkout (campaign.LaunchGift), with a gift link when the recipient
 // confirms their address. It is resumable and idempotent: a position is
 // prepared once, and a call with a cursor already covered returns the same
-// gifts again. When every position is prepared the checkout is consumed and
-// the campaign's edits unlock.
+// gifts again. nextCursor is null only when every position is prepared:
+// a call that reaches the last position while earlier ones still wait
+// (a cursor that skipped them) answers the first of them. When every
+// position is prepared the checkout is consumed and the campaign's edits
+// unlock.
 //
 // It returns the codes of Authorize (ActActivate: a signed-in person),
 // VALIDATION_ERROR naming cursor, INVALID_REQUEST_STATE (no paid
@@ -62,7 +65,7 @@ func (a *Service) LaunchCampaign(ctx context.Context, p core.Principal, id strin
 		if cursor > int(chk.RecipientCount) {
 			return core.Invalid("cursor", "must be at most %d, the checkout's paid positions", chk.RecipientCount)
 		}
-		items, err := q.CheckoutItemRange(ctx, db.CheckoutItemRangeParams{CheckoutID: chk.ID, First: int32(cursor), RowLimit: LaunchBatch})
+		items, err := q.CheckoutItemRange(ctx, db.CheckoutItemRangeParams{WorkspaceID: chk.WorkspaceID, CheckoutID: chk.ID, First: int32(cursor), RowLimit: LaunchBatch})
 		if err != nil {
 			return core.Internal(err)
 		}
@@ -85,15 +88,16 @@ func (a *Service) LaunchCampaign(ctx context.Context, p core.Principal, id strin
 			}
 			sendIDs = append(sendIDs, sendID)
 		}
-		remaining, err := q.CheckoutItemRemaining(ctx, chk.ID)
+		next, remaining, err := launchProgress(ctx, q, chk, cursor+len(items))
 		if err != nil {
+			return err
+		}
+		if err := q.CheckoutSetLaunch(ctx, db.CheckoutSetLaunchParams{
+			WorkspaceID: chk.WorkspaceID, ID: chk.ID, LaunchCursor: int32(next), RemainingCount: remaining,
+		}); err != nil {
 			return core.Internal(err)
 		}
-		next := cursor + len(items)
-		if err := q.CheckoutSetLaunch(ctx, db.CheckoutSetLaunchParams{ID: chk.ID, LaunchCursor: int32(next), RemainingCount: remaining}); err != nil {
-			return core.Internal(err)
-		}
-		if next < int(chk.RecipientCount) {
+		if remaining > 0 {
 			out.NextCursor = &next
 		}
 		return nil
@@ -111,6 +115,28 @@ func (a *Service) LaunchCampaign(ctx context.Context, p core.Principal, id strin
 	return out, nil
 }
 
+// launchProgress is where launch goes on after a call that covered the
+// positions before after: after itself while positions remain past it,
+// else the first position still unprepared (one a cursor skipped), else
+// the checkout's recipientCount; with how many positions remain.
+func launchProgress(ctx context.Context, q *db.Queries, chk db.Checkout, after int) (next int, remaining int32, err error) {
+	remaining, err = q.CheckoutItemRemaining(ctx, db.CheckoutItemRemainingParams{WorkspaceID: chk.WorkspaceID, CheckoutID: chk.ID})
+	if err != nil {
+		return 0, 0, core.Internal(err)
+	}
+	if remaining == 0 {
+		return int(chk.RecipientCount), 0, nil
+	}
+	if after < int(chk.RecipientCount) {
+		return after, remaining, nil
+	}
+	first, err := q.CheckoutItemFirstPending(ctx, db.CheckoutItemFirstPendingParams{WorkspaceID: chk.WorkspaceID, CheckoutID: chk.ID})
+	if err != nil {
+		return 0, 0, core.Internal(err)
+	}
+	return int(first), remaining, nil
+}
+
 // launchPosition makes the gift of paid position it in a savepoint of tx:
 // a refusal (a *core.Error) rolls the savepoint back and is recorded on the
 // position; any other error ends the launch call.
@@ -119,7 +145,10 @@ func (a *Service) launchPosition(ctx context.Context, tx pgx.Tx, p core.Principa
 	if err != nil {
 		return "", nil, core.Internal(err)
 	}
-	g, gerr := a.Campaigns.LaunchGift(ctx, sp, chk.WorkspaceID, chk.CampaignID, it.RecipientID, it.UnitCents, chk.Prepaid, core.Mode(chk.Mode), p.UserID)
+	g, gerr := a.Campaigns.LaunchGift(ctx, sp, campaign.LaunchParams{
+		WorkspaceID: chk.WorkspaceID, CampaignID: chk.CampaignID, RecipientID: it.RecipientID, UnitCents: it.UnitCents,
+		Prepaid: chk.Prepaid, ShippingStates: chk.ShippingStates, Mode: core.Mode(chk.Mode), ApprovedBy: p.UserID,
+	})
 	now := a.Clock.Now()
 	var refused *core.Error
 	if gerr != nil {
@@ -128,7 +157,7 @@ func (a *Service) launchPosition(ctx context.Context, tx pgx.Tx, p core.Principa
 			return "", nil, gerr
 		}
 		if _, err := db.New(tx).CheckoutItemSetError(ctx, db.CheckoutItemSetErrorParams{
-			CheckoutID: chk.ID, Position: it.Position, ErrorCode: string(refused.Code), ErrorMessage: refused.Message, PreparedAt: &now,
+			WorkspaceID: chk.WorkspaceID, CheckoutID: chk.ID, Position: it.Position, ErrorCode: string(refused.Code), ErrorMessage: refused.Message, PreparedAt: &now,
 		}); err != nil {
 			return "", nil, core.Internal(err)
 		}
@@ -137,7 +166,7 @@ func (a *Service) launchPosition(ctx context.Context, tx pgx.Tx, p core.Principa
 	if err := sp.Commit(ctx); err != nil {
 		return "", nil, core.Internal(err)
 	}
-	if _, err := db.New(tx).CheckoutItemSetSend(ctx, db.CheckoutItemSetSendParams{CheckoutID: chk.ID, Position: it.Position, SendID: &g.ID, PreparedAt: &now}); err != nil {
+	if _, err := db.New(tx).CheckoutItemSetSend(ctx, db.CheckoutItemSetSendParams{WorkspaceID: chk.WorkspaceID, CheckoutID: chk.ID, Position: it.Position, SendID: &g.ID, PreparedAt: &now}); err != nil {
 		return "", nil, core.Internal(err)
 	}
 	return g.ID, nil, nil

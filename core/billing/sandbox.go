@@ -36,7 +36,7 @@ func (a *Service) SandboxCheckout(ctx context.Context, p core.Principal, session
 		if err := a.expireIfDue(ctx, tx, row); err != nil {
 			return err
 		}
-		row, err = db.New(tx).CheckoutGetForUpdate(ctx, row.ID)
+		row, err = db.New(tx).CheckoutGetForUpdate(ctx, db.CheckoutGetForUpdateParams{WorkspaceID: row.WorkspaceID, ID: row.ID})
 		if err != nil {
 			return core.Internal(err)
 		}
@@ -73,7 +73,7 @@ func (a *Service) sandboxMove(ctx context.Context, p core.Principal, sessionID s
 		if err := a.expireIfDue(ctx, tx, row); err != nil {
 			return err
 		}
-		if row, err = db.New(tx).CheckoutGetForUpdate(ctx, row.ID); err != nil {
+		if row, err = db.New(tx).CheckoutGetForUpdate(ctx, db.CheckoutGetForUpdateParams{WorkspaceID: row.WorkspaceID, ID: row.ID}); err != nil {
 			return core.Internal(err)
 		}
 		st := CheckoutState(row.State)
@@ -90,7 +90,7 @@ func (a *Service) sandboxMove(ctx context.Context, p core.Principal, sessionID s
 		if err != nil {
 			return err
 		}
-		if row, err = db.New(tx).CheckoutGetForUpdate(ctx, row.ID); err != nil {
+		if row, err = db.New(tx).CheckoutGetForUpdate(ctx, db.CheckoutGetForUpdateParams{WorkspaceID: row.WorkspaceID, ID: row.ID}); err != nil {
 			return core.Internal(err)
 		}
 		out = a.checkoutFromRow(row)
@@ -102,8 +102,8 @@ func (a *Service) sandboxMove(ctx context.Context, p core.Principal, sessionID s
 // lockSandboxCheckout locks the sandbox checkout of sessionID in p's
 // workspace: NOT_FOUND otherwise.
 func (a *Service) lockSandboxCheckout(ctx context.Context, tx pgx.Tx, p core.Principal, sessionID string) (db.Checkout, error) {
-	row, err := db.New(tx).CheckoutGetBySessionForUpdate(ctx, &sessionID)
-	if core.IsNoRows(err) || (err == nil && (row.WorkspaceID != p.WorkspaceID || row.Processor != ledger.SandboxProcessorName)) {
+	row, err := db.New(tx).CheckoutGetBySessionInWorkspaceForUpdate(ctx, db.CheckoutGetBySessionInWorkspaceForUpdateParams{WorkspaceID: p.WorkspaceID, ProcessorSessionID: &sessionID})
+	if core.IsNoRows(err) || (err == nil && row.Processor != ledger.SandboxProcessorName) {
 		return db.Checkout{}, core.Errorf(core.CodeNotFound, "test checkout %s does not exist in this workspace", core.Clip(sessionID, 60))
 	}
 	if err != nil {

@@ -2,6 +2,7 @@ package campaign
 
 import (
 	"context"
+	"slices"
 
 	"github.com/jackc/pgx/v5"
 
@@ -25,6 +26,9 @@ type CheckoutQuote struct {
 	// one (Prepaid), else priceCents + shippingCents.
 	UnitCents int64
 	Prepaid   bool
+	// ShippingStates are the prepaid offer's states when Prepaid: the
+	// checkout fixes them, and launch limits its gifts to them.
+	ShippingStates []string
 	// RecipientIDs are the people paid for, in roster order: no gift yet and
 	// not skipped.
 	RecipientIDs []string
@@ -80,6 +84,7 @@ func (a *Service) QuoteCheckout(ctx context.Context, tx pgx.Tx, p core.Principal
 	out := CheckoutQuote{CampaignID: c.ID, CampaignName: c.Name, PolicyVersion: c.PolicyVersion, Mode: mode, UnitCents: pv.UnitCents}
 	if pv.PrepaidOffer != nil {
 		out.UnitCents, out.Prepaid = pv.PrepaidOffer.UnitCents, true
+		out.ShippingStates = slices.Clone(pv.PrepaidOffer.ShippingStates)
 	}
 	for _, who := range roster.people {
 		if roster.sendOf[who.id] == "" && who.approval != ApprovalSkipped {
@@ -101,22 +106,40 @@ func (a *Service) ActivatePaid(ctx context.Context, tx pgx.Tx, campaignID string
 	return nil
 }
 
+// LaunchParams is one paid roster position for LaunchGift.
+type LaunchParams struct {
+	WorkspaceID string
+	CampaignID  string
+	// RecipientID is the person the position paid for.
+	RecipientID string
+	// UnitCents is what the position cost.
+	UnitCents int64
+	// Prepaid is true for a checkout bought at the gift's prepaid offer.
+	Prepaid bool
+	// ShippingStates are the offer's states the checkout fixed when it was
+	// bought: the gift ships only within them. A prepaid checkout that
+	// fixed none (bought before they were recorded) reads the catalog's.
+	ShippingStates []string
+	Mode           core.Mode
+	// ApprovedBy is the user who launched.
+	ApprovedBy string
+}
+
 // LaunchGift creates the gift of one paid roster position inside the
-// caller's transaction: person recipientID of campaign campaignID, funded
-// by the checkout at unitCents (prepaid: bought at the gift's prepaid offer,
-// so it ships only within the offer's states), approved by approvedBy. A person whose
-// address the recipient confirms gets a gift link. It returns NOT_FOUND for
-// a person no longer on the roster and INVALID_REQUEST_STATE for one who
-// already has a gift.
-func (a *Service) LaunchGift(ctx context.Context, tx pgx.Tx, workspaceID, campaignID, recipientID string, unitCents int64, prepaid bool, mode core.Mode, approvedBy string) (Gift, error) {
+// caller's transaction: person lp.RecipientID of campaign lp.CampaignID,
+// funded by the checkout at lp.UnitCents, limited to lp.ShippingStates. A
+// person whose address the recipient confirms gets a gift link. It returns
+// NOT_FOUND for a person no longer on the roster and INVALID_REQUEST_STATE
+// for one who already has a gift.
+func (a *Service) LaunchGift(ctx context.Context, tx pgx.Tx, lp LaunchParams) (Gift, error) {
 	q := db.New(tx)
-	c, err := lockCampaign(ctx, q, workspaceID, campaignID)
+	c, err := lockCampaign(ctx, q, lp.WorkspaceID, lp.CampaignID)
 	if err != nil {
 		return Gift{}, err
 	}
-	row, err := q.RecipientGetForApproval(ctx, db.RecipientGetForApprovalParams{CampaignID: c.ID, ID: recipientID})
+	row, err := q.RecipientGetForApproval(ctx, db.RecipientGetForApprovalParams{CampaignID: c.ID, ID: lp.RecipientID})
 	if core.IsNoRows(err) {
-		return Gift{}, core.FieldError(core.CodeNotFound, "recipientId", "%s is no longer on campaign %s", recipientID, c.ID)
+		return Gift{}, core.FieldError(core.CodeNotFound, "recipientId", "%s is no longer on campaign %s", lp.RecipientID, c.ID)
 	}
 	if err != nil {
 		return Gift{}, core.Internal(err)
@@ -130,8 +153,9 @@ func (a *Service) LaunchGift(ctx context.Context, tx pgx.Tx, workspaceID, campai
 	} else if !core.IsNoRows(err) {
 		return Gift{}, core.Internal(err)
 	}
-	gp := giftParams{c: c, who: who, unitCents: unitCents, mode: mode, fundedBy: FundedByCheckout, approvedBy: approvedBy}
-	if prepaid {
+	gp := giftParams{c: c, who: who, unitCents: lp.UnitCents, mode: lp.Mode, fundedBy: FundedByCheckout, approvedBy: lp.ApprovedBy,
+		shippingStates: lp.ShippingStates}
+	if lp.Prepaid && len(lp.ShippingStates) == 0 {
 		// A checkout bought at the prepaid offer ships only within the
 		// offer's states: the recipient page refuses an address elsewhere.
 		product, err := a.storedProduct(ctx, c.ProductID)
@@ -153,10 +177,10 @@ type PreviewCheckout struct {
 	URL         string `json:"url,omitempty" jsonschema:"the payment page while open, for a signed-in owner or admin"`
 }
 
-// previewCheckout reads campaign campaignID's newest checkout, or nil; an
-// open one whose time is up reads as expired.
-func (a *Service) previewCheckout(ctx context.Context, q *db.Queries, campaignID string) (*PreviewCheckout, error) {
-	row, err := q.CheckoutLatestForCampaign(ctx, campaignID)
+// previewCheckout reads campaign campaignID's newest checkout (of
+// workspaceID), or nil; an open one whose time is up reads as expired.
+func (a *Service) previewCheckout(ctx context.Context, q *db.Queries, workspaceID, campaignID string) (*PreviewCheckout, error) {
+	row, err := q.CheckoutLatestForCampaign(ctx, db.CheckoutLatestForCampaignParams{WorkspaceID: workspaceID, CampaignID: campaignID})
 	if core.IsNoRows(err) {
 		return nil, nil
 	}

@@ -29,6 +29,9 @@ func (a *Service) RefundGiftTx(ctx context.Context, tx pgx.Tx, sendID, reason st
 	if err != nil {
 		return Gift{}, core.Internal(err)
 	}
+	if err := refundable(row); err != nil {
+		return Gift{}, err
+	}
 	switch SendStatus(row.Status) {
 	case SendAwaitingAddress:
 		return a.moveGift(ctx, tx, GiftMove{SendID: sendID, To: SendCancelled, Reason: reason})
@@ -41,8 +44,33 @@ func (a *Service) RefundGiftTx(ctx context.Context, tx pgx.Tx, sendID, reason st
 		return giftFromRow(row)
 	case SendCancelled, SendDeclined:
 		// Ended meanwhile: its move already credited a balance-paid gift.
-		return giftFromRow(row)
 	}
-	return Gift{}, core.FieldError(core.CodeInvalidRequestState, "status",
-		"gift %s is %s; only an unused gift (awaiting_address or expired) is refunded", sendID, row.Status)
+	return giftFromRow(row)
+}
+
+// RefundableTx locks gift sendID in the caller's transaction and says
+// whether a refund approved for it may still go ahead: nil for an unused
+// gift (awaiting_address or expired) or one that ended unfulfilled
+// (cancelled or declined), else INVALID_REQUEST_STATE (status) for a gift
+// that went on to be fulfilled; NOT_FOUND (send). A card refund checks it
+// before the processor is called.
+func (a *Service) RefundableTx(ctx context.Context, tx pgx.Tx, sendID string) error {
+	row, err := db.New(tx).SendGetForUpdate(ctx, sendID)
+	if core.IsNoRows(err) {
+		return core.FieldError(core.CodeNotFound, "send", "no gift %s", sendID)
+	}
+	if err != nil {
+		return core.Internal(err)
+	}
+	return refundable(row)
+}
+
+// refundable is RefundableTx's rule for gift row.
+func refundable(row db.Send) error {
+	switch SendStatus(row.Status) {
+	case SendAwaitingAddress, SendExpired, SendCancelled, SendDeclined:
+		return nil
+	}
+	return core.FieldError(core.CodeInvalidRequestState, "status",
+		"gift %s is %s; only an unused gift (awaiting_address or expired) is refunded", row.ID, row.Status)
 }

@@ -123,7 +123,7 @@ func (a *Service) PreviewCampaign(ctx context.Context, p core.Principal, id stri
 			return err
 		}
 		out = a.preview(c, product, roster, com, repeats, modeOf(p))
-		out.Checkout, err = a.previewCheckout(ctx, q, c.ID)
+		out.Checkout, err = a.previewCheckout(ctx, q, c.WorkspaceID, c.ID)
 		return err
 	})
 	return out, err

@@ -38,7 +38,7 @@ func campaignCompleted(id string) *core.Error {
 // edit and a checkout never both win. An unpaid checkout whose time is up
 // no longer locks (core/billing records its expiry).
 func (a *Service) checkoutLock(ctx context.Context, q *db.Queries, c campaignRecord) error {
-	row, err := q.CheckoutInProgress(ctx, c.ID)
+	row, err := q.CheckoutInProgress(ctx, db.CheckoutInProgressParams{WorkspaceID: c.WorkspaceID, CampaignID: c.ID})
 	if core.IsNoRows(err) {
 		return nil
 	}
@@ -56,7 +56,7 @@ func (a *Service) checkoutLock(ctx context.Context, q *db.Queries, c campaignRec
 // cannot become a playbook. UpdateCampaign calls it when a write changes a
 // batch or single campaign's mode to always_on.
 func (a *Service) modeLock(ctx context.Context, q *db.Queries, c campaignRecord) error {
-	paid, err := q.CheckoutPaidExists(ctx, c.ID)
+	paid, err := q.CheckoutPaidExists(ctx, db.CheckoutPaidExistsParams{WorkspaceID: c.WorkspaceID, CampaignID: c.ID})
 	if err != nil {
 		return core.Internal(err)
 	}

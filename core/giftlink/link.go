@@ -83,13 +83,7 @@ type linkView struct {
 // state is the link's state at now: an active link past its end is
 // expired even before the sweep moves its gift.
 func (v linkView) state(now time.Time) LinkState {
-	if v.link.State == string(LinkActive) && !now.Before(v.link.ExpiresAt) {
-		return LinkExpired
-	}
-	if v.link.State == string(LinkActive) && v.send.Status == string(campaign.SendExpired) {
-		return LinkExpired
-	}
-	return LinkState(v.link.State)
+	return linkStateAt(v.link.State, v.link.ExpiresAt, v.send.Status, now)
 }
 
 // branding is the link's branding: its own, or the campaign's sender and

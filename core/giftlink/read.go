@@ -29,7 +29,7 @@ func (s *Service) CampaignLinks(ctx context.Context, p core.Principal, campaignI
 		if err != nil {
 			return err
 		}
-		busy, err := checkoutBusy(ctx, q, c.ID, s.Clock.Now())
+		busy, err := checkoutBusy(ctx, q, c.WorkspaceID, c.ID, s.Clock.Now())
 		if err != nil {
 			return err
 		}
@@ -62,7 +62,7 @@ func (s *Service) SendLink(ctx context.Context, p core.Principal, sendID string)
 		if v, err = getView(ctx, q, p.WorkspaceID, sendID); err != nil {
 			return err
 		}
-		v.checkout, err = checkoutBusy(ctx, q, v.campaign.ID, s.Clock.Now())
+		v.checkout, err = checkoutBusy(ctx, q, v.campaign.WorkspaceID, v.campaign.ID, s.Clock.Now())
 		return err
 	})
 	if err != nil {

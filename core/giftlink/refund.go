@@ -65,24 +65,12 @@ func refundFromRow(r db.GiftRefund) GiftRefund {
 }
 
 // canRequestRefund says why v's gift cannot be asked a refund for at now,
-// or nil: a paid gift (balance or card) whose link can no longer be used
-// (revoked or expired) before anyone confirmed an address, with no request
-// waiting or refunded.
+// or nil (CanRequestRefund).
 func (v linkView) canRequestRefund(now time.Time) error {
-	st := v.state(now)
-	switch {
-	case st != LinkRevoked && st != LinkExpired:
-		return core.FieldError(core.CodeInvalidRequestState, "id",
-			"the link of gift %s is %s; only a gift whose link was revoked or expired unused can be refunded", v.send.ID, st)
-	case v.send.Status != string(campaign.SendAwaitingAddress) && v.send.Status != string(campaign.SendExpired):
-		return core.FieldError(core.CodeInvalidRequestState, "id",
-			"gift %s is %s; only an unused gift can be refunded", v.send.ID, v.send.Status)
-	case v.send.TotalCents <= 0:
-		return core.FieldError(core.CodeInvalidRequestState, "id", "gift %s cost nothing; there is nothing to refund", v.send.ID)
-	case v.refund.open() || v.refund == RefundRefunded:
-		return core.FieldError(core.CodeInvalidRequestState, "id", "gift %s already has a refund %s", v.send.ID, v.refund)
-	}
-	return nil
+	return CanRequestRefund(RefundFacts{
+		SendID: v.send.ID, SendStatus: v.send.Status, TotalCents: v.send.TotalCents,
+		LinkState: v.link.State, LinkExpiresAt: v.link.ExpiresAt, Refund: v.refund,
+	}, now)
 }
 
 // RequestRefund asks the service's staff to refund gift sendID, for p, a

@@ -25,11 +25,34 @@ type CardRefund struct {
 	AmountCents int64
 }
 
+// CardRefundStatus is where the processor says a card refund stands.
+type CardRefundStatus string
+
+// The card refund statuses.
+const (
+	// CardRefundSucceeded: the money is back on the card.
+	CardRefundSucceeded CardRefundStatus = "succeeded"
+	// CardRefundPending: the processor has not finished it yet.
+	CardRefundPending CardRefundStatus = "pending"
+	// CardRefundFailed: the processor gave up on it.
+	CardRefundFailed CardRefundStatus = "failed"
+)
+
+// CardRefundResult is the processor's answer to a card refund.
+type CardRefundResult struct {
+	// ProcessorID is the processor's refund ID.
+	ProcessorID string
+	Status      CardRefundStatus
+	// Message is the processor's reason when it failed.
+	Message string
+}
+
 // CardRefunder refunds card-paid gifts through the payment processor. It
 // is called with no transaction or row lock held, and must be idempotent
-// per CardRefund.RefundID. It returns the processor's refund ID.
+// per CardRefund.RefundID: a repeated call answers the same refund's
+// status as it stands now.
 type CardRefunder interface {
-	RefundCard(ctx context.Context, r CardRefund) (string, error)
+	RefundCard(ctx context.Context, r CardRefund) (CardRefundResult, error)
 }
 
 // RefundDecision is a staff decision on a gift's refund request.
@@ -45,15 +68,22 @@ const (
 // refund request (giftwell staff refund). Reject ends a requested one.
 // Approve refunds it exactly once however often it is approved: a
 // balance-paid gift is credited to its balance and ends cancelled in one
-// transaction (campaign.Service.RefundGiftTx); a card-paid one becomes
-// processing, is refunded through CardRefunder outside any transaction,
-// then becomes refunded (a failed card refund stays processing and the
-// next approval retries it with the same idempotency key). Deciding a
-// refunded request again returns it unchanged. It returns VALIDATION_ERROR
-// naming decision, NOT_FOUND (send) when the gift has no request,
-// INVALID_REQUEST_STATE (decision) for a rejected request, or for rejecting
-// one under way, the CardRefunder's error for a failed card refund, and
-// INTERNAL_ERROR when a card refund is due and no CardRefunder is set.
+// transaction (campaign.Service.RefundGiftTx); a card-paid one is checked
+// still refundable (campaign.Service.RefundableTx) and becomes processing,
+// is refunded through CardRefunder outside any transaction, and becomes
+// refunded only when the processor says the refund succeeded. A refund
+// the processor has not finished stays processing, and the next approval
+// reads it again (same idempotency key); one the processor failed stays
+// processing with INVALID_REQUEST_STATE carrying its reason; a call that
+// failed is retried by the next approval. Deciding a refunded request
+// again returns it unchanged. It returns VALIDATION_ERROR naming decision,
+// NOT_FOUND (send) when the gift has no request, INVALID_REQUEST_STATE
+// (decision) for a rejected request, or for rejecting one under way,
+// INVALID_REQUEST_STATE (status) for a card-paid gift that went on to be
+// fulfilled before the processor was called, INVALID_REQUEST_STATE
+// (decision) for a card refund the processor failed, the CardRefunder's
+// error for a failed call, and INTERNAL_ERROR when a card refund is due
+// and no CardRefunder is set.
 func (s *Service) DecideRefund(ctx context.Context, sendID string, d RefundDecision) (GiftRefund, error) {
 	if d != RefundApprove && d != RefundReject {
 		return GiftRefund{}, core.Invalid("decision", "must be approve or reject")
@@ -89,6 +119,13 @@ func (s *Service) DecideRefund(ctx context.Context, sendID string, d RefundDecis
 			return err
 		default:
 			card = true
+			if r.ProcessorRefundID == "" {
+				// The processor has not taken the refund yet: the gift
+				// must still be unused now, before the money moves.
+				if err := s.Campaigns.RefundableTx(ctx, tx, sendID); err != nil {
+					return err
+				}
+			}
 			if st == RefundRequested {
 				out, err = s.setRefundState(ctx, q, r, RefundProcessing, "")
 			}
@@ -102,12 +139,14 @@ func (s *Service) DecideRefund(ctx context.Context, sendID string, d RefundDecis
 }
 
 // refundCard refunds processing request r through the processor, then
-// records it refunded and ends its gift.
+// records what the processor said: refunded (and its gift ended) only when
+// the refund succeeded; otherwise it stays processing with the processor's
+// refund ID.
 func (s *Service) refundCard(ctx context.Context, r GiftRefund) (GiftRefund, error) {
 	if s.CardRefunder == nil {
 		return r, core.Internal(fmt.Errorf("refund %s: no card processor is configured", r.ID))
 	}
-	processorID, err := s.CardRefunder.RefundCard(ctx, CardRefund{
+	res, err := s.CardRefunder.RefundCard(ctx, CardRefund{
 		RefundID: r.ID, WorkspaceID: r.workspaceID, CampaignID: r.CampaignID, SendID: r.SendID, Mode: r.Mode, AmountCents: r.AmountCents,
 	})
 	if err != nil {
@@ -124,12 +163,24 @@ func (s *Service) refundCard(ctx context.Context, r GiftRefund) (GiftRefund, err
 		if row.ID != r.ID || RefundState(row.State) != RefundProcessing {
 			return nil
 		}
-		if _, err := s.Campaigns.RefundGiftTx(ctx, tx, r.SendID, "refund "+r.ID+" approved"); err != nil {
+		if res.Status != CardRefundSucceeded {
+			out, err = s.setRefundState(ctx, q, row, RefundProcessing, res.ProcessorID)
 			return err
 		}
-		out, err = s.setRefundState(ctx, q, row, RefundRefunded, processorID)
+		if _, err := s.Campaigns.RefundGiftTx(ctx, tx, r.SendID, "refund "+r.ID+" approved"); err != nil {
+			if core.ErrorCode(err) != core.CodeInvalidRequestState {
+				return err
+			}
+			// The money is back whatever the gift did meanwhile: record it.
+			s.Log.ErrorContext(ctx, "card refunded for a gift that went on; staff to review", "refund", r.ID, "send", r.SendID, "err", err)
+		}
+		out, err = s.setRefundState(ctx, q, row, RefundRefunded, res.ProcessorID)
 		return err
 	})
+	if err == nil && res.Status == CardRefundFailed {
+		err = core.FieldError(core.CodeInvalidRequestState, "decision",
+			"the payment processor failed card refund %s (%s) of gift %s: %s; it stays processing. Refund it from the processor's dashboard", r.ID, res.ProcessorID, r.SendID, res.Message)
+	}
 	return out, core.AsCoreError(err)
 }
 

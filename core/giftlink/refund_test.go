@@ -150,22 +150,112 @@ func TestRefundRejectedThenAskedAgainForExpiredGift(t *testing.T) {
 	require.Equal(t, []giftlink.RefundState{giftlink.RefundRefunded, giftlink.RefundRejected}, []giftlink.RefundState{hist[0].State, hist[1].State})
 }
 
-// cardRefunder is a CardRefunder test double: it fails while fail is set
-// and records every call.
+// cardRefunder is a CardRefunder test double: its call fails while fail is
+// set, else it answers status (succeeded when unset) with message; it
+// records every call.
 type cardRefunder struct {
-	mu    sync.Mutex
-	fail  bool
-	calls []giftlink.CardRefund
+	mu      sync.Mutex
+	fail    bool
+	status  giftlink.CardRefundStatus
+	message string
+	calls   []giftlink.CardRefund
 }
 
-func (c *cardRefunder) RefundCard(_ context.Context, r giftlink.CardRefund) (string, error) {
+func (c *cardRefunder) RefundCard(_ context.Context, r giftlink.CardRefund) (giftlink.CardRefundResult, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.calls = append(c.calls, r)
 	if c.fail {
-		return "", core.Errorf(core.CodeUnavailableRead, "the processor is down")
+		return giftlink.CardRefundResult{}, core.Errorf(core.CodeUnavailableRead, "the processor is down")
 	}
-	return "re_" + r.RefundID, nil
+	st := c.status
+	if st == "" {
+		st = giftlink.CardRefundSucceeded
+	}
+	return giftlink.CardRefundResult{ProcessorID: "re_" + r.RefundID, Status: st, Message: c.message}, nil
+}
+
+// set changes what the double answers.
+func (c *cardRefunder) set(st giftlink.CardRefundStatus, message string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.status, c.message = st, message
+}
+
+// cardPaid marks gift id paid by a checkout (the billing branch's launch
+// makes them), its ledger debit left as it was.
+func (d *linkDesk) cardPaid(id string) {
+	d.t.Helper()
+	_, err := d.env.App.DB.Exec(context.Background(), `UPDATE sends SET funded_by = 'checkout' WHERE id = $1`, id)
+	require.NoError(d.t, err)
+}
+
+// A card refund reads as refunded only once the processor says it
+// succeeded: pending stays processing (and the gift unchanged) until an
+// approval finds it succeeded; failed stays processing with the
+// processor's reason.
+func TestCardRefundIsRefundedOnlyWhenTheProcessorSaysSucceeded(t *testing.T) {
+	d := newLinkDesk(t)
+	ctx := context.Background()
+	links := d.env.App.GiftLinks
+	fake := &cardRefunder{status: giftlink.CardRefundPending}
+	links.CardRefunder = fake
+
+	id := d.revoked("Pending Card")
+	d.cardPaid(id)
+	_, err := links.RequestRefund(ctx, d.owner, id, "duplicate order")
+	require.NoError(t, err)
+	out, err := links.DecideRefund(ctx, id, giftlink.RefundApprove)
+	require.NoError(t, err)
+	require.Equal(t, giftlink.RefundProcessing, out.State, "pending at the processor")
+	require.False(t, out.Refunded)
+	g, err := d.env.App.Campaigns.Gift(ctx, d.key, id)
+	require.NoError(t, err)
+	require.Equal(t, campaign.SendAwaitingAddress, g.Status, "the gift ends only with the refund")
+	fake.set(giftlink.CardRefundSucceeded, "")
+	out, err = links.DecideRefund(ctx, id, giftlink.RefundApprove)
+	require.NoError(t, err)
+	require.Equal(t, giftlink.RefundRefunded, out.State)
+	require.True(t, out.Refunded)
+	g, err = d.env.App.Campaigns.Gift(ctx, d.key, id)
+	require.NoError(t, err)
+	require.Equal(t, campaign.SendCancelled, g.Status)
+
+	failed := d.revoked("Failed Card")
+	d.cardPaid(failed)
+	_, err = links.RequestRefund(ctx, d.owner, failed, "duplicate order")
+	require.NoError(t, err)
+	fake.set(giftlink.CardRefundFailed, "expired_or_canceled_card")
+	_, err = links.DecideRefund(ctx, failed, giftlink.RefundApprove)
+	e := apptest.RequireCode(t, err, core.CodeInvalidRequestState)
+	require.Contains(t, e.Message, "expired_or_canceled_card")
+	require.Equal(t, giftlink.RefundProcessing, d.link(failed).RefundState, "a failed refund is not refunded")
+	g, err = d.env.App.Campaigns.Gift(ctx, d.key, failed)
+	require.NoError(t, err)
+	require.Equal(t, campaign.SendAwaitingAddress, g.Status)
+}
+
+// A card-paid gift that went on to be fulfilled after its refund was asked
+// for is refused before the processor is called: no card refund at all.
+func TestCardRefundRechecksTheGiftBeforeTheProcessor(t *testing.T) {
+	d := newLinkDesk(t)
+	ctx := context.Background()
+	links := d.env.App.GiftLinks
+	fake := &cardRefunder{}
+	links.CardRefunder = fake
+	id := d.revoked("Moved On")
+	d.cardPaid(id)
+	_, err := links.RequestRefund(ctx, d.owner, id, "duplicate order")
+	require.NoError(t, err)
+	// The gift moved on meanwhile (as staff could move it).
+	_, err = d.env.App.DB.Exec(ctx, `UPDATE sends SET status = 'ready' WHERE id = $1`, id)
+	require.NoError(t, err)
+
+	_, err = links.DecideRefund(ctx, id, giftlink.RefundApprove)
+	e := apptest.RequireCode(t, err, core.CodeInvalidRequestState)
+	require.Equal(t, []string{"status"}, e.Fields)
+	require.Empty(t, fake.calls, "the processor was never called")
+	require.Equal(t, giftlink.RefundRequested, d.link(id).RefundState, "still waiting for staff")
 }
 
 var _ giftlink.CardRefunder = (*cardRefunder)(nil)
@@ -174,11 +264,9 @@ func TestRefundOfCardGiftGoesThroughTheCardRefunder(t *testing.T) {
 	d := newLinkDesk(t)
 	ctx := context.Background()
 	links := d.env.App.GiftLinks
+	links.CardRefunder = nil // the App's own is billing's; start with none
 	id := d.revoked("Card Paid")
-	// A checkout-paid gift (the billing branch's launch makes them): here the
-	// approved gift is marked so, its ledger debit left as it was.
-	_, err := d.env.App.DB.Exec(ctx, `UPDATE sends SET funded_by = 'checkout' WHERE id = $1`, id)
-	require.NoError(t, err)
+	d.cardPaid(id)
 	before := d.balanceOf()
 
 	// No processor wired (giftwell.New wires core/billing's): approval

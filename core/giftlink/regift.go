@@ -72,7 +72,7 @@ func (s *Service) Regift(ctx context.Context, p core.Principal, sendID string, r
 		if err := v.canRegift(now); err != nil {
 			return err
 		}
-		if err := noCheckoutInProgress(ctx, q, v.campaign.ID, now); err != nil {
+		if err := noCheckoutInProgress(ctx, q, v.campaign.WorkspaceID, v.campaign.ID, now); err != nil {
 			return err
 		}
 		snap := campaign.GiftRecipient{

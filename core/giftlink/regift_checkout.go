@@ -8,11 +8,12 @@ import (
 	"github.com/giftwell/giftwell/sql/db"
 )
 
-// noCheckoutInProgress refuses a regift while campaign campaignID has a
+// noCheckoutInProgress refuses a regift while campaign campaignID (of
+// workspaceID) has a
 // checkout in progress (creating, open or paid and not yet launched, and
 // an unpaid one not past its time): CHECKOUT_LOCKED, retry later.
-func noCheckoutInProgress(ctx context.Context, q *db.Queries, campaignID string, now time.Time) error {
-	row, err := q.CheckoutInProgress(ctx, campaignID)
+func noCheckoutInProgress(ctx context.Context, q *db.Queries, workspaceID, campaignID string, now time.Time) error {
+	row, err := q.CheckoutInProgress(ctx, db.CheckoutInProgressParams{WorkspaceID: workspaceID, CampaignID: campaignID})
 	if core.IsNoRows(err) {
 		return nil
 	}
@@ -28,8 +29,8 @@ func noCheckoutInProgress(ctx context.Context, q *db.Queries, campaignID string,
 // checkoutBusy is noCheckoutInProgress split for a view: the CHECKOUT_LOCKED
 // refusal as a value (nil when no checkout is in progress), and any other
 // error to return.
-func checkoutBusy(ctx context.Context, q *db.Queries, campaignID string, now time.Time) (busy, err error) {
-	err = noCheckoutInProgress(ctx, q, campaignID, now)
+func checkoutBusy(ctx context.Context, q *db.Queries, workspaceID, campaignID string, now time.Time) (busy, err error) {
+	err = noCheckoutInProgress(ctx, q, workspaceID, campaignID, now)
 	if core.ErrorCode(err) == core.CodeCheckoutLocked {
 		return err, nil
 	}

@@ -53,6 +53,13 @@ type SessionResult struct {
 	InvoiceURL, InvoicePDF string
 }
 
+// LiveReporter is a PaymentProcessor that says whether it moves real money
+// (Stripe with a live key) or only test payments (Stripe with a test key).
+// get_billing_config reports mode live only for a processor that says so.
+type LiveReporter interface {
+	Live() bool
+}
+
 // RefundRequest gives cents of a payment back.
 type RefundRequest struct {
 	// RefundID is Giftwell's refund ID, the processor's idempotency key.
@@ -62,10 +69,15 @@ type RefundRequest struct {
 	Mode       core.Mode
 }
 
-// RefundResult is the processor's refund.
+// RefundResult is the processor's refund as it stands now.
 type RefundResult struct {
 	// ID is the processor's refund ID.
 	ID string
-	// Succeeded is false while the processor has not finished it.
+	// Succeeded is true once the money is back; false while the processor
+	// has not finished it (Stripe's pending or requires_action) or gave up.
 	Succeeded bool
+	// Failed is true when the processor gave up on the refund (Stripe's
+	// failed or canceled); FailureReason says why, in its words.
+	Failed        bool
+	FailureReason string
 }

@@ -66,6 +66,12 @@ func NewStripeProcessor(cfg StripeConfig) *StripeProcessor {
 	return &StripeProcessor{api: api, live: live}
 }
 
+var _ ledger.LiveReporter = (*StripeProcessor)(nil)
+
+// Live implements ledger.LiveReporter: true for a live key (sk_live_,
+// rk_live_), false for a test key, which takes test payments only.
+func (s *StripeProcessor) Live() bool { return s.live }
+
 // Name implements ledger.PaymentProcessor: "stripe".
 func (*StripeProcessor) Name() string { return StripeProcessorName }
 
@@ -196,7 +202,10 @@ func sessionResult(cs *stripe.CheckoutSession) ledger.SessionResult {
 }
 
 // Refund implements ledger.PaymentProcessor: a refund of req.Cents of the
-// PaymentIntent req.PaymentRef.
+// PaymentIntent req.PaymentRef, with its status as Stripe holds it now. A
+// repeated call with the same RefundID is answered from Stripe's
+// idempotency cache, so a refund not yet succeeded is read again
+// (Refunds.Get) to learn whether it has finished since.
 func (s *StripeProcessor) Refund(ctx context.Context, req ledger.RefundRequest) (ledger.RefundResult, error) {
 	if err := s.modeRefused(req.Mode); err != nil {
 		return ledger.RefundResult{}, err
@@ -209,7 +218,28 @@ func (s *StripeProcessor) Refund(ctx context.Context, req ledger.RefundRequest) 
 	if err != nil {
 		return ledger.RefundResult{}, stripeError(err)
 	}
-	return ledger.RefundResult{ID: r.ID, Succeeded: r.Status == stripe.RefundStatusSucceeded}, nil
+	if r.Status != stripe.RefundStatusSucceeded {
+		gp := &stripe.RefundParams{}
+		gp.Context = ctx
+		cur, err := s.api.Refunds.Get(r.ID, gp)
+		if err != nil {
+			return ledger.RefundResult{}, stripeError(err)
+		}
+		r = cur
+	}
+	return refundResult(r), nil
+}
+
+// refundResult is Stripe's refund r as the ledger reads it.
+func refundResult(r *stripe.Refund) ledger.RefundResult {
+	out := ledger.RefundResult{ID: r.ID, Succeeded: r.Status == stripe.RefundStatusSucceeded}
+	if r.Status == stripe.RefundStatusFailed || r.Status == stripe.RefundStatusCanceled {
+		out.Failed, out.FailureReason = true, string(r.FailureReason)
+		if out.FailureReason == "" {
+			out.FailureReason = string(r.Status)
+		}
+	}
+	return out
 }
 
 // stripeError maps Stripe's answer: a card or request refusal (4xx other

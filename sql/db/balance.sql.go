@@ -309,7 +309,7 @@ func (q *Queries) TopupDeletePending(ctx context.Context, id string) (int64, err
 }
 
 const topupGetByIdempotencyKey = `-- name: TopupGetByIdempotencyKey :one
-SELECT id, workspace_id, mode, cents, idempotency_key, processor, processor_session_id, processor_url, state, created_by, created_at, completed_at
+SELECT id, workspace_id, mode, cents, idempotency_key, processor, processor_session_id, processor_url, state, created_by, created_at, completed_at, payment_ref
 FROM topups
 WHERE workspace_id = $1 AND idempotency_key = $2
 `
@@ -335,12 +335,13 @@ func (q *Queries) TopupGetByIdempotencyKey(ctx context.Context, arg TopupGetById
 		&i.CreatedBy,
 		&i.CreatedAt,
 		&i.CompletedAt,
+		&i.PaymentRef,
 	)
 	return i, err
 }
 
 const topupGetBySession = `-- name: TopupGetBySession :one
-SELECT id, workspace_id, mode, cents, idempotency_key, processor, processor_session_id, processor_url, state, created_by, created_at, completed_at
+SELECT id, workspace_id, mode, cents, idempotency_key, processor, processor_session_id, processor_url, state, created_by, created_at, completed_at, payment_ref
 FROM topups
 WHERE processor_session_id = $1
 `
@@ -361,12 +362,13 @@ func (q *Queries) TopupGetBySession(ctx context.Context, processorSessionID stri
 		&i.CreatedBy,
 		&i.CreatedAt,
 		&i.CompletedAt,
+		&i.PaymentRef,
 	)
 	return i, err
 }
 
 const topupGetBySessionForUpdate = `-- name: TopupGetBySessionForUpdate :one
-SELECT id, workspace_id, mode, cents, idempotency_key, processor, processor_session_id, processor_url, state, created_by, created_at, completed_at
+SELECT id, workspace_id, mode, cents, idempotency_key, processor, processor_session_id, processor_url, state, created_by, created_at, completed_at, payment_ref
 FROM topups
 WHERE processor_session_id = $1
 FOR UPDATE
@@ -389,6 +391,7 @@ func (q *Queries) TopupGetBySessionForUpdate(ctx context.Context, processorSessi
 		&i.CreatedBy,
 		&i.CreatedAt,
 		&i.CompletedAt,
+		&i.PaymentRef,
 	)
 	return i, err
 }

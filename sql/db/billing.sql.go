@@ -31,18 +31,24 @@ func (q *Queries) CampaignActivatePaid(ctx context.Context, arg CampaignActivate
 const checkoutClose = `-- name: CheckoutClose :execrows
 UPDATE checkouts
 SET state = $1, closed_at = $2
-WHERE id = $3 AND state IN ('creating', 'open')
+WHERE workspace_id = $3 AND id = $4 AND state IN ('creating', 'open')
 `
 
 type CheckoutCloseParams struct {
-	State    string
-	ClosedAt *time.Time
-	ID       string
+	State       string
+	ClosedAt    *time.Time
+	WorkspaceID string
+	ID          string
 }
 
 // Expires or cancels a checkout that is not paid.
 func (q *Queries) CheckoutClose(ctx context.Context, arg CheckoutCloseParams) (int64, error) {
-	result, err := q.db.Exec(ctx, checkoutClose, arg.State, arg.ClosedAt, arg.ID)
+	result, err := q.db.Exec(ctx, checkoutClose,
+		arg.State,
+		arg.ClosedAt,
+		arg.WorkspaceID,
+		arg.ID,
+	)
 	if err != nil {
 		return 0, err
 	}
@@ -51,12 +57,17 @@ func (q *Queries) CheckoutClose(ctx context.Context, arg CheckoutCloseParams) (i
 
 const checkoutDeleteCreating = `-- name: CheckoutDeleteCreating :execrows
 DELETE FROM checkouts
-WHERE id = $1 AND state = 'creating'
+WHERE workspace_id = $1 AND id = $2 AND state = 'creating'
 `
 
+type CheckoutDeleteCreatingParams struct {
+	WorkspaceID string
+	ID          string
+}
+
 // Removes a checkout intent the processor refused.
-func (q *Queries) CheckoutDeleteCreating(ctx context.Context, id string) (int64, error) {
-	result, err := q.db.Exec(ctx, checkoutDeleteCreating, id)
+func (q *Queries) CheckoutDeleteCreating(ctx context.Context, arg CheckoutDeleteCreatingParams) (int64, error) {
+	result, err := q.db.Exec(ctx, checkoutDeleteCreating, arg.WorkspaceID, arg.ID)
 	if err != nil {
 		return 0, err
 	}
@@ -66,18 +77,19 @@ func (q *Queries) CheckoutDeleteCreating(ctx context.Context, id string) (int64,
 const checkoutExpireStale = `-- name: CheckoutExpireStale :many
 UPDATE checkouts
 SET state = 'expired', closed_at = $1
-WHERE campaign_id = $2 AND state IN ('creating', 'open') AND expires_at <= $1
+WHERE workspace_id = $2 AND campaign_id = $3 AND state IN ('creating', 'open') AND expires_at <= $1
 RETURNING id
 `
 
 type CheckoutExpireStaleParams struct {
-	Now        *time.Time
-	CampaignID string
+	Now         *time.Time
+	WorkspaceID string
+	CampaignID  string
 }
 
 // Expires the campaign's unpaid checkouts whose time is up.
 func (q *Queries) CheckoutExpireStale(ctx context.Context, arg CheckoutExpireStaleParams) ([]string, error) {
-	rows, err := q.db.Query(ctx, checkoutExpireStale, arg.Now, arg.CampaignID)
+	rows, err := q.db.Query(ctx, checkoutExpireStale, arg.Now, arg.WorkspaceID, arg.CampaignID)
 	if err != nil {
 		return nil, err
 	}
@@ -97,7 +109,7 @@ func (q *Queries) CheckoutExpireStale(ctx context.Context, arg CheckoutExpireSta
 }
 
 const checkoutForSend = `-- name: CheckoutForSend :one
-SELECT c.id, c.workspace_id, c.campaign_id, c.mode, c.state, c.idempotency_key, c.policy_version, c.unit_cents, c.amount_cents, c.recipient_count, c.remaining_count, c.launch_cursor, c.prepaid, c.processor, c.processor_session_id, c.url, c.payment_ref, c.late_payment_ref, c.refunded_cents, c.invoice_url, c.invoice_pdf, c.created_by, c.created_at, c.expires_at, c.paid_at, c.closed_at
+SELECT c.id, c.workspace_id, c.campaign_id, c.mode, c.state, c.idempotency_key, c.policy_version, c.unit_cents, c.amount_cents, c.recipient_count, c.remaining_count, c.launch_cursor, c.prepaid, c.processor, c.processor_session_id, c.url, c.payment_ref, c.late_payment_ref, c.refunded_cents, c.invoice_url, c.invoice_pdf, c.created_by, c.created_at, c.expires_at, c.paid_at, c.closed_at, c.shipping_states
 FROM checkout_items i
 JOIN checkouts c ON c.id = i.checkout_id
 WHERE i.send_id = $1 AND c.workspace_id = $2
@@ -139,12 +151,13 @@ func (q *Queries) CheckoutForSend(ctx context.Context, arg CheckoutForSendParams
 		&i.ExpiresAt,
 		&i.PaidAt,
 		&i.ClosedAt,
+		&i.ShippingStates,
 	)
 	return i, err
 }
 
 const checkoutGet = `-- name: CheckoutGet :one
-SELECT id, workspace_id, campaign_id, mode, state, idempotency_key, policy_version, unit_cents, amount_cents, recipient_count, remaining_count, launch_cursor, prepaid, processor, processor_session_id, url, payment_ref, late_payment_ref, refunded_cents, invoice_url, invoice_pdf, created_by, created_at, expires_at, paid_at, closed_at
+SELECT id, workspace_id, campaign_id, mode, state, idempotency_key, policy_version, unit_cents, amount_cents, recipient_count, remaining_count, launch_cursor, prepaid, processor, processor_session_id, url, payment_ref, late_payment_ref, refunded_cents, invoice_url, invoice_pdf, created_by, created_at, expires_at, paid_at, closed_at, shipping_states
 FROM checkouts
 WHERE workspace_id = $1 AND id = $2
 `
@@ -184,24 +197,31 @@ func (q *Queries) CheckoutGet(ctx context.Context, arg CheckoutGetParams) (Check
 		&i.ExpiresAt,
 		&i.PaidAt,
 		&i.ClosedAt,
+		&i.ShippingStates,
 	)
 	return i, err
 }
 
 const checkoutGetByKey = `-- name: CheckoutGetByKey :one
-SELECT id, workspace_id, campaign_id, mode, state, idempotency_key, policy_version, unit_cents, amount_cents, recipient_count, remaining_count, launch_cursor, prepaid, processor, processor_session_id, url, payment_ref, late_payment_ref, refunded_cents, invoice_url, invoice_pdf, created_by, created_at, expires_at, paid_at, closed_at
+SELECT id, workspace_id, campaign_id, mode, state, idempotency_key, policy_version, unit_cents, amount_cents, recipient_count, remaining_count, launch_cursor, prepaid, processor, processor_session_id, url, payment_ref, late_payment_ref, refunded_cents, invoice_url, invoice_pdf, created_by, created_at, expires_at, paid_at, closed_at, shipping_states
 FROM checkouts
-WHERE campaign_id = $1 AND idempotency_key = $2 AND policy_version = $3
+WHERE workspace_id = $1 AND campaign_id = $2 AND idempotency_key = $3 AND policy_version = $4
 `
 
 type CheckoutGetByKeyParams struct {
+	WorkspaceID    string
 	CampaignID     string
 	IdempotencyKey string
 	PolicyVersion  int64
 }
 
 func (q *Queries) CheckoutGetByKey(ctx context.Context, arg CheckoutGetByKeyParams) (Checkout, error) {
-	row := q.db.QueryRow(ctx, checkoutGetByKey, arg.CampaignID, arg.IdempotencyKey, arg.PolicyVersion)
+	row := q.db.QueryRow(ctx, checkoutGetByKey,
+		arg.WorkspaceID,
+		arg.CampaignID,
+		arg.IdempotencyKey,
+		arg.PolicyVersion,
+	)
 	var i Checkout
 	err := row.Scan(
 		&i.ID,
@@ -230,12 +250,13 @@ func (q *Queries) CheckoutGetByKey(ctx context.Context, arg CheckoutGetByKeyPara
 		&i.ExpiresAt,
 		&i.PaidAt,
 		&i.ClosedAt,
+		&i.ShippingStates,
 	)
 	return i, err
 }
 
 const checkoutGetByPaymentRef = `-- name: CheckoutGetByPaymentRef :one
-SELECT id, workspace_id, campaign_id, mode, state, idempotency_key, policy_version, unit_cents, amount_cents, recipient_count, remaining_count, launch_cursor, prepaid, processor, processor_session_id, url, payment_ref, late_payment_ref, refunded_cents, invoice_url, invoice_pdf, created_by, created_at, expires_at, paid_at, closed_at
+SELECT id, workspace_id, campaign_id, mode, state, idempotency_key, policy_version, unit_cents, amount_cents, recipient_count, remaining_count, launch_cursor, prepaid, processor, processor_session_id, url, payment_ref, late_payment_ref, refunded_cents, invoice_url, invoice_pdf, created_by, created_at, expires_at, paid_at, closed_at, shipping_states
 FROM checkouts
 WHERE payment_ref = $1 AND payment_ref <> ''
 `
@@ -270,12 +291,13 @@ func (q *Queries) CheckoutGetByPaymentRef(ctx context.Context, paymentRef string
 		&i.ExpiresAt,
 		&i.PaidAt,
 		&i.ClosedAt,
+		&i.ShippingStates,
 	)
 	return i, err
 }
 
 const checkoutGetBySessionForUpdate = `-- name: CheckoutGetBySessionForUpdate :one
-SELECT id, workspace_id, campaign_id, mode, state, idempotency_key, policy_version, unit_cents, amount_cents, recipient_count, remaining_count, launch_cursor, prepaid, processor, processor_session_id, url, payment_ref, late_payment_ref, refunded_cents, invoice_url, invoice_pdf, created_by, created_at, expires_at, paid_at, closed_at
+SELECT id, workspace_id, campaign_id, mode, state, idempotency_key, policy_version, unit_cents, amount_cents, recipient_count, remaining_count, launch_cursor, prepaid, processor, processor_session_id, url, payment_ref, late_payment_ref, refunded_cents, invoice_url, invoice_pdf, created_by, created_at, expires_at, paid_at, closed_at, shipping_states
 FROM checkouts
 WHERE processor_session_id = $1
 FOR UPDATE
@@ -311,19 +333,25 @@ func (q *Queries) CheckoutGetBySessionForUpdate(ctx context.Context, processorSe
 		&i.ExpiresAt,
 		&i.PaidAt,
 		&i.ClosedAt,
+		&i.ShippingStates,
 	)
 	return i, err
 }
 
 const checkoutGetForUpdate = `-- name: CheckoutGetForUpdate :one
-SELECT id, workspace_id, campaign_id, mode, state, idempotency_key, policy_version, unit_cents, amount_cents, recipient_count, remaining_count, launch_cursor, prepaid, processor, processor_session_id, url, payment_ref, late_payment_ref, refunded_cents, invoice_url, invoice_pdf, created_by, created_at, expires_at, paid_at, closed_at
+SELECT id, workspace_id, campaign_id, mode, state, idempotency_key, policy_version, unit_cents, amount_cents, recipient_count, remaining_count, launch_cursor, prepaid, processor, processor_session_id, url, payment_ref, late_payment_ref, refunded_cents, invoice_url, invoice_pdf, created_by, created_at, expires_at, paid_at, closed_at, shipping_states
 FROM checkouts
-WHERE id = $1
+WHERE workspace_id = $1 AND id = $2
 FOR UPDATE
 `
 
-func (q *Queries) CheckoutGetForUpdate(ctx context.Context, id string) (Checkout, error) {
-	row := q.db.QueryRow(ctx, checkoutGetForUpdate, id)
+type CheckoutGetForUpdateParams struct {
+	WorkspaceID string
+	ID          string
+}
+
+func (q *Queries) CheckoutGetForUpdate(ctx context.Context, arg CheckoutGetForUpdateParams) (Checkout, error) {
+	row := q.db.QueryRow(ctx, checkoutGetForUpdate, arg.WorkspaceID, arg.ID)
 	var i Checkout
 	err := row.Scan(
 		&i.ID,
@@ -352,6 +380,7 @@ func (q *Queries) CheckoutGetForUpdate(ctx context.Context, id string) (Checkout
 		&i.ExpiresAt,
 		&i.PaidAt,
 		&i.ClosedAt,
+		&i.ShippingStates,
 	)
 	return i, err
 }
@@ -359,8 +388,13 @@ func (q *Queries) CheckoutGetForUpdate(ctx context.Context, id string) (Checkout
 const checkoutInProgress = `-- name: CheckoutInProgress :one
 SELECT id, state, expires_at
 FROM checkouts
-WHERE campaign_id = $1 AND state IN ('creating', 'open', 'paid')
+WHERE workspace_id = $1 AND campaign_id = $2 AND state IN ('creating', 'open', 'paid')
 `
+
+type CheckoutInProgressParams struct {
+	WorkspaceID string
+	CampaignID  string
+}
 
 type CheckoutInProgressRow struct {
 	ID        string
@@ -370,8 +404,8 @@ type CheckoutInProgressRow struct {
 
 // The campaign's checkout in progress (creating, open or paid), if any; the
 // caller holds the campaign's lock.
-func (q *Queries) CheckoutInProgress(ctx context.Context, campaignID string) (CheckoutInProgressRow, error) {
-	row := q.db.QueryRow(ctx, checkoutInProgress, campaignID)
+func (q *Queries) CheckoutInProgress(ctx context.Context, arg CheckoutInProgressParams) (CheckoutInProgressRow, error) {
+	row := q.db.QueryRow(ctx, checkoutInProgress, arg.WorkspaceID, arg.CampaignID)
 	var i CheckoutInProgressRow
 	err := row.Scan(&i.ID, &i.State, &i.ExpiresAt)
 	return i, err
@@ -379,9 +413,9 @@ func (q *Queries) CheckoutInProgress(ctx context.Context, campaignID string) (Ch
 
 const checkoutInsert = `-- name: CheckoutInsert :one
 INSERT INTO checkouts (id, workspace_id, campaign_id, mode, state, idempotency_key, policy_version, unit_cents,
-    amount_cents, recipient_count, remaining_count, prepaid, processor, created_by, created_at, expires_at)
+    amount_cents, recipient_count, remaining_count, prepaid, shipping_states, processor, created_by, created_at, expires_at)
 VALUES ($1, $2, $3, $4, 'creating', $5, $6, $7,
-    $8, $9, $9, $10, $11, $12, $13, $14)
+    $8, $9, $9, $10, COALESCE($11::text[], '{}'), $12, $13, $14, $15)
 ON CONFLICT (campaign_id, idempotency_key, policy_version) DO NOTHING
 RETURNING id
 `
@@ -397,6 +431,7 @@ type CheckoutInsertParams struct {
 	AmountCents    int64
 	RecipientCount int32
 	Prepaid        bool
+	ShippingStates []string
 	Processor      string
 	CreatedBy      string
 	CreatedAt      time.Time
@@ -417,6 +452,7 @@ func (q *Queries) CheckoutInsert(ctx context.Context, arg CheckoutInsertParams) 
 		arg.AmountCents,
 		arg.RecipientCount,
 		arg.Prepaid,
+		arg.ShippingStates,
 		arg.Processor,
 		arg.CreatedBy,
 		arg.CreatedAt,
@@ -428,11 +464,12 @@ func (q *Queries) CheckoutInsert(ctx context.Context, arg CheckoutInsertParams) 
 }
 
 const checkoutItemInsert = `-- name: CheckoutItemInsert :exec
-INSERT INTO checkout_items (checkout_id, position, recipient_id, unit_cents)
-VALUES ($1, $2, $3, $4)
+INSERT INTO checkout_items (workspace_id, checkout_id, position, recipient_id, unit_cents)
+VALUES ($1, $2, $3, $4, $5)
 `
 
 type CheckoutItemInsertParams struct {
+	WorkspaceID string
 	CheckoutID  string
 	Position    int32
 	RecipientID string
@@ -441,6 +478,7 @@ type CheckoutItemInsertParams struct {
 
 func (q *Queries) CheckoutItemInsert(ctx context.Context, arg CheckoutItemInsertParams) error {
 	_, err := q.db.Exec(ctx, checkoutItemInsert,
+		arg.WorkspaceID,
 		arg.CheckoutID,
 		arg.Position,
 		arg.RecipientID,
@@ -451,28 +489,43 @@ func (q *Queries) CheckoutItemInsert(ctx context.Context, arg CheckoutItemInsert
 
 const checkoutItemList = `-- name: CheckoutItemList :many
 SELECT i.position, i.recipient_id, i.unit_cents, i.send_id, i.error_code, i.error_message,
-    r.name AS recipient_name, s.status AS send_status
+    r.name AS recipient_name, s.status AS send_status, s.total_cents AS send_total_cents,
+    l.state AS link_state, l.expires_at AS link_expires_at,
+    COALESCE((SELECT f.state FROM gift_refunds f WHERE f.send_id = i.send_id
+     ORDER BY (f.state = 'rejected'), f.created_at DESC, f.id DESC LIMIT 1), '')::text AS refund_state
 FROM checkout_items i
 JOIN recipients r ON r.id = i.recipient_id
 LEFT JOIN sends s ON s.id = i.send_id
-WHERE i.checkout_id = $1
+LEFT JOIN gift_links l ON l.send_id = i.send_id
+WHERE i.workspace_id = $1 AND i.checkout_id = $2
 ORDER BY i.position
 `
 
-type CheckoutItemListRow struct {
-	Position      int32
-	RecipientID   string
-	UnitCents     int64
-	SendID        *string
-	ErrorCode     string
-	ErrorMessage  string
-	RecipientName string
-	SendStatus    *string
+type CheckoutItemListParams struct {
+	WorkspaceID string
+	CheckoutID  string
 }
 
-// A checkout's positions with their gifts, in roster order.
-func (q *Queries) CheckoutItemList(ctx context.Context, checkoutID string) ([]CheckoutItemListRow, error) {
-	rows, err := q.db.Query(ctx, checkoutItemList, checkoutID)
+type CheckoutItemListRow struct {
+	Position       int32
+	RecipientID    string
+	UnitCents      int64
+	SendID         *string
+	ErrorCode      string
+	ErrorMessage   string
+	RecipientName  string
+	SendStatus     *string
+	SendTotalCents *int64
+	LinkState      *string
+	LinkExpiresAt  *time.Time
+	RefundState    string
+}
+
+// A checkout's positions with their gifts, in roster order, each with what
+// decides whether a refund may be asked for it: its gift link and its
+// current refund request (as GiftRefundLatestBySend).
+func (q *Queries) CheckoutItemList(ctx context.Context, arg CheckoutItemListParams) ([]CheckoutItemListRow, error) {
+	rows, err := q.db.Query(ctx, checkoutItemList, arg.WorkspaceID, arg.CheckoutID)
 	if err != nil {
 		return nil, err
 	}
@@ -489,6 +542,10 @@ func (q *Queries) CheckoutItemList(ctx context.Context, checkoutID string) ([]Ch
 			&i.ErrorMessage,
 			&i.RecipientName,
 			&i.SendStatus,
+			&i.SendTotalCents,
+			&i.LinkState,
+			&i.LinkExpiresAt,
+			&i.RefundState,
 		); err != nil {
 			return nil, err
 		}
@@ -503,15 +560,16 @@ func (q *Queries) CheckoutItemList(ctx context.Context, checkoutID string) ([]Ch
 const checkoutItemRange = `-- name: CheckoutItemRange :many
 SELECT position, recipient_id, unit_cents, send_id, error_code, error_message
 FROM checkout_items
-WHERE checkout_id = $1 AND position >= $2
+WHERE workspace_id = $1 AND checkout_id = $2 AND position >= $3
 ORDER BY position
-LIMIT $3
+LIMIT $4
 `
 
 type CheckoutItemRangeParams struct {
-	CheckoutID string
-	First      int32
-	RowLimit   int32
+	WorkspaceID string
+	CheckoutID  string
+	First       int32
+	RowLimit    int32
 }
 
 type CheckoutItemRangeRow struct {
@@ -525,7 +583,12 @@ type CheckoutItemRangeRow struct {
 
 // The positions from first, up to row_limit of them, for launch.
 func (q *Queries) CheckoutItemRange(ctx context.Context, arg CheckoutItemRangeParams) ([]CheckoutItemRangeRow, error) {
-	rows, err := q.db.Query(ctx, checkoutItemRange, arg.CheckoutID, arg.First, arg.RowLimit)
+	rows, err := q.db.Query(ctx, checkoutItemRange,
+		arg.WorkspaceID,
+		arg.CheckoutID,
+		arg.First,
+		arg.RowLimit,
+	)
 	if err != nil {
 		return nil, err
 	}
@@ -554,11 +617,16 @@ func (q *Queries) CheckoutItemRange(ctx context.Context, arg CheckoutItemRangePa
 const checkoutItemRemaining = `-- name: CheckoutItemRemaining :one
 SELECT count(*)::integer
 FROM checkout_items
-WHERE checkout_id = $1 AND send_id IS NULL AND error_code = ''
+WHERE workspace_id = $1 AND checkout_id = $2 AND send_id IS NULL AND error_code = ''
 `
 
-func (q *Queries) CheckoutItemRemaining(ctx context.Context, checkoutID string) (int32, error) {
-	row := q.db.QueryRow(ctx, checkoutItemRemaining, checkoutID)
+type CheckoutItemRemainingParams struct {
+	WorkspaceID string
+	CheckoutID  string
+}
+
+func (q *Queries) CheckoutItemRemaining(ctx context.Context, arg CheckoutItemRemainingParams) (int32, error) {
+	row := q.db.QueryRow(ctx, checkoutItemRemaining, arg.WorkspaceID, arg.CheckoutID)
 	var column_1 int32
 	err := row.Scan(&column_1)
 	return column_1, err
@@ -567,13 +635,14 @@ func (q *Queries) CheckoutItemRemaining(ctx context.Context, checkoutID string) 
 const checkoutItemSetError = `-- name: CheckoutItemSetError :execrows
 UPDATE checkout_items
 SET error_code = $1, error_message = $2, prepared_at = $3
-WHERE checkout_id = $4 AND position = $5 AND send_id IS NULL AND error_code = ''
+WHERE workspace_id = $4 AND checkout_id = $5 AND position = $6 AND send_id IS NULL AND error_code = ''
 `
 
 type CheckoutItemSetErrorParams struct {
 	ErrorCode    string
 	ErrorMessage string
 	PreparedAt   *time.Time
+	WorkspaceID  string
 	CheckoutID   string
 	Position     int32
 }
@@ -583,6 +652,7 @@ func (q *Queries) CheckoutItemSetError(ctx context.Context, arg CheckoutItemSetE
 		arg.ErrorCode,
 		arg.ErrorMessage,
 		arg.PreparedAt,
+		arg.WorkspaceID,
 		arg.CheckoutID,
 		arg.Position,
 	)
@@ -595,20 +665,22 @@ func (q *Queries) CheckoutItemSetError(ctx context.Context, arg CheckoutItemSetE
 const checkoutItemSetSend = `-- name: CheckoutItemSetSend :execrows
 UPDATE checkout_items
 SET send_id = $1, prepared_at = $2
-WHERE checkout_id = $3 AND position = $4 AND send_id IS NULL AND error_code = ''
+WHERE workspace_id = $3 AND checkout_id = $4 AND position = $5 AND send_id IS NULL AND error_code = ''
 `
 
 type CheckoutItemSetSendParams struct {
-	SendID     *string
-	PreparedAt *time.Time
-	CheckoutID string
-	Position   int32
+	SendID      *string
+	PreparedAt  *time.Time
+	WorkspaceID string
+	CheckoutID  string
+	Position    int32
 }
 
 func (q *Queries) CheckoutItemSetSend(ctx context.Context, arg CheckoutItemSetSendParams) (int64, error) {
 	result, err := q.db.Exec(ctx, checkoutItemSetSend,
 		arg.SendID,
 		arg.PreparedAt,
+		arg.WorkspaceID,
 		arg.CheckoutID,
 		arg.Position,
 	)
@@ -621,10 +693,15 @@ func (q *Queries) CheckoutItemSetSend(ctx context.Context, arg CheckoutItemSetSe
 const checkoutLatestForCampaign = `-- name: CheckoutLatestForCampaign :one
 SELECT id, state, amount_cents, url, expires_at
 FROM checkouts
-WHERE campaign_id = $1
+WHERE workspace_id = $1 AND campaign_id = $2
 ORDER BY (state IN ('creating', 'open', 'paid')) DESC, created_at DESC, id DESC
 LIMIT 1
 `
+
+type CheckoutLatestForCampaignParams struct {
+	WorkspaceID string
+	CampaignID  string
+}
 
 type CheckoutLatestForCampaignRow struct {
 	ID          string
@@ -635,8 +712,8 @@ type CheckoutLatestForCampaignRow struct {
 }
 
 // The campaign's checkout in progress, else its newest, for its preview.
-func (q *Queries) CheckoutLatestForCampaign(ctx context.Context, campaignID string) (CheckoutLatestForCampaignRow, error) {
-	row := q.db.QueryRow(ctx, checkoutLatestForCampaign, campaignID)
+func (q *Queries) CheckoutLatestForCampaign(ctx context.Context, arg CheckoutLatestForCampaignParams) (CheckoutLatestForCampaignRow, error) {
+	row := q.db.QueryRow(ctx, checkoutLatestForCampaign, arg.WorkspaceID, arg.CampaignID)
 	var i CheckoutLatestForCampaignRow
 	err := row.Scan(
 		&i.ID,
@@ -649,7 +726,7 @@ func (q *Queries) CheckoutLatestForCampaign(ctx context.Context, campaignID stri
 }
 
 const checkoutLatestPaid = `-- name: CheckoutLatestPaid :one
-SELECT id, workspace_id, campaign_id, mode, state, idempotency_key, policy_version, unit_cents, amount_cents, recipient_count, remaining_count, launch_cursor, prepaid, processor, processor_session_id, url, payment_ref, late_payment_ref, refunded_cents, invoice_url, invoice_pdf, created_by, created_at, expires_at, paid_at, closed_at
+SELECT id, workspace_id, campaign_id, mode, state, idempotency_key, policy_version, unit_cents, amount_cents, recipient_count, remaining_count, launch_cursor, prepaid, processor, processor_session_id, url, payment_ref, late_payment_ref, refunded_cents, invoice_url, invoice_pdf, created_by, created_at, expires_at, paid_at, closed_at, shipping_states
 FROM checkouts
 WHERE workspace_id = $1 AND campaign_id = $2 AND state IN ('paid', 'consumed')
 ORDER BY (state = 'paid') DESC, paid_at DESC, created_at DESC, id DESC
@@ -694,12 +771,13 @@ func (q *Queries) CheckoutLatestPaid(ctx context.Context, arg CheckoutLatestPaid
 		&i.ExpiresAt,
 		&i.PaidAt,
 		&i.ClosedAt,
+		&i.ShippingStates,
 	)
 	return i, err
 }
 
 const checkoutList = `-- name: CheckoutList :many
-SELECT id, workspace_id, campaign_id, mode, state, idempotency_key, policy_version, unit_cents, amount_cents, recipient_count, remaining_count, launch_cursor, prepaid, processor, processor_session_id, url, payment_ref, late_payment_ref, refunded_cents, invoice_url, invoice_pdf, created_by, created_at, expires_at, paid_at, closed_at
+SELECT id, workspace_id, campaign_id, mode, state, idempotency_key, policy_version, unit_cents, amount_cents, recipient_count, remaining_count, launch_cursor, prepaid, processor, processor_session_id, url, payment_ref, late_payment_ref, refunded_cents, invoice_url, invoice_pdf, created_by, created_at, expires_at, paid_at, closed_at, shipping_states
 FROM checkouts
 WHERE workspace_id = $1 AND mode = $2
     AND ($3::text IS NULL OR campaign_id = $3)
@@ -759,6 +837,7 @@ func (q *Queries) CheckoutList(ctx context.Context, arg CheckoutListParams) ([]C
 			&i.ExpiresAt,
 			&i.PaidAt,
 			&i.ClosedAt,
+			&i.ShippingStates,
 		); err != nil {
 			return nil, err
 		}
@@ -773,15 +852,16 @@ func (q *Queries) CheckoutList(ctx context.Context, arg CheckoutListParams) ([]C
 const checkoutMarkPaid = `-- name: CheckoutMarkPaid :execrows
 UPDATE checkouts
 SET state = 'paid', paid_at = $1, payment_ref = $2, invoice_url = $3, invoice_pdf = $4
-WHERE id = $5 AND state IN ('creating', 'open')
+WHERE workspace_id = $5 AND id = $6 AND state IN ('creating', 'open')
 `
 
 type CheckoutMarkPaidParams struct {
-	PaidAt     *time.Time
-	PaymentRef string
-	InvoiceUrl string
-	InvoicePdf string
-	ID         string
+	PaidAt      *time.Time
+	PaymentRef  string
+	InvoiceUrl  string
+	InvoicePdf  string
+	WorkspaceID string
+	ID          string
 }
 
 func (q *Queries) CheckoutMarkPaid(ctx context.Context, arg CheckoutMarkPaidParams) (int64, error) {
@@ -790,6 +870,7 @@ func (q *Queries) CheckoutMarkPaid(ctx context.Context, arg CheckoutMarkPaidPara
 		arg.PaymentRef,
 		arg.InvoiceUrl,
 		arg.InvoicePdf,
+		arg.WorkspaceID,
 		arg.ID,
 	)
 	if err != nil {
@@ -799,12 +880,17 @@ func (q *Queries) CheckoutMarkPaid(ctx context.Context, arg CheckoutMarkPaidPara
 }
 
 const checkoutPaidExists = `-- name: CheckoutPaidExists :one
-SELECT EXISTS (SELECT 1 FROM checkouts WHERE campaign_id = $1 AND state IN ('paid', 'consumed'))::boolean
+SELECT EXISTS (SELECT 1 FROM checkouts WHERE workspace_id = $1 AND campaign_id = $2 AND state IN ('paid', 'consumed'))::boolean
 `
 
+type CheckoutPaidExistsParams struct {
+	WorkspaceID string
+	CampaignID  string
+}
+
 // Whether the campaign was ever paid at checkout.
-func (q *Queries) CheckoutPaidExists(ctx context.Context, campaignID string) (bool, error) {
-	row := q.db.QueryRow(ctx, checkoutPaidExists, campaignID)
+func (q *Queries) CheckoutPaidExists(ctx context.Context, arg CheckoutPaidExistsParams) (bool, error) {
+	row := q.db.QueryRow(ctx, checkoutPaidExists, arg.WorkspaceID, arg.CampaignID)
 	var column_1 bool
 	err := row.Scan(&column_1)
 	return column_1, err
@@ -813,86 +899,108 @@ func (q *Queries) CheckoutPaidExists(ctx context.Context, campaignID string) (bo
 const checkoutSetInvoice = `-- name: CheckoutSetInvoice :exec
 UPDATE checkouts
 SET invoice_url = $1, invoice_pdf = $2
-WHERE id = $3 AND invoice_url = ''
+WHERE workspace_id = $3 AND id = $4 AND invoice_url = ''
 `
 
 type CheckoutSetInvoiceParams struct {
-	InvoiceUrl string
-	InvoicePdf string
-	ID         string
+	InvoiceUrl  string
+	InvoicePdf  string
+	WorkspaceID string
+	ID          string
 }
 
 func (q *Queries) CheckoutSetInvoice(ctx context.Context, arg CheckoutSetInvoiceParams) error {
-	_, err := q.db.Exec(ctx, checkoutSetInvoice, arg.InvoiceUrl, arg.InvoicePdf, arg.ID)
+	_, err := q.db.Exec(ctx, checkoutSetInvoice,
+		arg.InvoiceUrl,
+		arg.InvoicePdf,
+		arg.WorkspaceID,
+		arg.ID,
+	)
 	return err
 }
 
 const checkoutSetLatePayment = `-- name: CheckoutSetLatePayment :exec
 UPDATE checkouts
 SET late_payment_ref = $1
-WHERE id = $2
+WHERE workspace_id = $2 AND id = $3
 `
 
 type CheckoutSetLatePaymentParams struct {
 	LatePaymentRef string
+	WorkspaceID    string
 	ID             string
 }
 
 func (q *Queries) CheckoutSetLatePayment(ctx context.Context, arg CheckoutSetLatePaymentParams) error {
-	_, err := q.db.Exec(ctx, checkoutSetLatePayment, arg.LatePaymentRef, arg.ID)
+	_, err := q.db.Exec(ctx, checkoutSetLatePayment, arg.LatePaymentRef, arg.WorkspaceID, arg.ID)
 	return err
 }
 
 const checkoutSetLaunch = `-- name: CheckoutSetLaunch :exec
 UPDATE checkouts
-SET launch_cursor = GREATEST(launch_cursor, $1), remaining_count = $2,
+SET launch_cursor = $1, remaining_count = $2,
     state = CASE WHEN $2::integer = 0 AND state = 'paid' THEN 'consumed' ELSE state END
-WHERE id = $3
+WHERE workspace_id = $3 AND id = $4
 `
 
 type CheckoutSetLaunchParams struct {
 	LaunchCursor   int32
 	RemainingCount int32
+	WorkspaceID    string
 	ID             string
 }
 
+// Records launch's progress: launch_cursor is the first position not
+// prepared yet (recipient_count once every position is).
 func (q *Queries) CheckoutSetLaunch(ctx context.Context, arg CheckoutSetLaunchParams) error {
-	_, err := q.db.Exec(ctx, checkoutSetLaunch, arg.LaunchCursor, arg.RemainingCount, arg.ID)
+	_, err := q.db.Exec(ctx, checkoutSetLaunch,
+		arg.LaunchCursor,
+		arg.RemainingCount,
+		arg.WorkspaceID,
+		arg.ID,
+	)
 	return err
 }
 
 const checkoutSetRefunded = `-- name: CheckoutSetRefunded :exec
 UPDATE checkouts
 SET refunded_cents = GREATEST(refunded_cents, $1)
-WHERE id = $2
+WHERE workspace_id = $2 AND id = $3
 `
 
 type CheckoutSetRefundedParams struct {
 	RefundedCents int64
+	WorkspaceID   string
 	ID            string
 }
 
 // Records the processor's refunded total; it never goes down.
 func (q *Queries) CheckoutSetRefunded(ctx context.Context, arg CheckoutSetRefundedParams) error {
-	_, err := q.db.Exec(ctx, checkoutSetRefunded, arg.RefundedCents, arg.ID)
+	_, err := q.db.Exec(ctx, checkoutSetRefunded, arg.RefundedCents, arg.WorkspaceID, arg.ID)
 	return err
 }
 
 const checkoutSetSession = `-- name: CheckoutSetSession :execrows
 UPDATE checkouts
 SET state = 'open', processor_session_id = $1, url = $2
-WHERE id = $3 AND state = 'creating'
+WHERE workspace_id = $3 AND id = $4 AND state = 'creating'
 `
 
 type CheckoutSetSessionParams struct {
 	ProcessorSessionID *string
 	Url                string
+	WorkspaceID        string
 	ID                 string
 }
 
 // Records the processor's session on a checkout still creating.
 func (q *Queries) CheckoutSetSession(ctx context.Context, arg CheckoutSetSessionParams) (int64, error) {
-	result, err := q.db.Exec(ctx, checkoutSetSession, arg.ProcessorSessionID, arg.Url, arg.ID)
+	result, err := q.db.Exec(ctx, checkoutSetSession,
+		arg.ProcessorSessionID,
+		arg.Url,
+		arg.WorkspaceID,
+		arg.ID,
+	)
 	if err != nil {
 		return 0, err
 	}

@@ -124,6 +124,7 @@ type Checkout struct {
 	ExpiresAt          time.Time
 	PaidAt             *time.Time
 	ClosedAt           *time.Time
+	ShippingStates     []string
 }
 
 type CheckoutItem struct {
@@ -135,6 +136,7 @@ type CheckoutItem struct {
 	ErrorCode    string
 	ErrorMessage string
 	PreparedAt   *time.Time
+	WorkspaceID  string
 }
 
 type EmailOutbox struct {
@@ -524,6 +526,7 @@ type Topup struct {
 	CreatedBy          string
 	CreatedAt          time.Time
 	CompletedAt        *time.Time
+	PaymentRef         string
 }
 
 type User struct {

@@ -1,0 +1,55 @@
+package giftlink
+
+import (
+	"time"
+
+	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/campaign"
+)
+
+// RefundFacts are what decides whether a refund may be asked for a gift:
+// its status and cost, its gift link as stored, and its current refund
+// request. A link's canRequestRefund and a checkout item's refundEligible
+// both read them through CanRequestRefund.
+type RefundFacts struct {
+	SendID     string
+	SendStatus string
+	TotalCents int64
+	// LinkState is the link's stored state (active, used or revoked) and
+	// LinkExpiresAt when it stops working.
+	LinkState     string
+	LinkExpiresAt time.Time
+	// Refund is the state of the gift's current request ("" for none).
+	Refund RefundState
+}
+
+// linkStateAt is a link's state at now: an active link past its end, or
+// whose gift expired, is expired even before the sweep moves it.
+func linkStateAt(stored string, expiresAt time.Time, sendStatus string, now time.Time) LinkState {
+	if stored == string(LinkActive) && (!now.Before(expiresAt) || sendStatus == string(campaign.SendExpired)) {
+		return LinkExpired
+	}
+	return LinkState(stored)
+}
+
+// CanRequestRefund says why a refund cannot be asked for the gift of f at
+// now, or nil: a paid gift (balance or card) whose link can no longer be
+// used (revoked or expired) before anyone confirmed an address, with no
+// request waiting or refunded. Its refusals are INVALID_REQUEST_STATE
+// naming id.
+func CanRequestRefund(f RefundFacts, now time.Time) error {
+	st := linkStateAt(f.LinkState, f.LinkExpiresAt, f.SendStatus, now)
+	switch {
+	case st != LinkRevoked && st != LinkExpired:
+		return core.FieldError(core.CodeInvalidRequestState, "id",
+			"the link of gift %s is %s; only a gift whose link was revoked or expired unused can be refunded", f.SendID, st)
+	case f.SendStatus != string(campaign.SendAwaitingAddress) && f.SendStatus != string(campaign.SendExpired):
+		return core.FieldError(core.CodeInvalidRequestState, "id",
+			"gift %s is %s; only an unused gift can be refunded", f.SendID, f.SendStatus)
+	case f.TotalCents <= 0:
+		return core.FieldError(core.CodeInvalidRequestState, "id", "gift %s cost nothing; there is nothing to refund", f.SendID)
+	case f.Refund.open() || f.Refund == RefundRefunded:
+		return core.FieldError(core.CodeInvalidRequestState, "id", "gift %s already has a refund %s", f.SendID, f.Refund)
+	}
+	return nil
+}
