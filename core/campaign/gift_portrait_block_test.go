@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"github.com/riverqueue/river/rivertype"
 	"github.com/stretchr/testify/require"
 
 	"github.com/giftwell/giftwell/core"
@@ -43,6 +44,12 @@ func TestPortraitBlocksProductionUntilApproved(t *testing.T) {
 	moved, err := e.env.App.Campaigns.SimulateFulfilment(ctx, simulated.ID, campaign.SendInProduction)
 	require.NoError(t, err)
 	require.False(t, moved, "the simulator skips a gift awaiting its photo")
+	// The simulator's jobs wait (snoozed) rather than finish or fail.
+	jobs := apptest.WorkJobs(t, e.env.App, &campaign.SimulateFulfilmentWorker{Campaigns: e.env.App.Campaigns})
+	require.Len(t, jobs, 2)
+	for _, j := range jobs {
+		require.Equal(t, rivertype.JobStateScheduled, j.State, "errors: %v", j.Errors)
+	}
 
 	photo := e.env.ReadyArtwork(t, "portrait")
 	for _, g := range gifts {
