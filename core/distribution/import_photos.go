@@ -14,9 +14,10 @@ import (
 // photoFetchers is how many photos an import fetches at once.
 const photoFetchers = 4
 
-// photoBudget bounds the time one import spends fetching photos; URLs not
-// fetched by then get a notice instead.
-const photoBudget = 90 * time.Second
+// photoBudget bounds the time one import spends fetching photos, well
+// within the server's 60-second write timeout; URLs not fetched by then
+// get a notice instead.
+const photoBudget = 30 * time.Second
 
 // importedPhoto is what became of one photo URL of an import: the
 // portrait asset it became, or why it did not (a phrase that follows "the
