@@ -29,7 +29,7 @@ var allowedImports = map[string][]string{
 	"core/giftlink":     {"core", "core/artwork", "core/campaign", "core/catalog", "sql/db"},
 	"core/webhook":      {"core", "core/tracking", "sql/db"},
 	"core/billing":      {"core", "core/campaign", "core/giftlink", "core/ledger", "sql/db"},
-	"core/distribution": {"core", "core/campaign", "core/giftlink", "sql/db"},
+	"core/distribution": {"core", "core/artwork", "core/campaign", "core/giftlink", "sql/db"},
 	".":                 {"core", "core/*"},
 	"tools":             {".", "core", "core/*"},
 	"prompts":           {".", "core", "core/*"},

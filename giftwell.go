@@ -73,6 +73,7 @@ func New(db *pgxpool.Pool, cfg core.Config, clock core.Clock, log *slog.Logger) 
 	bill := &billing.Service{Kernel: k, Campaigns: campaigns, Ledger: led}
 	// Card-paid gifts are refunded through the checkout that paid them.
 	links.CardRefunder = bill
+	art := &artwork.Service{Kernel: k}
 	return &App{
 		Kernel:       k,
 		Catalog:      cat,
@@ -82,11 +83,11 @@ func New(db *pgxpool.Pool, cfg core.Config, clock core.Clock, log *slog.Logger) 
 		Campaigns:    campaigns,
 		Billing:      bill,
 		GiftLinks:    links,
-		Distribution: &distribution.Service{Kernel: k, Campaigns: campaigns, GiftLinks: links},
+		Distribution: &distribution.Service{Kernel: k, Campaigns: campaigns, GiftLinks: links, Artwork: art},
 		Guide:        &guide.Service{Kernel: k},
 		Tracking:     &tracking.Service{Kernel: k},
 		Webhooks:     hooks,
-		Artwork:      &artwork.Service{Kernel: k},
+		Artwork:      art,
 	}
 }
 

@@ -130,7 +130,8 @@ func (h *handler) saveImport(w http.ResponseWriter, r *http.Request, s session) 
 		retained = append(retained, i)
 	}
 	_, err := h.app.Distribution.SaveImport(r.Context(), s.Principal, id, distribution.ImportRequest{
-		ImportID: upload, UploadID: upload, Fields: r.PostForm["field"], RetainedColumnIndices: retained})
+		ImportID: upload, UploadID: upload, Fields: r.PostForm["field"], RetainedColumnIndices: retained,
+		RightsConfirmed: r.PostForm.Get("rights_confirmed") == "yes"})
 	if err != nil {
 		h.formFailed(w, r, s, "import", h.importLoader(r), err)
 		return

@@ -57,6 +57,7 @@ func TestCampaignPageImportsAndDownloadsLinks(t *testing.T) {
 	body := html.UnescapeString(res.Body)
 	require.Contains(t, body, "2 rows")
 	require.Contains(t, body, `<option value="name" selected>`, "Full Name fills name by its own name")
+	require.Contains(t, body, `name="rights_confirmed"`, "the form asks before photo links are fetched")
 
 	// Map "Work Email" to email by hand; keep only Segment for exports.
 	res = owner.post(mapping, url.Values{"field": {"name", "email", "ignore", "ignore"}, "retain": {"2"}})

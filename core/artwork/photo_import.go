@@ -34,7 +34,9 @@ var sharingHosts = []string{
 // ImportPhoto fetches a person's photo from a direct public HTTPS image
 // URL (outside any transaction, through Photos: no private address, no
 // redirect, at most MaxFileBytes and the fetcher's timeout) and stores it
-// as a portrait asset. The user must have confirmed the rights to it.
+// as a portrait asset. The user must have confirmed the rights to it. A
+// fetch that fails is told in a fixed phrase (fetchPhrase); its cause is
+// logged, never returned.
 // Codes: VALIDATION_ERROR naming url (not HTTPS, a LinkedIn or sharing
 // page, an HTML page, not a PNG, JPEG or WebP, not a portrait, not
 // fetched) or rightsConfirmed; RATE_LIMIT (550 photo imports per UTC day,
@@ -60,7 +62,8 @@ func (s *Service) ImportPhoto(ctx context.Context, p core.Principal, in PhotoImp
 	}
 	got, err := s.Photos.FetchPhoto(ctx, u.String(), MaxFileBytes)
 	if err != nil {
-		return Asset{}, core.Invalid("url", "could not be fetched: %s", core.Clip(err.Error(), 200))
+		s.Log.InfoContext(ctx, "artwork: photo not fetched", "workspace", p.WorkspaceID, "host", u.Host, "err", err)
+		return Asset{}, core.Invalid("url", "could not be fetched: %s", fetchPhrase(err))
 	}
 	info, err := checkFetched(got)
 	if err != nil {

@@ -48,7 +48,8 @@ func TestImportPhoto(t *testing.T) {
 	_, err := env.App.Artwork.ImportPhoto(ctx, p, artwork.PhotoImport{URL: srv.URL + "/ana.png", RightsConfirmed: true})
 	e := apptest.RequireCode(t, err, core.CodeValidation)
 	require.Equal(t, []string{"url"}, e.Fields)
-	require.Contains(t, e.Message, "could not be fetched")
+	require.Contains(t, e.Message, "could not be fetched: refused: not a public address")
+	require.NotContains(t, e.Message, "127.0.0.1", "the guard's reason is logged, not returned")
 
 	env.AllowPhotoServer(t, srv)
 	a, err := env.App.Artwork.ImportPhoto(ctx, p, artwork.PhotoImport{URL: srv.URL + "/ana.png?size=large#x", RightsConfirmed: true})
@@ -73,7 +74,7 @@ func TestImportPhoto(t *testing.T) {
 		{srv.URL + "/disguised.png", "header does not decode", true, "url"},
 		{srv.URL + "/tiny.png", "at least 256x256", true, "url"},
 		{srv.URL + "/moved.png", "redirect", true, "url"},
-		{srv.URL + "/huge.png", "could not be fetched", true, "url"},
+		{srv.URL + "/huge.png", "could not be fetched: too large", true, "url"},
 		{srv.URL + "/missing.png", "HTTP 404", true, "url"},
 	} {
 		_, err := env.App.Artwork.ImportPhoto(ctx, p, artwork.PhotoImport{URL: tc.url, RightsConfirmed: tc.rights})

@@ -6,6 +6,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/artwork"
 	"github.com/giftwell/giftwell/sql/db"
 )
 
@@ -108,9 +109,13 @@ func (a *Service) checkQuotedPrice(ctx context.Context, row db.Send, cents int64
 }
 
 // orderBlock says why gift row cannot go into production, or nil: a
-// balance mismatch waits for staff, and a live shipping-quote gift needs
-// its final price confirmed first.
+// balance mismatch waits for staff, a gift whose product requiresPortrait
+// needs its portrait approved (update_recipient_photo) first, and a live
+// shipping-quote gift needs its final price confirmed first.
 func (a *Service) orderBlock(ctx context.Context, row db.Send) error {
+	if err := portraitBlock(row); err != nil {
+		return err
+	}
 	if row.PriceReview != nil && *row.PriceReview == string(PriceBalanceMismatch) {
 		return core.Errorf(core.CodeBalanceMismatch,
 			"gift %s's final price differs from what the balance paid; it waits for staff: confirm the price paid or cancel it", row.ID)
@@ -127,4 +132,15 @@ func (a *Service) orderBlock(ctx context.Context, row db.Send) error {
 			"gift %s needs its final price confirmed (staff gift --final-price) before it is ordered", row.ID)
 	}
 	return nil
+}
+
+// portraitBlock says why gift row's portrait keeps it out of production,
+// or nil: a gift with a portrait goes into production only once the
+// portrait is approved, since production closes update_recipient_photo.
+func portraitBlock(row db.Send) error {
+	if row.PortraitState == "" || artwork.PortraitState(row.PortraitState) == artwork.PortraitApproved {
+		return nil
+	}
+	return core.FieldError(core.CodeInvalidRequestState, "portrait",
+		"gift %s needs a photo: its portrait is %s; approve one with update_recipient_photo before it is ordered", row.ID, row.PortraitState)
 }

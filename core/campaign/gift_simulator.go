@@ -96,11 +96,23 @@ func (a *Service) scheduleSimulation(ctx context.Context, tx pgx.Tx, sendID stri
 // schedules the next step. A gift that moved on meanwhile (the staff
 // command moved it, or it was cancelled), a live gift, an unknown gift and
 // a simulator turned off are left alone: moved is false and nothing is
-// scheduled. SimulateFulfilmentWorker calls it.
+// scheduled. A ready gift whose portrait is not approved (portraitBlock)
+// is skipped too: SimulateFulfilmentWorker tries that step again later.
 func (a *Service) SimulateFulfilment(ctx context.Context, sendID string, step SendStatus) (moved bool, err error) {
+	moved, _, err = a.simulateFulfilment(ctx, sendID, step)
+	return moved, err
+}
+
+// portraitRetry is how long the simulator waits before trying again to
+// move a gift whose portrait is not approved yet.
+const portraitRetry = 5 * time.Minute
+
+// simulateFulfilment is SimulateFulfilment; waiting says the gift stays
+// ready because its portrait is not approved.
+func (a *Service) simulateFulfilment(ctx context.Context, sendID string, step SendStatus) (moved, waiting bool, err error) {
 	st, ok := simulationStepTo(step)
 	if !ok || !a.TestFulfilment {
-		return false, nil
+		return false, false, nil
 	}
 	err = a.InTxJobs(ctx, func(tx pgx.Tx) error {
 		row, err := db.New(tx).SendGetForUpdate(ctx, sendID)
@@ -113,6 +125,10 @@ func (a *Service) SimulateFulfilment(ctx context.Context, sendID string, step Se
 		if core.Mode(row.Mode) != core.ModeTest || SendStatus(row.Status) != st.From {
 			return nil
 		}
+		if st.To == SendInProduction && portraitBlock(row) != nil {
+			waiting = true
+			return nil
+		}
 		m := GiftMove{SendID: sendID, To: st.To, Reason: "test mode: simulated fulfilment"}
 		if st.To == SendShipped {
 			m.Carrier, m.TrackingNumber = SimulatedCarrier, simulatedTrackingNumber(sendID)
@@ -123,7 +139,7 @@ func (a *Service) SimulateFulfilment(ctx context.Context, sendID string, step Se
 		moved = true
 		return nil
 	})
-	return moved, core.AsCoreError(err)
+	return moved, waiting, core.AsCoreError(err)
 }
 
 // simulatedTrackingNumber is the fake tracking number of test gift
@@ -135,7 +151,8 @@ func simulatedTrackingNumber(sendID string) string {
 }
 
 // SimulateFulfilmentWorker works SimulateFulfilmentArgs jobs
-// (SimulateFulfilment); an error makes River retry the step.
+// (SimulateFulfilment); an error makes River retry the step, and a gift
+// waiting for its portrait's approval snoozes the job for portraitRetry.
 type SimulateFulfilmentWorker struct {
 	river.WorkerDefaults[SimulateFulfilmentArgs]
 	Campaigns *Service
@@ -145,6 +162,9 @@ var _ river.Worker[SimulateFulfilmentArgs] = (*SimulateFulfilmentWorker)(nil)
 
 // Work runs the job's step once.
 func (w *SimulateFulfilmentWorker) Work(ctx context.Context, job *river.Job[SimulateFulfilmentArgs]) error {
-	_, err := w.Campaigns.SimulateFulfilment(ctx, job.Args.SendID, job.Args.Step)
+	_, waiting, err := w.Campaigns.simulateFulfilment(ctx, job.Args.SendID, job.Args.Step)
+	if err == nil && waiting {
+		return river.JobSnooze(portraitRetry)
+	}
 	return err
 }

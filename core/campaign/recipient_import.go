@@ -43,7 +43,7 @@ type ImportedPeople struct {
 // refusalsPerPerson are the codes with which add_recipients refuses one
 // person of a request (recipients[i]); an import leaves that person out.
 var refusalsPerPerson = []core.Code{core.CodeValidation, core.CodeRecipientMessageRequired, core.CodeDuplicateRecipient,
-	core.CodeRecipientIdentityConflict, core.CodeTooManyArtworkFiles}
+	core.CodeRecipientIdentityConflict, core.CodeTooManyArtworkFiles, core.CodeArtworkUnavailable}
 
 // personPath matches the path of a person of a request: recipients[3], and
 // what follows it.
@@ -57,7 +57,7 @@ var otherPerson = regexp.MustCompile(`recipients\[(\d+)\]`)
 // that joins the caller's transaction (core.BeginTx) when ctx carries one.
 // Unlike add_recipients it needs no expectedPolicyVersion, and a person
 // those rules refuse on their own (a field, a duplicate, another person's
-// identifiers) is left out with the problem instead of refusing the
+// identifiers, an asset that is not a ready file of the workspace) is left out with the problem instead of refusing the
 // import; the rest are added. It returns NOT_FOUND, CAMPAIGN_COMPLETED,
 // VALIDATION_ERROR about the import as a whole (more than 500 people, a
 // roster or limits that cannot grow to fit), TEAM_MANAGER_REQUIRED or

@@ -29,6 +29,7 @@ type ImportRequest struct {
 	Rows                  [][]string `json:"rows,omitempty" jsonschema:"the rows, one string per header, without uploadId" schema:"maxItems=500,items.maxItems=100"`
 	UploadID              string     `json:"uploadId,omitempty" jsonschema:"a complete upload_gift_source_chunk upload of the CSV (first line: the headers) instead of headers and rows" schema:"maxLength=100"`
 	Fields                []string   `json:"fields,omitempty" jsonschema:"optional mapping, one per header: name, first_name, last_name, email, company, title, source_system, external_id, message, custom_tag, photo_url, linkedin_url, adult_recipient_confirmed, address fields, detail:<key> or ignore; empty: by the header's own name" schema:"maxItems=100,items.maxLength=100"`
+	RightsConfirmed       bool       `json:"rightsConfirmed,omitempty" jsonschema:"true: the user confirmed they may use the photos the rows' photo_url links to; only then, for a gift that requires a portrait, each link is fetched as import_recipient_photo does and wins over the LinkedIn profile"`
 }
 
 // ImportCounts counts an import's rows.
@@ -123,6 +124,7 @@ func (s *Service) SaveImport(ctx context.Context, p core.Principal, campaignID s
 		rowOf  []int // people[k] is row rowOf[k]
 		stored []int // the rows kept (not blank)
 	)
+	photoURLs := map[int]string{} // people[k]'s photo URL, to fetch
 	for i, row := range t.rows {
 		if blank(row) {
 			sum.Counts.Blank++
@@ -130,16 +132,38 @@ func (s *Service) SaveImport(ctx context.Context, p core.Principal, campaignID s
 		}
 		stored = append(stored, i)
 		id := strconv.Itoa(i + 1)
-		person, problem, notices := personOf(row, fields, in.ImportID, id, portrait)
-		for _, n := range notices {
-			sum.Notices = append(sum.Notices, RowProblem{Row: i + 1, ImportRowID: id, Fields: n.fields, Message: n.message})
-		}
+		person, problem, photoURL := personOf(row, fields, in.ImportID, id, portrait)
 		if problem != nil {
 			sum.Problems = append(sum.Problems, RowProblem{Row: i + 1, ImportRowID: id, Code: core.CodeValidation, Fields: problem.fields, Message: problem.message})
 			continue
 		}
+		if photoURL != "" {
+			photoURLs[len(people)] = photoURL
+		}
 		people = append(people, person)
 		rowOf = append(rowOf, i)
+	}
+	if len(photoURLs) > 0 {
+		if err := s.checkRowRoom(ctx, p.WorkspaceID, campaignID, len(stored)); err != nil {
+			return ImportSummary{}, err
+		}
+		urls := make([]string, 0, len(photoURLs))
+		for k := range people {
+			if u, ok := photoURLs[k]; ok {
+				urls = append(urls, u)
+			}
+		}
+		got := s.importPhotos(ctx, p, urls, in.RightsConfirmed)
+		for k := range people {
+			u, ok := photoURLs[k]
+			if !ok {
+				continue
+			}
+			if n := withPhoto(&people[k], got[u]); n != nil {
+				i := rowOf[k]
+				sum.Notices = append(sum.Notices, RowProblem{Row: i + 1, ImportRowID: strconv.Itoa(i + 1), Fields: n.fields, Message: n.message})
+			}
+		}
 	}
 
 	recipientOf := make(map[int]string, len(people))
@@ -148,12 +172,8 @@ func (s *Service) SaveImport(ctx context.Context, p core.Principal, campaignID s
 		if err != nil {
 			return err
 		}
-		n, err := q.RecipientImportRowCount(ctx, db.RecipientImportRowCountParams{WorkspaceID: p.WorkspaceID, CampaignID: campaignID})
-		if err != nil {
-			return core.Internal(err)
-		}
-		if int(n)+len(stored) > MaxImportRows {
-			return core.Invalid("rows", "the campaign already holds %d imported rows; with these %d it would pass %d", n, len(stored), MaxImportRows)
+		if err := rowRoom(ctx, q, p.WorkspaceID, campaignID, len(stored)); err != nil {
+			return err
 		}
 		for k, id := range res.RecipientIDs {
 			recipientOf[rowOf[k]] = id
@@ -178,6 +198,26 @@ func (s *Service) SaveImport(ctx context.Context, p core.Principal, campaignID s
 		return ImportSummary{}, err
 	}
 	return sum, nil
+}
+
+// rowRoom refuses, naming rows, an import whose adding rows would take
+// campaign campaignID past MaxImportRows imported rows.
+func rowRoom(ctx context.Context, q *db.Queries, workspaceID, campaignID string, adding int) error {
+	n, err := q.RecipientImportRowCount(ctx, db.RecipientImportRowCountParams{WorkspaceID: workspaceID, CampaignID: campaignID})
+	if err != nil {
+		return core.Internal(err)
+	}
+	if int(n)+adding > MaxImportRows {
+		return core.Invalid("rows", "the campaign already holds %d imported rows; with these %d it would pass %d", n, adding, MaxImportRows)
+	}
+	return nil
+}
+
+// checkRowRoom is rowRoom read before the import's transaction, so an
+// import the transaction would refuse fetches no photos; the transaction
+// checks again.
+func (s *Service) checkRowRoom(ctx context.Context, workspaceID, campaignID string, adding int) error {
+	return s.ReadTx(ctx, func(q *db.Queries) error { return rowRoom(ctx, q, workspaceID, campaignID, adding) })
 }
 
 // writeImport records the import, its rows and their people, and drops

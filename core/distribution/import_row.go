@@ -15,17 +15,15 @@ type rowNotice struct {
 }
 
 // personOf is row's roster person: each column's cell in its field (empty
-// cells are absent), importId and importRowId set. A direct image
-// (photo_url as an uploaded asset) is the portrait; the LinkedIn profile
-// is the fallback; portraits only for a gift that requires one. It
-// returns a problem that leaves the row out (a field the add rules cannot
-// read), and notices that do not.
-func personOf(row, fields []string, importID, rowID string, portrait bool) (campaign.RecipientInput, *rowNotice, []rowNotice) {
-	in := campaign.RecipientInput{ImportID: importID, ImportRowID: rowID}
-	var (
-		first, last, photo string
-		notices            []rowNotice
-	)
+// cells are absent), importId and importRowId set. For a gift that
+// requires a portrait, photo_url holding an uploaded asset ID is the
+// photo; any other photo_url value is returned as photoURL for the caller
+// to fetch (a direct image wins), and meanwhile the LinkedIn profile, the
+// fallback, is the photo. It returns a problem that leaves the row out (a
+// field the add rules cannot read).
+func personOf(row, fields []string, importID, rowID string, portrait bool) (in campaign.RecipientInput, problem *rowNotice, photoURL string) {
+	in = campaign.RecipientInput{ImportID: importID, ImportRowID: rowID}
+	var first, last, photo string
 	for j, f := range fields {
 		v := strings.TrimSpace(row[j])
 		if v == "" {
@@ -65,7 +63,7 @@ func personOf(row, fields []string, importID, rowID string, portrait bool) (camp
 				f := false
 				in.AdultRecipientConfirmed = &f
 			default:
-				return in, &rowNotice{fields: []string{"adultRecipientConfirmed"}, message: "adultRecipientConfirmed: must be true or false"}, nil
+				return in, &rowNotice{fields: []string{"adultRecipientConfirmed"}, message: "adultRecipientConfirmed: must be true or false"}, ""
 			}
 		case FieldAddressMode:
 			in.AddressMode = campaign.AddressMode(strings.ToLower(v))
@@ -92,23 +90,16 @@ func personOf(row, fields []string, importID, rowID string, portrait bool) (camp
 		in.Name = strings.TrimSpace(first + " " + last)
 	}
 	if !portrait {
-		return in, nil, notices
+		return in, nil, ""
 	}
-	linkedIn := &campaign.RecipientPhoto{Source: campaign.PhotoLinkedIn, ProfileURL: in.ProfileURL}
-	switch {
-	case strings.HasPrefix(photo, core.PrefixAsset):
+	if strings.HasPrefix(photo, core.PrefixAsset) {
 		in.Photo = &campaign.RecipientPhoto{Source: campaign.PhotoUpload, AssetID: photo}
-	case photo != "":
-		msg := "photo: an import does not fetch images; import the image as a photo and give its asset ID (asset_...) in photo_url"
-		if in.ProfileURL != "" {
-			msg += "; the LinkedIn profile is the portrait until then"
-			in.Photo = linkedIn
-		}
-		notices = append(notices, rowNotice{fields: []string{"photo"}, message: msg})
-	case in.ProfileURL != "":
-		in.Photo = linkedIn
+		return in, nil, ""
 	}
-	return in, nil, notices
+	if in.ProfileURL != "" {
+		in.Photo = &campaign.RecipientPhoto{Source: campaign.PhotoLinkedIn, ProfileURL: in.ProfileURL}
+	}
+	return in, nil, photo
 }
 
 // blank reports whether every cell of row is empty.

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -303,9 +304,13 @@ func TestUploadCapacity(t *testing.T) {
 	_, err := svc.UploadSourceChunk(ctx, d.key, d.c.ID, distribution.Chunk{UploadID: "u4", PartIndex: 0, PartCount: 2, TotalBytes: 10, Data: data})
 	requireCode(t, err, core.CodeUploadCapacity, "")
 	require.Equal(t, 429, err.(*core.Error).Status())
+	require.Equal(t, distribution.UploadTTL.Milliseconds(), err.(*core.Error).RetryAfterMs, "the oldest upload expires in 6 hours")
+	d.env.Clock.Advance(time.Hour)
+	_, err = svc.UploadSourceChunk(ctx, d.key, d.c.ID, distribution.Chunk{UploadID: "u4", PartIndex: 0, PartCount: 2, TotalBytes: 10, Data: data})
+	require.Equal(t, (distribution.UploadTTL - time.Hour).Milliseconds(), err.(*core.Error).RetryAfterMs)
 
 	// After 6 hours the unfinished uploads expire and make room.
-	d.env.Clock.Advance(distribution.UploadTTL)
+	d.env.Clock.Advance(distribution.UploadTTL - time.Hour)
 	_, err = svc.UploadSourceChunk(ctx, d.key, d.c.ID, distribution.Chunk{UploadID: "u4", PartIndex: 0, PartCount: 2, TotalBytes: 10, Data: data})
 	require.NoError(t, err)
 }

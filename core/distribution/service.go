@@ -9,6 +9,7 @@ package distribution
 
 import (
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/artwork"
 	"github.com/giftwell/giftwell/core/campaign"
 	"github.com/giftwell/giftwell/core/giftlink"
 )
@@ -20,4 +21,7 @@ type Service struct {
 	Campaigns *campaign.Service
 	// GiftLinks selects the gift-link records an export writes.
 	GiftLinks *giftlink.Service
+	// Artwork imports the photos an import's photo_url column links to
+	// (import_recipient_photo's path); nil fetches none.
+	Artwork *artwork.Service
 }

@@ -122,9 +122,11 @@ func (s *Service) stage(ctx context.Context, q *db.Queries, workspaceID, campaig
 		return db.SourceUpload{}, core.Internal(err)
 	}
 	if held.Uploads >= MaxStagedUploads || held.Bytes+in.TotalBytes > MaxStagedBytes {
-		return db.SourceUpload{}, core.Errorf(core.CodeUploadCapacity,
-			"the workspace already stages %d uploads of %d bytes (at most %d uploads or %d bytes at once); finish or import those first, or wait until they expire",
+		e := core.Errorf(core.CodeUploadCapacity,
+			"the workspace already stages %d uploads of %d bytes (at most %d uploads or %d bytes at once); finish or import those first, or wait retryAfterMs until the oldest expires",
 			held.Uploads, held.Bytes, MaxStagedUploads, MaxStagedBytes)
+		e.RetryAfterMs = max(held.FirstExpiry.Sub(now).Milliseconds(), 1)
+		return db.SourceUpload{}, e
 	}
 	up := db.SourceUpload{WorkspaceID: workspaceID, ID: in.UploadID, CampaignID: campaignID, PartCount: int32(in.PartCount),
 		TotalBytes: in.TotalBytes, CreatedAt: now, ExpiresAt: now.Add(UploadTTL)}

@@ -353,20 +353,23 @@ func (q *Queries) RecipientImportUpdate(ctx context.Context, arg RecipientImport
 }
 
 const sourceUploadCapacity = `-- name: SourceUploadCapacity :one
-SELECT count(*)::int AS uploads, coalesce(sum(total_bytes), 0)::bigint AS bytes
+SELECT count(*)::int AS uploads, coalesce(sum(total_bytes), 0)::bigint AS bytes,
+       coalesce(min(expires_at), 'epoch'::timestamptz)::timestamptz AS first_expiry
 FROM source_uploads WHERE workspace_id = $1
 `
 
 type SourceUploadCapacityRow struct {
-	Uploads int32
-	Bytes   int64
+	Uploads     int32
+	Bytes       int64
+	FirstExpiry time.Time
 }
 
-// The workspace's staged uploads and the bytes they reserve.
+// The workspace's staged uploads, the bytes they reserve and when the
+// first of them expires (the epoch when there is none).
 func (q *Queries) SourceUploadCapacity(ctx context.Context, workspaceID string) (SourceUploadCapacityRow, error) {
 	row := q.db.QueryRow(ctx, sourceUploadCapacity, workspaceID)
 	var i SourceUploadCapacityRow
-	err := row.Scan(&i.Uploads, &i.Bytes)
+	err := row.Scan(&i.Uploads, &i.Bytes, &i.FirstExpiry)
 	return i, err
 }
 

@@ -26,8 +26,10 @@ DELETE FROM source_uploads WHERE workspace_id = @workspace_id AND expires_at <= 
 SELECT * FROM source_uploads WHERE workspace_id = @workspace_id AND id = @id;
 
 -- name: SourceUploadCapacity :one
--- The workspace's staged uploads and the bytes they reserve.
-SELECT count(*)::int AS uploads, coalesce(sum(total_bytes), 0)::bigint AS bytes
+-- The workspace's staged uploads, the bytes they reserve and when the
+-- first of them expires (the epoch when there is none).
+SELECT count(*)::int AS uploads, coalesce(sum(total_bytes), 0)::bigint AS bytes,
+       coalesce(min(expires_at), 'epoch'::timestamptz)::timestamptz AS first_expiry
 FROM source_uploads WHERE workspace_id = @workspace_id;
 
 -- name: SourceUploadInsert :exec
