@@ -66,13 +66,13 @@ var closedStatuses = []string{"in_production", "shipped", "delivered", "declined
 // StartPortrait gives a new gift whose product requiresPortrait its
 // portrait, in the caller's transaction: awaiting_approval with the
 // person's uploaded photo (assetID), otherwise awaiting_photo; version 1.
-func StartPortrait(ctx context.Context, q *db.Queries, sendID, assetID string, now time.Time) (*Portrait, error) {
+func StartPortrait(ctx context.Context, q *db.Queries, workspaceID, sendID, assetID string, now time.Time) (*Portrait, error) {
 	p := &Portrait{State: PortraitAwaitingPhoto, Version: 1}
 	if assetID != "" {
 		p.State, p.AssetID = PortraitAwaitingApproval, assetID
 	}
 	if err := q.PortraitSet(ctx, db.PortraitSetParams{
-		ID: sendID, PortraitState: string(p.State), PortraitVersion: 1, PortraitAssetID: p.AssetID, UpdatedAt: now,
+		WorkspaceID: workspaceID, ID: sendID, PortraitState: string(p.State), PortraitVersion: 1, PortraitAssetID: p.AssetID, UpdatedAt: now,
 	}); err != nil {
 		return nil, core.Internal(err)
 	}
@@ -127,7 +127,7 @@ func (s *Service) UpdatePhoto(ctx context.Context, p core.Principal, sendID stri
 			next.State, next.AssetID, next.SourceURL, next.ApprovedAt = PortraitAwaitingPhoto, "", "", nil
 		}
 		if err := q.PortraitSet(ctx, db.PortraitSetParams{
-			ID: r.ID, PortraitState: string(next.State), PortraitVersion: int32(next.Version), PortraitAssetID: next.AssetID,
+			WorkspaceID: p.WorkspaceID, ID: r.ID, PortraitState: string(next.State), PortraitVersion: int32(next.Version), PortraitAssetID: next.AssetID,
 			PortraitSourceUrl: next.SourceURL, PortraitApprovedAt: next.ApprovedAt, UpdatedAt: s.Clock.Now(),
 		}); err != nil {
 			return core.Internal(err)

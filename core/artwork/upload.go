@@ -130,7 +130,7 @@ func (s *Service) store(ctx context.Context, p core.Principal, f newFile) (Asset
 		s.undo(ctx, row, f.counter)
 		return Asset{}, core.UnavailableNothingSaved(fmt.Errorf("artwork: store %s: %w", row.ID, err))
 	}
-	n, err := db.New(s.DB).ArtworkMarkReady(ctx, row.ID)
+	n, err := db.New(s.DB).ArtworkMarkReady(ctx, db.ArtworkMarkReadyParams{WorkspaceID: row.WorkspaceID, ID: row.ID})
 	if err != nil {
 		return Asset{}, core.Internal(err)
 	}
@@ -145,7 +145,7 @@ func (s *Service) store(ctx context.Context, p core.Principal, f newFile) (Asset
 // stops counting after stalePending.
 func (s *Service) undo(ctx context.Context, row db.ArtworkAsset, c counter) {
 	err := s.InTx(ctx, func(q *db.Queries) error {
-		if _, err := q.ArtworkDeletePending(ctx, row.ID); err != nil {
+		if _, err := q.ArtworkDeletePending(ctx, db.ArtworkDeletePendingParams{WorkspaceID: row.WorkspaceID, ID: row.ID}); err != nil {
 			return err
 		}
 		if c != countUpload {

@@ -170,7 +170,7 @@ func (a *Service) createGift(ctx context.Context, tx pgx.Tx, gp giftParams) (Gif
 		}
 		g.ShippingStates = gp.shippingStates
 	}
-	if err := a.startPortrait(ctx, q, &g, who); err != nil {
+	if err := a.startPortrait(ctx, q, c.WorkspaceID, &g, who); err != nil {
 		return Gift{}, err
 	}
 	state := ApprovalApproved

@@ -8,10 +8,10 @@ import (
 )
 
 // startPortrait gives a new gift whose product requiresPortrait its
-// portrait (artwork.StartPortrait): awaiting_approval with the person's
+// portrait (artwork.StartPortrait) in workspace workspaceID: awaiting_approval with the person's
 // uploaded photo, awaiting_photo otherwise (no photo yet, or a LinkedIn
 // profile staff source a photo from). update_recipient_photo moves it on.
-func (a *Service) startPortrait(ctx context.Context, q *db.Queries, g *Gift, who person) error {
+func (a *Service) startPortrait(ctx context.Context, q *db.Queries, workspaceID string, g *Gift, who person) error {
 	product, err := a.storedProduct(ctx, g.ProductID)
 	if err != nil || product == nil || !product.RequiresPortrait {
 		return err
@@ -20,6 +20,6 @@ func (a *Service) startPortrait(ctx context.Context, q *db.Queries, g *Gift, who
 	if who.Photo != nil && who.Photo.Source == PhotoUpload {
 		asset = who.Photo.AssetID
 	}
-	g.Portrait, err = artwork.StartPortrait(ctx, q, g.ID, asset, g.CreatedAt)
+	g.Portrait, err = artwork.StartPortrait(ctx, q, workspaceID, g.ID, asset, g.CreatedAt)
 	return err
 }

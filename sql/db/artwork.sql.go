@@ -103,11 +103,16 @@ func (q *Queries) ArtworkDayReturnUpload(ctx context.Context, arg ArtworkDayRetu
 
 const artworkDeletePending = `-- name: ArtworkDeletePending :execrows
 DELETE FROM artwork_assets
-WHERE id = $1 AND state = 'pending'
+WHERE workspace_id = $1 AND id = $2 AND state = 'pending'
 `
 
-func (q *Queries) ArtworkDeletePending(ctx context.Context, id string) (int64, error) {
-	result, err := q.db.Exec(ctx, artworkDeletePending, id)
+type ArtworkDeletePendingParams struct {
+	WorkspaceID string
+	ID          string
+}
+
+func (q *Queries) ArtworkDeletePending(ctx context.Context, arg ArtworkDeletePendingParams) (int64, error) {
+	result, err := q.db.Exec(ctx, artworkDeletePending, arg.WorkspaceID, arg.ID)
 	if err != nil {
 		return 0, err
 	}
@@ -266,11 +271,16 @@ func (q *Queries) ArtworkListReady(ctx context.Context, arg ArtworkListReadyPara
 
 const artworkMarkReady = `-- name: ArtworkMarkReady :execrows
 UPDATE artwork_assets SET state = 'ready'
-WHERE id = $1 AND state = 'pending'
+WHERE workspace_id = $1 AND id = $2 AND state = 'pending'
 `
 
-func (q *Queries) ArtworkMarkReady(ctx context.Context, id string) (int64, error) {
-	result, err := q.db.Exec(ctx, artworkMarkReady, id)
+type ArtworkMarkReadyParams struct {
+	WorkspaceID string
+	ID          string
+}
+
+func (q *Queries) ArtworkMarkReady(ctx context.Context, arg ArtworkMarkReadyParams) (int64, error) {
+	result, err := q.db.Exec(ctx, artworkMarkReady, arg.WorkspaceID, arg.ID)
 	if err != nil {
 		return 0, err
 	}

@@ -70,7 +70,7 @@ const portraitSet = `-- name: PortraitSet :exec
 UPDATE sends
 SET portrait_state = $1, portrait_version = $2, portrait_asset_id = $3,
     portrait_source_url = $4, portrait_approved_at = $5, updated_at = $6
-WHERE id = $7
+WHERE workspace_id = $7 AND id = $8
 `
 
 type PortraitSetParams struct {
@@ -80,6 +80,7 @@ type PortraitSetParams struct {
 	PortraitSourceUrl  string
 	PortraitApprovedAt *time.Time
 	UpdatedAt          time.Time
+	WorkspaceID        string
 	ID                 string
 }
 
@@ -91,6 +92,7 @@ func (q *Queries) PortraitSet(ctx context.Context, arg PortraitSetParams) error 
 		arg.PortraitSourceUrl,
 		arg.PortraitApprovedAt,
 		arg.UpdatedAt,
+		arg.WorkspaceID,
 		arg.ID,
 	)
 	return err

@@ -43,11 +43,11 @@ RETURNING *;
 
 -- name: ArtworkMarkReady :execrows
 UPDATE artwork_assets SET state = 'ready'
-WHERE id = @id AND state = 'pending';
+WHERE workspace_id = @workspace_id AND id = @id AND state = 'pending';
 
 -- name: ArtworkDeletePending :execrows
 DELETE FROM artwork_assets
-WHERE id = @id AND state = 'pending';
+WHERE workspace_id = @workspace_id AND id = @id AND state = 'pending';
 
 -- name: ArtworkGet :one
 SELECT *

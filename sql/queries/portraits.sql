@@ -9,7 +9,7 @@ FOR UPDATE;
 UPDATE sends
 SET portrait_state = @portrait_state, portrait_version = @portrait_version, portrait_asset_id = @portrait_asset_id,
     portrait_source_url = @portrait_source_url, portrait_approved_at = @portrait_approved_at, updated_at = @updated_at
-WHERE id = @id;
+WHERE workspace_id = @workspace_id AND id = @id;
 
 -- name: ArtworkSourceURL :one
 SELECT source_url
