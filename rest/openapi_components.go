@@ -145,22 +145,39 @@ func (c *components) requestBody(op *operation) (*object, error) {
 // errorResponse is a named error response of the documents.
 type errorResponse struct {
 	name, description string
-	// header, when set, is a response header the error carries.
-	header, headerDescription, headerType string
+	// headers are the response headers the error carries.
+	headers []responseHeader
+}
+
+// responseHeader is one documented response header.
+type responseHeader struct {
+	name, description, typ string
+}
+
+// retryAfter is the Retry-After header of 429 and 503 answers.
+var retryAfter = responseHeader{"Retry-After", "Seconds to wait, rounded up.", "integer"}
+
+// rateLimitHeaders are the RateLimit headers every counted answer
+// carries (core.RateCharge): the window's limit, what is left of it, and
+// the seconds until it resets.
+var rateLimitHeaders = []responseHeader{
+	{"RateLimit-Limit", "Requests allowed per fixed clock minute of the database for this workspace (and route group: artwork reads and writes are counted apart).", "integer"},
+	{"RateLimit-Remaining", "Requests left in the current minute.", "integer"},
+	{"RateLimit-Reset", "Seconds until the current minute ends, rounded up.", "integer"},
 }
 
 // errorResponses are the documented error statuses, by status.
 var errorResponses = map[int]errorResponse{
 	http.StatusBadRequest:            {name: "BadRequest", description: "The request is not valid; error names each offending field or parameter."},
-	http.StatusUnauthorized:          {name: "Unauthorized", description: "The key or connection is missing, revoked or expired, or not accepted on this route.", header: "WWW-Authenticate", headerDescription: "Bearer", headerType: "string"},
+	http.StatusUnauthorized:          {name: "Unauthorized", description: "The key or connection is missing, revoked or expired, or not accepted on this route.", headers: []responseHeader{{"WWW-Authenticate", "Bearer", "string"}}},
 	http.StatusForbidden:             {name: "Forbidden", description: "The caller may not do this, or a browser Origin is not the site's."},
 	http.StatusNotFound:              {name: "NotFound", description: "The ID is not in this workspace, or there is no such route."},
 	http.StatusConflict:              {name: "Conflict", description: "The request conflicts with the current state."},
 	http.StatusRequestEntityTooLarge: {name: "RequestTooLarge", description: "The body is over 1 MiB (1,048,576 bytes)."},
 	http.StatusUnsupportedMediaType:  {name: "UnsupportedMediaType", description: "The body must be sent as application/json."},
-	http.StatusTooManyRequests:       {name: "TooManyRequests", description: "Over the limit; wait retryAfterMs, then send the same request.", header: "Retry-After", headerDescription: "Seconds to wait, rounded up.", headerType: "integer"},
+	http.StatusTooManyRequests:       {name: "TooManyRequests", description: "Over the limit; wait retryAfterMs, then send the same request.", headers: append([]responseHeader{retryAfter}, rateLimitHeaders...)},
 	http.StatusInternalServerError:   {name: "InternalError", description: "Unexpected. After a write, read current state before anything else."},
-	http.StatusServiceUnavailable:    {name: "ServiceUnavailable", description: "The database or a service Giftwell depends on is briefly unavailable. A read is retry_later: wait retryAfterMs, then send it again. After a write it is reread_and_retry: the write may have landed, so read current state first.", header: "Retry-After", headerDescription: "Seconds to wait, rounded up.", headerType: "integer"},
+	http.StatusServiceUnavailable:    {name: "ServiceUnavailable", description: "The database or a service Giftwell depends on is briefly unavailable. A read is retry_later: wait retryAfterMs, then send it again. After a write it is reread_and_retry: the write may have landed, so read current state first.", headers: []responseHeader{retryAfter}},
 }
 
 // addError registers the Error schema (core's envelope, as the registry
@@ -186,8 +203,12 @@ func (c *components) addError() error {
 	for _, status := range statuses {
 		e := errorResponses[status]
 		r := obj("description", e.description+codesWith(status))
-		if e.header != "" {
-			r.set("headers", obj(e.header, obj("description", e.headerDescription, "schema", obj("type", e.headerType))))
+		if len(e.headers) > 0 {
+			hs := obj()
+			for _, h := range e.headers {
+				hs.set(h.name, obj("description", h.description, "schema", obj("type", h.typ)))
+			}
+			r.set("headers", hs)
 		}
 		r.set("content", obj("application/json", obj("schema", ref("Error"))))
 		c.responses.set(e.name, r)
