@@ -115,26 +115,3 @@ func EventFromRow(r db.Event) Event {
 		WorkspaceID: r.WorkspaceID, Xid: r.Xid,
 	}
 }
-
-// GiftEvents returns the events recorded for gift sendID of p's workspace,
-// oldest first. It returns NOT_FOUND for a gift outside the workspace.
-func (a *Kernel) GiftEvents(ctx context.Context, p Principal, sendID string) ([]Event, error) {
-	if err := Authorize(p, ActRead, ""); err != nil {
-		return nil, err
-	}
-	q := db.New(a.DB)
-	if _, err := q.SendGet(ctx, db.SendGetParams{WorkspaceID: p.WorkspaceID, ID: sendID}); IsNoRows(err) {
-		return nil, FieldError(CodeNotFound, "sendId", "no gift %s in this workspace", Clip(sendID, 60))
-	} else if err != nil {
-		return nil, Internal(err)
-	}
-	rows, err := q.EventListBySend(ctx, sendID)
-	if err != nil {
-		return nil, Internal(err)
-	}
-	out := make([]Event, 0, len(rows))
-	for _, r := range rows {
-		out = append(out, EventFromRow(r))
-	}
-	return out, nil
-}

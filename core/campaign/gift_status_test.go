@@ -45,8 +45,7 @@ func knownPerson(n string) campaign.RecipientInput {
 // eventData decodes the data of the gift's events of typ, oldest first.
 func eventData(t *testing.T, w *playbooks, sendID string, typ core.EventType) []map[string]any {
 	t.Helper()
-	evs, err := w.env.App.GiftEvents(context.Background(), w.key, sendID)
-	require.NoError(t, err)
+	evs := w.env.GiftEvents(t, sendID)
 	var out []map[string]any
 	for _, e := range evs {
 		if e.Type == typ {

@@ -108,8 +108,7 @@ func TestAddToPlaybookWaitsThenOwnerApproves(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, gift.ID, same.ID)
 	require.Equal(t, int64(1_000), w.balance())
-	evs, err := app.GiftEvents(ctx, w.key, gift.ID)
-	require.NoError(t, err)
+	evs := w.env.GiftEvents(t, gift.ID)
 	require.Len(t, evs, 1)
 	require.Equal(t, core.EventSendCreated, evs[0].Type)
 	require.Equal(t, 1, w.requireOneDebitPerGift())
@@ -217,8 +216,7 @@ func TestAddToPlaybookBusyAndScheduled(t *testing.T) {
 	require.Equal(t, campaign.ApprovalAutoApproved, st)
 	after := w.add(c.ID, "raced")
 	require.Equal(t, campaign.ApprovalAutoApproved, after.Approval.State)
-	evs, err := app.GiftEvents(ctx, w.key, after.Approval.SendID)
-	require.NoError(t, err)
+	evs := w.env.GiftEvents(t, after.Approval.SendID)
 	require.Equal(t, []core.EventType{core.EventSendCreated, core.EventSendAutoApproved}, []core.EventType{evs[0].Type, evs[1].Type})
 	n = w.runScheduled()
 	require.Zero(t, n, "nothing left")
@@ -239,8 +237,7 @@ func TestAutoApproveOnAdd(t *testing.T) {
 	one := w.add(c.ID, "1")
 	require.Equal(t, campaign.ApprovalAutoApproved, one.Approval.State)
 	require.NotEmpty(t, one.Approval.SendID)
-	evs, err := app.GiftEvents(ctx, w.key, one.Approval.SendID)
-	require.NoError(t, err)
+	evs := w.env.GiftEvents(t, one.Approval.SendID)
 	require.Len(t, evs, 2)
 	require.Equal(t, core.EventSendAutoApproved, evs[1].Type)
 	var data map[string]any
@@ -255,7 +252,7 @@ func TestAutoApproveOnAdd(t *testing.T) {
 	require.Equal(t, int64(7_000), w.balance())
 
 	// A person cannot approve past the monthly budget either.
-	_, err = app.Campaigns.ApproveGift(ctx, w.owner, campaign.QueueDecision{CampaignID: c.ID, RecipientID: three.RecipientID})
+	_, err := app.Campaigns.ApproveGift(ctx, w.owner, campaign.QueueDecision{CampaignID: c.ID, RecipientID: three.RecipientID})
 	apptest.RequireCode(t, err, core.CodeBudgetCap)
 
 	// Another playbook: the balance of 7,000 cannot cover 9,000.

@@ -76,8 +76,7 @@ func (g *linkGifts) token(sendID string) string {
 // events are the types of gift sendID's events, in order.
 func (g *linkGifts) events(sendID string) []core.EventType {
 	g.t.Helper()
-	evs, err := g.env.App.GiftEvents(context.Background(), g.owner, sendID)
-	require.NoError(g.t, err)
+	evs := g.env.GiftEvents(g.t, sendID)
 	out := make([]core.EventType, len(evs))
 	for i, e := range evs {
 		out[i] = e.Type
@@ -88,8 +87,7 @@ func (g *linkGifts) events(sendID string) []core.EventType {
 // eventData is the data of gift sendID's events of type t.
 func (g *linkGifts) eventData(sendID string, t core.EventType) []map[string]any {
 	g.t.Helper()
-	evs, err := g.env.App.GiftEvents(context.Background(), g.owner, sendID)
-	require.NoError(g.t, err)
+	evs := g.env.GiftEvents(g.t, sendID)
 	var out []map[string]any
 	for _, e := range evs {
 		if e.Type == t {

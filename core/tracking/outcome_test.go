@@ -34,10 +34,8 @@ func (g *gifts) item(sendID string) tracking.Item {
 // outcomeEvents counts gift sendID's send.outcome_reported events.
 func (g *gifts) outcomeEvents(sendID string) []core.Event {
 	g.t.Helper()
-	evs, err := g.env.App.GiftEvents(context.Background(), g.key, sendID)
-	require.NoError(g.t, err)
 	var out []core.Event
-	for _, e := range evs {
+	for _, e := range g.env.GiftEvents(g.t, sendID) {
 		if e.Type == core.EventSendOutcomeReported {
 			out = append(out, e)
 		}
