@@ -96,4 +96,3 @@ func TestApprovalRunWaitsForAHeldPerson(t *testing.T) {
 	st, _ = w.state(c.ID, added.Added[0])
 	require.Equal(t, campaign.ApprovalAutoApproved, st)
 }
-
