@@ -270,11 +270,6 @@ func (w *ScheduledApprovalWorker) Work(ctx context.Context, job *river.Job[Sched
 	return err
 }
 
-// scheduledRecheck is how long RunScheduledApprovals waits before it looks
-// again when the only scheduled people left are locked by another
-// transaction (another approval job deciding them, or an add of them).
-const scheduledRecheck = 10 * time.Millisecond
-
 // RunScheduledApprovals decides every scheduled person of playbook
 // campaignID of workspaceID, oldest queue_seq first, each in its own
 // transaction: the playbook is locked shared with adds (waiting for it) and
@@ -292,17 +287,20 @@ const scheduledRecheck = 10 * time.Millisecond
 // locked (RecipientClaimScheduled, SKIP LOCKED), so that approval jobs of
 // one playbook running at once share the people out instead of each
 // waiting for, then rereading, the people another has just decided. When
-// the only scheduled people left are locked elsewhere it looks again
-// shortly after, until none is left: a person an add held stays scheduled
-// and is decided here.
+// the only scheduled people left are locked elsewhere, the next
+// transaction waits for the oldest of them (RecipientClaimScheduledWait),
+// until none is left: a person an add held stays scheduled and is decided
+// here.
 func (a *Service) RunScheduledApprovals(ctx context.Context, workspaceID, campaignID string) (int, error) {
 	var (
 		n        int
 		firstErr error
 		failed   = []string{}
+		wait     bool // only people held elsewhere were left
 	)
 	for ctx.Err() == nil {
-		got, err := a.approveNextScheduled(ctx, workspaceID, campaignID, failed)
+		got, err := a.approveNextScheduled(ctx, workspaceID, campaignID, failed, wait)
+		wait = false
 		if err != nil {
 			a.Log.Error("scheduled approval", "campaign", campaignID, "recipient", got.recipientID, "err", err)
 			if firstErr == nil {
@@ -318,10 +316,7 @@ func (a *Service) RunScheduledApprovals(ctx context.Context, workspaceID, campai
 		case !got.active || (got.recipientID == "" && !got.left):
 			return n, firstErr
 		case got.recipientID == "":
-			select {
-			case <-ctx.Done():
-			case <-time.After(scheduledRecheck):
-			}
+			wait = true
 		case got.decided:
 			n++
 		}
@@ -343,9 +338,10 @@ type scheduledTurn struct {
 }
 
 // approveNextScheduled claims and decides the oldest scheduled person of
-// the playbook that no other transaction holds, outside skip, in one
-// transaction. On an error the turn names the person it was deciding.
-func (a *Service) approveNextScheduled(ctx context.Context, workspaceID, campaignID string, skip []string) (turn scheduledTurn, _ error) {
+// the playbook that no other transaction holds (with wait, the oldest,
+// waiting for whoever holds them), outside skip, in one transaction. On an
+// error the turn names the person it was deciding.
+func (a *Service) approveNextScheduled(ctx context.Context, workspaceID, campaignID string, skip []string, wait bool) (turn scheduledTurn, _ error) {
 	err := pgx.BeginFunc(ctx, a.DB, func(tx pgx.Tx) error {
 		q := db.New(tx)
 		ws, err := q.WorkspaceGetByID(ctx, workspaceID)
@@ -362,7 +358,13 @@ func (a *Service) approveNextScheduled(ctx context.Context, workspaceID, campaig
 			return nil
 		}
 		turn.active = true
-		row, err := q.RecipientClaimScheduled(ctx, db.RecipientClaimScheduledParams{WorkspaceID: workspaceID, CampaignID: c.ID, Skip: skip})
+		claim := db.RecipientClaimScheduledParams{WorkspaceID: workspaceID, CampaignID: c.ID, Skip: skip}
+		var row db.Recipient
+		if wait {
+			row, err = q.RecipientClaimScheduledWait(ctx, db.RecipientClaimScheduledWaitParams(claim))
+		} else {
+			row, err = q.RecipientClaimScheduled(ctx, claim)
+		}
 		if core.IsNoRows(err) {
 			turn.left, err = q.RecipientScheduledLeft(ctx, db.RecipientScheduledLeftParams{WorkspaceID: workspaceID, CampaignID: c.ID, Skip: skip})
 			if err != nil {

@@ -75,6 +75,70 @@ func (q *Queries) RecipientClaimScheduled(ctx context.Context, arg RecipientClai
 	return i, err
 }
 
+const recipientClaimScheduledWait = `-- name: RecipientClaimScheduledWait :one
+SELECT id, workspace_id, campaign_id, position, name, email, company, title, source_system, external_id, profile_url, context, message, custom_tag, asset_ids, photo, adult_recipient_confirmed, details, import_id, import_row_id, address_mode, address, city, state, zip, country, repeat_approved_at, repeat_approved_by, created_at, updated_at, queue_seq, approval_state, approval_reason, skip_reason, skipped_by, skipped_at
+FROM recipients
+WHERE workspace_id = $1 AND campaign_id = $2 AND approval_state = 'scheduled'
+  AND NOT (id = ANY(coalesce($3::text[], '{}')))
+ORDER BY queue_seq
+LIMIT 1
+FOR UPDATE
+`
+
+type RecipientClaimScheduledWaitParams struct {
+	WorkspaceID string
+	CampaignID  string
+	Skip        []string
+}
+
+// RecipientClaimScheduled, but waiting for a scheduled person another
+// transaction holds instead of passing them by: once that transaction
+// ends, a person it decided is passed (no longer scheduled) and the next
+// is taken. For when only held people are left.
+func (q *Queries) RecipientClaimScheduledWait(ctx context.Context, arg RecipientClaimScheduledWaitParams) (Recipient, error) {
+	row := q.db.QueryRow(ctx, recipientClaimScheduledWait, arg.WorkspaceID, arg.CampaignID, arg.Skip)
+	var i Recipient
+	err := row.Scan(
+		&i.ID,
+		&i.WorkspaceID,
+		&i.CampaignID,
+		&i.Position,
+		&i.Name,
+		&i.Email,
+		&i.Company,
+		&i.Title,
+		&i.SourceSystem,
+		&i.ExternalID,
+		&i.ProfileUrl,
+		&i.Context,
+		&i.Message,
+		&i.CustomTag,
+		&i.AssetIds,
+		&i.Photo,
+		&i.AdultRecipientConfirmed,
+		&i.Details,
+		&i.ImportID,
+		&i.ImportRowID,
+		&i.AddressMode,
+		&i.Address,
+		&i.City,
+		&i.State,
+		&i.Zip,
+		&i.Country,
+		&i.RepeatApprovedAt,
+		&i.RepeatApprovedBy,
+		&i.CreatedAt,
+		&i.UpdatedAt,
+		&i.QueueSeq,
+		&i.ApprovalState,
+		&i.ApprovalReason,
+		&i.SkipReason,
+		&i.SkippedBy,
+		&i.SkippedAt,
+	)
+	return i, err
+}
+
 const recipientScheduledLeft = `-- name: RecipientScheduledLeft :one
 SELECT EXISTS (
     SELECT 1 FROM recipients

@@ -21,3 +21,16 @@ SELECT EXISTS (
     WHERE workspace_id = @workspace_id AND campaign_id = @campaign_id AND approval_state = 'scheduled'
       AND NOT (id = ANY(coalesce(sqlc.narg(skip)::text[], '{}')))
 )::boolean AS left_scheduled;
+
+-- name: RecipientClaimScheduledWait :one
+-- RecipientClaimScheduled, but waiting for a scheduled person another
+-- transaction holds instead of passing them by: once that transaction
+-- ends, a person it decided is passed (no longer scheduled) and the next
+-- is taken. For when only held people are left.
+SELECT *
+FROM recipients
+WHERE workspace_id = @workspace_id AND campaign_id = @campaign_id AND approval_state = 'scheduled'
+  AND NOT (id = ANY(coalesce(sqlc.narg(skip)::text[], '{}')))
+ORDER BY queue_seq
+LIMIT 1
+FOR UPDATE;
