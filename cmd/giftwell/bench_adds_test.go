@@ -237,11 +237,13 @@ func (s *benchSite) settle(b *testing.B, ids []string, people int) {
 func benchAdds(b *testing.B, s *benchSite, adders []adder) {
 	ids := s.playbooks(b, b.N)
 	b.ResetTimer()
+	before := s.queries.n.Load()
 	run := runAdds(b, adders, ids, b.N)
 	b.StopTimer()
+	adding := s.queries.n.Load() - before
 	run.report(b)
 	s.reportBeside(b, run.took, b.N, benchWriters)
-	s.settle(b, ids, b.N)
+	s.reportQueries(b, s.queries.n.Load()-adding, func() { s.settle(b, ids, b.N) }, b.N, "queries/add")
 }
 
 // BenchmarkMCPAddToPlaybook adds distinct people with 8 writers at once

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -39,6 +40,42 @@ type benchSite struct {
 	bare  string // the bare server's URL
 	tr    *http.Transport
 	owner core.Principal
+	// queries counts the statements sent on the pool (each a database
+	// round trip; a batch counts once), the server's and its jobs'.
+	queries *queryCounter
+}
+
+// queryCounter is a pgx tracer counting the statements a pool sends.
+type queryCounter struct{ n atomic.Int64 }
+
+// TraceQueryStart counts one statement.
+func (c *queryCounter) TraceQueryStart(ctx context.Context, _ *pgx.Conn, _ pgx.TraceQueryStartData) context.Context {
+	c.n.Add(1)
+	return ctx
+}
+
+// TraceQueryEnd does nothing.
+func (c *queryCounter) TraceQueryEnd(context.Context, *pgx.Conn, pgx.TraceQueryEndData) {}
+
+// TraceBatchStart counts a batch as one round trip.
+func (c *queryCounter) TraceBatchStart(ctx context.Context, _ *pgx.Conn, _ pgx.TraceBatchStartData) context.Context {
+	c.n.Add(1)
+	return ctx
+}
+
+// TraceBatchQuery does nothing.
+func (c *queryCounter) TraceBatchQuery(context.Context, *pgx.Conn, pgx.TraceBatchQueryData) {}
+
+// TraceBatchEnd does nothing.
+func (c *queryCounter) TraceBatchEnd(context.Context, *pgx.Conn, pgx.TraceBatchEndData) {}
+
+// reportQueries runs then (which may be nil) and reports the statements
+// counted since from per op.
+func (s *benchSite) reportQueries(b *testing.B, from int64, then func(), ops int, unit string) {
+	if then != nil {
+		then()
+	}
+	b.ReportMetric(float64(s.queries.n.Load()-from)/float64(ops), unit)
 }
 
 func newBenchSite(b *testing.B) *benchSite {
@@ -48,6 +85,11 @@ func newBenchSite(b *testing.B) *benchSite {
 	// The test pool has 4 connections; a server's is larger.
 	cfg := env.App.DB.Config().Copy()
 	cfg.MaxConns = 24
+	queries := &queryCounter{}
+	if cfg.ConnConfig.Tracer != nil {
+		b.Fatal("the test pool already has a tracer")
+	}
+	cfg.ConnConfig.Tracer = queries
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
 		b.Fatal(err)
@@ -70,7 +112,7 @@ func newBenchSite(b *testing.B) *benchSite {
 	srv := httptest.NewServer(routes(app, slog.New(slog.DiscardHandler)))
 	b.Cleanup(srv.Close)
 	_, owner := env.SignIn(b, env.OwnerEmail)
-	return &benchSite{env: env, app: app, url: srv.URL, bare: apptest.BareSelect1(b, pool), tr: apptest.BenchTransport(), owner: owner}
+	return &benchSite{env: env, app: app, url: srv.URL, bare: apptest.BareSelect1(b, pool), tr: apptest.BenchTransport(), owner: owner, queries: queries}
 }
 
 // mcp is an MCP session with the owner's key.
@@ -121,14 +163,16 @@ func BenchmarkMCPGetBalance(b *testing.B) {
 	cs := s.mcp(b)
 	ctx := context.Background()
 	b.ResetTimer()
-	start := time.Now()
+	start, queries := time.Now(), s.queries.n.Load()
 	for range b.N {
 		res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "get_balance", Arguments: map[string]any{}})
 		if err != nil || res.IsError {
 			b.Fatalf("get_balance: %v %v", err, res)
 		}
 	}
-	s.reportBeside(b, time.Since(start), b.N, 1)
+	took := time.Since(start)
+	s.reportQueries(b, queries, nil, b.N, "queries/op")
+	s.reportBeside(b, took, b.N, 1)
 }
 
 // BenchmarkRESTGetBalance is BenchmarkMCPGetBalance over REST (GET /balance).
@@ -136,13 +180,15 @@ func BenchmarkRESTGetBalance(b *testing.B) {
 	s := newBenchSite(b)
 	hc := &http.Client{Transport: s.tr}
 	b.ResetTimer()
-	start := time.Now()
+	start, queries := time.Now(), s.queries.n.Load()
 	for range b.N {
 		if status, body := s.rest(hc, http.MethodGet, "/balance", nil); status != http.StatusOK {
 			b.Fatalf("GET /balance: %d %s", status, body)
 		}
 	}
-	s.reportBeside(b, time.Since(start), b.N, 1)
+	took := time.Since(start)
+	s.reportQueries(b, queries, nil, b.N, "queries/op")
+	s.reportBeside(b, took, b.N, 1)
 }
 
 // rest sends one REST request with the owner's key.

@@ -270,9 +270,6 @@ func (w *ScheduledApprovalWorker) Work(ctx context.Context, job *river.Job[Sched
 	return err
 }
 
-// scheduledBatch is how many scheduled people RunScheduledApprovals reads at a time.
-const scheduledBatch = 100
-
 // RunScheduledApprovals decides every scheduled person of playbook
 // campaignID of workspaceID, oldest queue_seq first, each in its own
 // transaction: the playbook is locked shared with adds (waiting for it) and
@@ -283,48 +280,69 @@ const scheduledBatch = 100
 // (playbook.person_waiting). The scheduled people of a playbook that is
 // not active are left scheduled: turning it on again queues its job. It
 // returns how many people it decided and the first error met (the others
-// are still tried). ScheduledApprovalWorker calls it.
+// are still tried; a person whose decision failed is not tried again in
+// this run). ScheduledApprovalWorker calls it.
+//
+// Each transaction claims the oldest scheduled person no one else has
+// locked (RecipientClaimScheduled, SKIP LOCKED), so that approval jobs of
+// one playbook running at once share the people out instead of each
+// waiting for, then rereading, the people another has just decided. When
+// the only scheduled people left are locked elsewhere, the next
+// transaction waits for the oldest of them (RecipientClaimScheduledWait),
+// until none is left: a person an add held stays scheduled and is decided
+// here.
 func (a *Service) RunScheduledApprovals(ctx context.Context, workspaceID, campaignID string) (int, error) {
 	var (
-		after    int64
 		n        int
 		firstErr error
+		failed   = []string{}
+		wait     bool // only people held elsewhere were left
 	)
-	for {
-		rows, err := db.New(a.DB).RecipientListScheduled(ctx, db.RecipientListScheduledParams{CampaignID: campaignID, After: after, MaxRows: scheduledBatch})
+	for ctx.Err() == nil {
+		got, err := a.approveNextScheduled(ctx, workspaceID, campaignID, failed, wait)
+		wait = false
 		if err != nil {
-			return n, core.Internal(err)
+			a.Log.Error("scheduled approval", "campaign", campaignID, "recipient", got.recipientID, "err", err)
+			if firstErr == nil {
+				firstErr = err
+			}
+			if got.recipientID == "" {
+				return n, firstErr // the playbook or the queue could not be read
+			}
+			failed = append(failed, got.recipientID)
+			continue
 		}
-		for _, r := range rows {
-			if r.QueueSeq != nil {
-				after = *r.QueueSeq
-			}
-			decided, active, err := a.approveScheduled(ctx, workspaceID, campaignID, r.ID)
-			if err != nil {
-				a.Log.Error("scheduled approval", "campaign", campaignID, "recipient", r.ID, "err", err)
-				if firstErr == nil {
-					firstErr = err
-				}
-				continue
-			}
-			if !active {
-				return n, firstErr
-			}
-			if decided {
-				n++
-			}
-		}
-		if len(rows) < scheduledBatch || ctx.Err() != nil {
-			return n, errors.Join(firstErr, ctx.Err())
+		switch {
+		case !got.active || (got.recipientID == "" && !got.left):
+			return n, firstErr
+		case got.recipientID == "":
+			wait = true
+		case got.decided:
+			n++
 		}
 	}
+	return n, errors.Join(firstErr, ctx.Err())
 }
 
-// approveScheduled decides one scheduled person; decided is false when
-// there was nothing to decide (the person moved on, or the playbook is not
-// an active playbook: active false).
-func (a *Service) approveScheduled(ctx context.Context, workspaceID, campaignID, recipientID string) (decided, active bool, err error) {
-	err = pgx.BeginFunc(ctx, a.DB, func(tx pgx.Tx) error {
+// scheduledTurn is what one approveNextScheduled did.
+type scheduledTurn struct {
+	// active is false when the playbook is not an active playbook.
+	active bool
+	// recipientID is the person claimed, or "" when none could be.
+	recipientID string
+	// decided is true when the person was decided.
+	decided bool
+	// left is true when no one could be claimed but scheduled people
+	// outside skip are left, locked by other transactions.
+	left bool
+}
+
+// approveNextScheduled claims and decides the oldest scheduled person of
+// the playbook that no other transaction holds (with wait, the oldest,
+// waiting for whoever holds them), outside skip, in one transaction. On an
+// error the turn names the person it was deciding.
+func (a *Service) approveNextScheduled(ctx context.Context, workspaceID, campaignID string, skip []string, wait bool) (turn scheduledTurn, _ error) {
+	err := pgx.BeginFunc(ctx, a.DB, func(tx pgx.Tx) error {
 		q := db.New(tx)
 		ws, err := q.WorkspaceGetByID(ctx, workspaceID)
 		if err != nil {
@@ -339,17 +357,25 @@ func (a *Service) approveScheduled(ctx context.Context, workspaceID, campaignID,
 		if !c.Mode.Playbook() || c.Status != StatusActive {
 			return nil
 		}
-		active = true
-		row, err := q.RecipientGetForApprovalLocked(ctx, db.RecipientGetForApprovalLockedParams{CampaignID: c.ID, ID: recipientID})
+		turn.active = true
+		claim := db.RecipientClaimScheduledParams{WorkspaceID: workspaceID, CampaignID: c.ID, Skip: skip}
+		var row db.Recipient
+		if wait {
+			row, err = q.RecipientClaimScheduledWait(ctx, db.RecipientClaimScheduledWaitParams(claim))
+		} else {
+			row, err = q.RecipientClaimScheduled(ctx, claim)
+		}
 		if core.IsNoRows(err) {
+			turn.left, err = q.RecipientScheduledLeft(ctx, db.RecipientScheduledLeftParams{WorkspaceID: workspaceID, CampaignID: c.ID, Skip: skip})
+			if err != nil {
+				return core.Internal(err)
+			}
 			return nil
 		}
 		if err != nil {
 			return core.Internal(err)
 		}
-		if ApprovalState(row.ApprovalState) != ApprovalScheduled {
-			return nil
-		}
+		turn.recipientID = row.ID
 		who, err := personFromRow(row)
 		if err != nil {
 			return core.Internal(err)
@@ -363,11 +389,15 @@ func (a *Service) approveScheduled(ctx context.Context, workspaceID, campaignID,
 		if err != nil {
 			return err
 		}
-		decided = true
+		turn.decided = true
 		return a.settleDecision(ctx, tx, c, who.id, ApprovalScheduled, "", d, mode)
 	})
 	if err != nil {
-		return false, false, fmt.Errorf("recipient %s: %w", recipientID, core.AsCoreError(err))
+		turn.decided = false
+		if turn.recipientID != "" {
+			return turn, fmt.Errorf("recipient %s: %w", turn.recipientID, core.AsCoreError(err))
+		}
+		return turn, core.AsCoreError(err)
 	}
-	return decided, active, nil
+	return turn, nil
 }

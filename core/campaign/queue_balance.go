@@ -17,22 +17,31 @@ func (a *Service) Balance(ctx context.Context, p core.Principal) (ledger.Balance
 	if err := core.Authorize(p, core.ActReadQueueAndBalance, a.Config.BalanceURL()); err != nil {
 		return ledger.Balance{}, err
 	}
-	q := db.New(a.DB)
-	cents, err := q.BalanceGet(ctx, db.BalanceGetParams{WorkspaceID: p.WorkspaceID, Mode: string(p.Mode)})
-	if err != nil && !core.IsNoRows(err) {
+	// One statement: the balance, the active playbooks and the people
+	// waiting, read in one snapshot.
+	row, err := db.New(a.DB).BalanceRead(ctx, db.BalanceReadParams{WorkspaceID: p.WorkspaceID, Mode: string(p.Mode)})
+	if err != nil {
 		return ledger.Balance{}, core.Internal(err)
 	}
-	need, err := a.nextGiftCents(ctx, q, p.WorkspaceID)
+	var playbooks []playbookPrice
+	var waitingGifts []waitingGift
+	if err := json.Unmarshal(row.Playbooks, &playbooks); err != nil {
+		return ledger.Balance{}, core.Internal(err)
+	}
+	if err := json.Unmarshal(row.Waiting, &waitingGifts); err != nil {
+		return ledger.Balance{}, core.Internal(err)
+	}
+	need, err := a.mostNextGiftCents(ctx, playbooks)
 	if err != nil {
 		return ledger.Balance{}, err
 	}
-	waiting, err := a.waitingTotalCents(ctx, q, p.WorkspaceID, p.Mode)
+	waiting, err := a.waitingCents(ctx, waitingGifts)
 	if err != nil {
 		return ledger.Balance{}, err
 	}
 	return ledger.Balance{
-		Cents: cents, Mode: p.Mode, TopUpURL: a.Config.BalanceURL(),
-		LowBalance: lowBalance(cents, waiting, need),
+		Cents: row.Cents, Mode: p.Mode, TopUpURL: a.Config.BalanceURL(),
+		LowBalance: lowBalance(row.Cents, waiting, need),
 	}, nil
 }
 
@@ -55,8 +64,24 @@ func (a *Service) nextGiftCents(ctx context.Context, q *db.Queries, workspaceID 
 	if err != nil {
 		return 0, core.Internal(err)
 	}
+	playbooks := make([]playbookPrice, len(rows))
+	for i, r := range rows {
+		playbooks[i] = playbookPrice{ProductID: r.ProductID, AutoApprove: r.AutoApprove}
+	}
+	return a.mostNextGiftCents(ctx, playbooks)
+}
+
+// playbookPrice is an active playbook's gift and auto-approve rule (JSON
+// null or absent: no rule), as BalanceRead lists them.
+type playbookPrice struct {
+	ProductID   string          `json:"productId"`
+	AutoApprove json.RawMessage `json:"autoApprove"`
+}
+
+// mostNextGiftCents is nextGiftCents over the active playbooks listed.
+func (a *Service) mostNextGiftCents(ctx context.Context, playbooks []playbookPrice) (int64, error) {
 	var most int64
-	for _, r := range rows {
+	for _, r := range playbooks {
 		var need int64
 		product, err := a.storedProduct(ctx, r.ProductID)
 		if err != nil {
@@ -65,7 +90,7 @@ func (a *Service) nextGiftCents(ctx context.Context, q *db.Queries, workspaceID 
 		if product != nil {
 			need = product.UnitCents()
 		}
-		if len(r.AutoApprove) > 0 {
+		if len(r.AutoApprove) > 0 && string(r.AutoApprove) != "null" {
 			var rule AutoApprove
 			if err := json.Unmarshal(r.AutoApprove, &rule); err != nil {
 				return 0, core.Internal(err)
@@ -90,8 +115,24 @@ func (a *Service) waitingTotalCents(ctx context.Context, q *db.Queries, workspac
 	if err != nil {
 		return 0, core.Internal(err)
 	}
+	gifts := make([]waitingGift, len(rows))
+	for i, r := range rows {
+		gifts[i] = waitingGift{ProductID: r.ProductID, People: r.People}
+	}
+	return a.waitingCents(ctx, gifts)
+}
+
+// waitingGift is how many people wait for one gift on the active
+// playbooks, as BalanceRead lists them.
+type waitingGift struct {
+	ProductID string `json:"productId"`
+	People    int64  `json:"people"`
+}
+
+// waitingCents is waitingTotalCents over the waiting gifts listed.
+func (a *Service) waitingCents(ctx context.Context, gifts []waitingGift) (int64, error) {
 	var total int64
-	for _, r := range rows {
+	for _, r := range gifts {
 		product, err := a.storedProduct(ctx, r.ProductID)
 		if err != nil {
 			return 0, err

@@ -14,12 +14,22 @@ import (
 // balance row always equals the sum of the ledger entries beside it.
 
 // LockBalance creates the zero balance of workspace in mode when there is
-// none and locks it for the transaction; it returns the balance.
+// none and locks it for the transaction; it returns the balance. A balance
+// that exists (every one but a workspace's first in a mode) is locked and
+// read in one statement; only a missing one is created first.
 func (a *Service) LockBalance(ctx context.Context, q *db.Queries, workspaceID string, mode core.Mode) (int64, error) {
+	lock := db.BalanceGetForUpdateParams{WorkspaceID: workspaceID, Mode: string(mode)}
+	cents, err := q.BalanceGetForUpdate(ctx, lock)
+	if err == nil {
+		return cents, nil
+	}
+	if !core.IsNoRows(err) {
+		return 0, core.Internal(err)
+	}
 	if err := q.BalanceEnsure(ctx, db.BalanceEnsureParams{WorkspaceID: workspaceID, Mode: string(mode), UpdatedAt: a.Clock.Now()}); err != nil {
 		return 0, core.Internal(err)
 	}
-	cents, err := q.BalanceGetForUpdate(ctx, db.BalanceGetForUpdateParams{WorkspaceID: workspaceID, Mode: string(mode)})
+	cents, err = q.BalanceGetForUpdate(ctx, lock)
 	if err != nil {
 		return 0, core.Internal(err)
 	}

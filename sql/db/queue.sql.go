@@ -121,47 +121,6 @@ func (q *Queries) RecipientGetForApproval(ctx context.Context, arg RecipientGetF
 	return i, err
 }
 
-const recipientListScheduled = `-- name: RecipientListScheduled :many
-SELECT id, queue_seq
-FROM recipients
-WHERE campaign_id = $1 AND approval_state = 'scheduled'
-  AND queue_seq > $2::bigint
-ORDER BY queue_seq
-LIMIT $3
-`
-
-type RecipientListScheduledParams struct {
-	CampaignID string
-	After      int64
-	MaxRows    int32
-}
-
-type RecipientListScheduledRow struct {
-	ID       string
-	QueueSeq *int64
-}
-
-// Scheduled people of one campaign after queue_seq after, oldest first.
-func (q *Queries) RecipientListScheduled(ctx context.Context, arg RecipientListScheduledParams) ([]RecipientListScheduledRow, error) {
-	rows, err := q.db.Query(ctx, recipientListScheduled, arg.CampaignID, arg.After, arg.MaxRows)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	items := []RecipientListScheduledRow{}
-	for rows.Next() {
-		var i RecipientListScheduledRow
-		if err := rows.Scan(&i.ID, &i.QueueSeq); err != nil {
-			return nil, err
-		}
-		items = append(items, i)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	return items, nil
-}
-
 const recipientSetApproval = `-- name: RecipientSetApproval :execrows
 UPDATE recipients
 SET approval_state = $1, approval_reason = $2, updated_at = $3

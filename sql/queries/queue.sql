@@ -36,15 +36,6 @@ SELECT *
 FROM recipients
 WHERE campaign_id = @campaign_id AND id = @id;
 
--- name: RecipientListScheduled :many
--- Scheduled people of one campaign after queue_seq after, oldest first.
-SELECT id, queue_seq
-FROM recipients
-WHERE campaign_id = @campaign_id AND approval_state = 'scheduled'
-  AND queue_seq > sqlc.arg(after)::bigint
-ORDER BY queue_seq
-LIMIT @max_rows;
-
 -- name: CampaignListScheduled :many
 -- Active playbooks with scheduled people.
 SELECT c.workspace_id, c.id
