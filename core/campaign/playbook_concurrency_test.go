@@ -3,19 +3,14 @@ package campaign_test
 import (
 	"context"
 	"fmt"
-	"log/slog"
 	"math/rand/v2"
 	"slices"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5/pgxpool"
-	"github.com/riverqueue/river"
-	"github.com/riverqueue/river/riverdriver/riverpgxv5"
 	"github.com/stretchr/testify/require"
 
-	"github.com/giftwell/giftwell"
 	"github.com/giftwell/giftwell/core"
 	"github.com/giftwell/giftwell/core/campaign"
 	"github.com/giftwell/giftwell/internal/apptest"
@@ -31,28 +26,9 @@ func TestPlaybookConcurrency(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	w := newPlaybooks(t)
-	// The test pool has 4 connections; writers would wait for those rather
-	// than for each other. A server's pool is larger.
-	cfg := w.env.App.DB.Config().Copy()
-	cfg.MaxConns = 24
-	pool, err := pgxpool.NewWithConfig(ctx, cfg)
-	require.NoError(t, err)
-	t.Cleanup(pool.Close)
-	app := giftwell.New(pool, w.env.App.Config, w.env.Clock, nil)
-	app.Ledger.Payments = w.env.App.Ledger.Payments
-	// The playbooks' approval jobs run on a started River client, as serve
-	// runs them, while the adds insert more.
-	workers := river.NewWorkers()
-	river.AddWorker(workers, &campaign.ScheduledApprovalWorker{Campaigns: app.Campaigns})
-	jobs, err := river.NewClient(riverpgxv5.New(pool), &river.Config{
-		Logger:  slog.New(slog.DiscardHandler),
-		Workers: workers,
-		Queues:  map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: 2}},
-	})
-	require.NoError(t, err)
-	app.Jobs = jobs
-	require.NoError(t, jobs.Start(ctx))
-	t.Cleanup(func() { _ = jobs.Stop(context.Background()) })
+	// The playbooks' approval jobs run as serve runs them, while the adds
+	// insert more.
+	app, jobs := w.serverApp()
 
 	// 9,000 a gift: the monthly budgets allow 10 + 8 + 6 = 24 gifts, the
 	// balance 20. The third playbook's per-gift limit is below the price,

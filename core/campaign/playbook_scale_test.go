@@ -3,17 +3,12 @@ package campaign_test
 import (
 	"context"
 	"fmt"
-	"log/slog"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5/pgxpool"
-	"github.com/riverqueue/river"
-	"github.com/riverqueue/river/riverdriver/riverpgxv5"
 	"github.com/stretchr/testify/require"
 
-	"github.com/giftwell/giftwell"
 	"github.com/giftwell/giftwell/core"
 	"github.com/giftwell/giftwell/core/campaign"
 )
@@ -30,24 +25,7 @@ func TestPlaybookAddsAtScale(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	w := newPlaybooks(t)
-	cfg := w.env.App.DB.Config().Copy()
-	cfg.MaxConns = 24
-	pool, err := pgxpool.NewWithConfig(ctx, cfg)
-	require.NoError(t, err)
-	t.Cleanup(pool.Close)
-	app := giftwell.New(pool, w.env.App.Config, w.env.Clock, nil)
-	app.Ledger.Payments = w.env.App.Ledger.Payments
-	workers := river.NewWorkers()
-	river.AddWorker(workers, &campaign.ScheduledApprovalWorker{Campaigns: app.Campaigns})
-	jobs, err := river.NewClient(riverpgxv5.New(pool), &river.Config{
-		Logger:  slog.New(slog.DiscardHandler),
-		Workers: workers,
-		Queues:  map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: 2}},
-	})
-	require.NoError(t, err)
-	app.Jobs = jobs
-	require.NoError(t, jobs.Start(ctx))
-	t.Cleanup(func() { _ = jobs.Stop(context.Background()) })
+	app, _ := w.serverApp()
 
 	const writers = 8
 	people := core.RecipientsPerPlaybook
@@ -107,7 +85,7 @@ func TestPlaybookAddsAtScale(t *testing.T) {
 	deadline := time.Now().Add(time.Minute)
 	left := -1
 	for time.Now().Before(deadline) {
-		require.NoError(t, pool.QueryRow(ctx, `SELECT count(*) FROM recipients WHERE campaign_id = $1 AND approval_state <> 'auto_approved'`, c.ID).Scan(&left))
+		require.NoError(t, app.DB.QueryRow(ctx, `SELECT count(*) FROM recipients WHERE campaign_id = $1 AND approval_state <> 'auto_approved'`, c.ID).Scan(&left))
 		if left == 0 {
 			break
 		}
@@ -117,7 +95,7 @@ func TestPlaybookAddsAtScale(t *testing.T) {
 	require.Zero(t, left, "people not auto-approved a minute after the adds")
 
 	var roster, gifts int
-	require.NoError(t, pool.QueryRow(ctx, `SELECT (SELECT count(*) FROM recipients WHERE campaign_id = $1), (SELECT count(*) FROM sends WHERE campaign_id = $1)`, c.ID).Scan(&roster, &gifts))
+	require.NoError(t, app.DB.QueryRow(ctx, `SELECT (SELECT count(*) FROM recipients WHERE campaign_id = $1), (SELECT count(*) FROM sends WHERE campaign_id = $1)`, c.ID).Scan(&roster, &gifts))
 	require.Equal(t, core.RecipientsPerPlaybook, roster, "the roster holds exactly the bound")
 	require.Equal(t, core.RecipientsPerPlaybook, gifts, "one gift per person")
 	w.requireLedgerInvariant()

@@ -2,7 +2,6 @@ package apptest
 
 import (
 	"crypto/tls"
-	"crypto/x509"
 	"net/http/httptest"
 	"testing"
 
@@ -15,9 +14,7 @@ import (
 // its certificate: it rebuilds the real fetcher of internal/clientmeta.
 func (e *Env) AllowClientMetadataServer(t testing.TB, srv *httptest.Server) {
 	t.Helper()
-	roots := x509.NewCertPool()
-	roots.AddCert(srv.Certificate())
-	setClientMetadata(t, e, []string{srv.URL + "/"}, &tls.Config{RootCAs: roots})
+	setClientMetadata(t, e, []string{srv.URL + "/"}, trusting(srv))
 }
 
 // setClientMetadata gives the App's OAuth the real document fetcher

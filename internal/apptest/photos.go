@@ -2,7 +2,6 @@ package apptest
 
 import (
 	"crypto/tls"
-	"crypto/x509"
 	"net/http/httptest"
 	"testing"
 
@@ -15,9 +14,7 @@ import (
 // rebuilds the real fetcher of internal/photofetch.
 func (e *Env) AllowPhotoServer(t testing.TB, srv *httptest.Server) {
 	t.Helper()
-	roots := x509.NewCertPool()
-	roots.AddCert(srv.Certificate())
-	setPhotoFetcher(t, e, []string{srv.URL + "/"}, &tls.Config{RootCAs: roots})
+	setPhotoFetcher(t, e, []string{srv.URL + "/"}, trusting(srv))
 }
 
 // setPhotoFetcher gives the App's artwork the real photo fetcher allowing
