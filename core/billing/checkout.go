@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -117,9 +116,9 @@ func (a *Service) CreateCampaignCheckout(ctx context.Context, p core.Principal, 
 	if err := core.Authorize(p, core.ActPay, a.Config.ReviewURL(id)); err != nil {
 		return Checkout{}, err
 	}
-	key := strings.TrimSpace(in.IdempotencyKey)
-	if n := len([]rune(key)); n < core.MinIdempotencyKeyLength || n > core.MaxIdempotencyKeyLength || core.HasControl(key) {
-		return Checkout{}, core.Invalid("idempotencyKey", "must be %d-%d characters", core.MinIdempotencyKeyLength, core.MaxIdempotencyKeyLength)
+	key, err := core.IdempotencyKey(in.IdempotencyKey)
+	if err != nil {
+		return Checkout{}, err
 	}
 	if in.ExpectedPolicyVersion < 1 {
 		return Checkout{}, core.Invalid("expectedPolicyVersion", "is required: the campaign's policyVersion the person reviewed")

@@ -35,11 +35,11 @@ func (a *Service) CreateCampaign(ctx context.Context, p core.Principal, in Campa
 	if err := core.Authorize(p, core.ActEditDrafts, a.Config.SiteURL+"/campaigns"); err != nil {
 		return Campaign{}, err
 	}
-	key := strings.TrimSpace(in.IdempotencyKey)
-	var hash string
+	var key, hash string
 	if in.IdempotencyKey != "" {
-		if n := len([]rune(key)); n < core.MinIdempotencyKeyLength || n > core.MaxIdempotencyKeyLength || core.HasControl(key) {
-			return Campaign{}, core.Invalid("idempotencyKey", "must be %d-%d characters", core.MinIdempotencyKeyLength, core.MaxIdempotencyKeyLength)
+		var err error
+		if key, err = core.IdempotencyKey(in.IdempotencyKey); err != nil {
+			return Campaign{}, err
 		}
 		hash = requestHash(in)
 		// A resend returns what the first request made, even if the gift

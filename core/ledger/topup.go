@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/jackc/pgx/v5"
 
@@ -132,9 +131,9 @@ func (a *Service) CreateBalanceTopup(ctx context.Context, p core.Principal, in T
 	if in.Cents < MinTopupCents || in.Cents > MaxTopupCents {
 		return TopupSession{}, core.Invalid("cents", "must be between %d and %d (USD cents)", MinTopupCents, MaxTopupCents)
 	}
-	key := strings.TrimSpace(in.IdempotencyKey)
-	if n := len([]rune(key)); n < core.MinIdempotencyKeyLength || n > core.MaxIdempotencyKeyLength || core.HasControl(key) {
-		return TopupSession{}, core.Invalid("idempotencyKey", "must be %d-%d characters", core.MinIdempotencyKeyLength, core.MaxIdempotencyKeyLength)
+	key, err := core.IdempotencyKey(in.IdempotencyKey)
+	if err != nil {
+		return TopupSession{}, err
 	}
 	processor := a.Payments
 	if processor == nil {
