@@ -11,7 +11,7 @@ import (
 )
 
 // UploadTTL is how long a staged upload lives.
-const UploadTTL = 6 * time.Hour
+const UploadTTL = core.SourceUploadExpiryHours * time.Hour
 
 // UploadProgress is upload_gift_source_chunk's answer.
 type UploadProgress struct {

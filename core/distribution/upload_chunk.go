@@ -8,16 +8,17 @@ import (
 	"github.com/giftwell/giftwell/core"
 )
 
-// Bounds of a chunked upload (the spec's limits table).
+// Bounds of a chunked upload (the spec's limits table, core's limits that
+// the workflow guide reports).
 const (
 	// MaxPartBytes is the most one part holds, decoded.
-	MaxPartBytes = 150_000
+	MaxPartBytes = core.SourceUploadPartBytes
 	// MaxPartBase64 is the longest base64 data of one part.
 	MaxPartBase64 = 200_000
 	// MaxParts is the most parts of one upload.
-	MaxParts = 384
+	MaxParts = core.SourceUploadParts
 	// MaxUploadBytes is the most one upload holds (32 MiB).
-	MaxUploadBytes = 32 << 20
+	MaxUploadBytes = core.SourceUploadSerializedBytes
 	// MaxStagedUploads is the most uploads a workspace stages at once.
 	MaxStagedUploads = 4
 	// MaxStagedBytes is the most bytes a workspace stages at once (64 MiB).
