@@ -30,19 +30,11 @@ func (a *Service) explainWaiting(ctx context.Context, q *db.Queries, p core.Prin
 			break
 		}
 	}
-	cents, err := q.BalanceGet(ctx, db.BalanceGetParams{WorkspaceID: p.WorkspaceID, Mode: string(mode)})
-	if err != nil && !core.IsNoRows(err) {
-		return core.Internal(err)
-	}
-	need, err := a.nextGiftCents(ctx, q, p.WorkspaceID)
+	_, low, err := a.balanceOn(ctx, q, p.WorkspaceID, mode)
 	if err != nil {
 		return err
 	}
-	waiting, err := a.waitingTotalCents(ctx, q, p.WorkspaceID, mode)
-	if err != nil {
-		return err
-	}
-	if funds || lowBalance(cents, waiting, need) {
+	if funds || low {
 		res.TopUpURL = a.Config.BalanceURL()
 	}
 	return nil

@@ -94,40 +94,6 @@ func (q *Queries) BalanceGetForUpdate(ctx context.Context, arg BalanceGetForUpda
 	return cents, err
 }
 
-const balancePlaybookPrices = `-- name: BalancePlaybookPrices :many
-SELECT id, product_id, auto_approve
-FROM campaigns
-WHERE workspace_id = $1 AND mode = 'always_on' AND status = 'active'
-`
-
-type BalancePlaybookPricesRow struct {
-	ID          string
-	ProductID   string
-	AutoApprove []byte
-}
-
-// The active playbooks of a workspace with their gift and auto-approve rule,
-// for lowBalance.
-func (q *Queries) BalancePlaybookPrices(ctx context.Context, workspaceID string) ([]BalancePlaybookPricesRow, error) {
-	rows, err := q.db.Query(ctx, balancePlaybookPrices, workspaceID)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	items := []BalancePlaybookPricesRow{}
-	for rows.Next() {
-		var i BalancePlaybookPricesRow
-		if err := rows.Scan(&i.ID, &i.ProductID, &i.AutoApprove); err != nil {
-			return nil, err
-		}
-		items = append(items, i)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	return items, nil
-}
-
 const ledgerCreditedForSend = `-- name: LedgerCreditedForSend :one
 SELECT COALESCE(sum(cents), 0)::bigint
 FROM ledger_entries

@@ -35,11 +35,11 @@ type BalanceReadRow struct {
 	Waiting   []byte
 }
 
-// get_balance in one round trip: the balance of a workspace in a mode (0
-// without a row), its active playbooks' gifts and auto-approve rules
-// (BalancePlaybookPrices) and how many people wait for each gift on them
-// (QueueProductCounts), as JSON arrays of {productId, autoApprove} and
-// {productId, people}.
+// The balance in one round trip (get_balance, and an add's answer while a
+// person waits): the balance of a workspace in a mode (0 without a row), its
+// active playbooks' gifts and auto-approve rules, and how many people wait
+// (waiting or scheduled) for each gift on them, as JSON arrays of
+// {productId, autoApprove} and {productId, people}; lowBalance prices them.
 func (q *Queries) BalanceRead(ctx context.Context, arg BalanceReadParams) (BalanceReadRow, error) {
 	row := q.db.QueryRow(ctx, balanceRead, arg.WorkspaceID, arg.Mode)
 	var i BalanceReadRow

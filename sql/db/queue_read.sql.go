@@ -111,43 +111,6 @@ func (q *Queries) QueueItemList(ctx context.Context, workspaceID string) ([]Queu
 	return items, nil
 }
 
-const queueProductCounts = `-- name: QueueProductCounts :many
-SELECT c.product_id, count(*)::bigint AS people
-FROM recipients r
-JOIN campaigns c ON c.id = r.campaign_id
-WHERE r.workspace_id = $1
-  AND r.approval_state IN ('waiting', 'scheduled')
-  AND c.mode = 'always_on' AND c.status = 'active'
-GROUP BY c.product_id
-`
-
-type QueueProductCountsRow struct {
-	ProductID string
-	People    int64
-}
-
-// How many people wait (waiting or scheduled) for each gift on the
-// workspace's active playbooks: the queue's total, priced by the caller.
-func (q *Queries) QueueProductCounts(ctx context.Context, workspaceID string) ([]QueueProductCountsRow, error) {
-	rows, err := q.db.Query(ctx, queueProductCounts, workspaceID)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	items := []QueueProductCountsRow{}
-	for rows.Next() {
-		var i QueueProductCountsRow
-		if err := rows.Scan(&i.ProductID, &i.People); err != nil {
-			return nil, err
-		}
-		items = append(items, i)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	return items, nil
-}
-
 const recipientListSkipped = `-- name: RecipientListSkipped :many
 SELECT r.campaign_id, c.name AS campaign_name, r.id, r.name, r.email, r.company, r.title, r.source_system,
        r.external_id, r.profile_url, r.skip_reason, r.skipped_at::timestamptz AS skipped_at

@@ -97,10 +97,3 @@ FOR UPDATE;
 UPDATE topups
 SET state = 'completed', completed_at = @completed_at
 WHERE id = @id AND state = 'created';
-
--- name: BalancePlaybookPrices :many
--- The active playbooks of a workspace with their gift and auto-approve rule,
--- for lowBalance.
-SELECT id, product_id, auto_approve
-FROM campaigns
-WHERE workspace_id = @workspace_id AND mode = 'always_on' AND status = 'active';

@@ -1,9 +1,9 @@
 -- name: BalanceRead :one
--- get_balance in one round trip: the balance of a workspace in a mode (0
--- without a row), its active playbooks' gifts and auto-approve rules
--- (BalancePlaybookPrices) and how many people wait for each gift on them
--- (QueueProductCounts), as JSON arrays of {productId, autoApprove} and
--- {productId, people}.
+-- The balance in one round trip (get_balance, and an add's answer while a
+-- person waits): the balance of a workspace in a mode (0 without a row), its
+-- active playbooks' gifts and auto-approve rules, and how many people wait
+-- (waiting or scheduled) for each gift on them, as JSON arrays of
+-- {productId, autoApprove} and {productId, people}; lowBalance prices them.
 SELECT coalesce((SELECT b.cents FROM balances b WHERE b.workspace_id = @workspace_id AND b.mode = @mode), 0)::bigint AS cents,
        coalesce((SELECT jsonb_agg(jsonb_build_object('productId', c.product_id, 'autoApprove', c.auto_approve))
                  FROM campaigns c

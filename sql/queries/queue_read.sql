@@ -10,17 +10,6 @@ WHERE r.workspace_id = @workspace_id
   AND c.mode = 'always_on' AND c.status = 'active'
 ORDER BY r.queue_seq;
 
--- name: QueueProductCounts :many
--- How many people wait (waiting or scheduled) for each gift on the
--- workspace's active playbooks: the queue's total, priced by the caller.
-SELECT c.product_id, count(*)::bigint AS people
-FROM recipients r
-JOIN campaigns c ON c.id = r.campaign_id
-WHERE r.workspace_id = @workspace_id
-  AND r.approval_state IN ('waiting', 'scheduled')
-  AND c.mode = 'always_on' AND c.status = 'active'
-GROUP BY c.product_id;
-
 -- name: SendCommitmentsByCampaigns :many
 -- SendCommitmentsByCampaign for several campaigns at once: gifts that are
 -- not cancelled or declined, their cost, and the cost of those created
