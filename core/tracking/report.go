@@ -212,10 +212,7 @@ func (c *ReportCounts) add(row db.ReportCampaignsRow) {
 
 // costPerMeeting sets c's cost per meeting, as campaign_results rounds it.
 func (c *ReportCounts) costPerMeeting() {
-	if m := int64(c.ReportedMeetings); m > 0 {
-		cost := (c.CommittedCents + m/2) / m
-		c.CostPerMeetingCents = &cost
-	}
+	c.CostPerMeetingCents = costPerMeetingCents(c.CommittedCents, c.ReportedMeetings)
 }
 
 // weeksOf is every week r touches, Monday first, with the counts read.

@@ -53,9 +53,17 @@ func (a *Service) CampaignResults(ctx context.Context, p core.Principal, campaig
 		Replied: int(r.Replied), Meetings: int(r.Meetings), MeetingsHeld: int(r.MeetingsHeld), CommittedCents: r.CommittedCents,
 		OutcomeSource: OutcomeSourceTeamReported, MeetingDenominator: MeetingDenominatorBookedOrHeld,
 	}
-	if m := int64(r.Meetings); m > 0 {
-		cost := (r.CommittedCents + m/2) / m
-		out.CostPerMeetingCents = &cost
-	}
+	out.CostPerMeetingCents = costPerMeetingCents(r.CommittedCents, int(r.Meetings))
 	return out, nil
+}
+
+// costPerMeetingCents is committed cents over meetings, rounded half up;
+// nil without a meeting.
+func costPerMeetingCents(committed int64, meetings int) *int64 {
+	if meetings <= 0 {
+		return nil
+	}
+	m := int64(meetings)
+	cost := (committed + m/2) / m
+	return &cost
 }
