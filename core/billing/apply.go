@@ -6,6 +6,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/campaign"
 	"github.com/giftwell/giftwell/core/ledger"
 	"github.com/giftwell/giftwell/sql/db"
 )
@@ -110,8 +111,7 @@ func (a *Service) withCheckout(ctx context.Context, workspaceID, id string, f fu
 // expireIfDue closes the unpaid checkout row as expired when its time is up
 // by Giftwell's clock.
 func (a *Service) expireIfDue(ctx context.Context, tx pgx.Tx, row db.Checkout) error {
-	st := CheckoutState(row.State)
-	if (st == CheckoutOpen || st == CheckoutCreating) && !row.ExpiresAt.After(a.Clock.Now()) {
+	if campaign.CheckoutLapsed(row.State, row.ExpiresAt, a.Clock.Now()) {
 		return a.applyClosed(ctx, tx, row, CheckoutExpired)
 	}
 	return nil

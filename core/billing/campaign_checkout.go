@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/campaign"
 	"github.com/giftwell/giftwell/sql/db"
 )
 
@@ -35,7 +36,7 @@ func (a *Service) CampaignCheckout(ctx context.Context, p core.Principal, campai
 // time is up by Giftwell's clock reads as expired.
 func (a *Service) readCheckout(r db.Checkout) Checkout {
 	c := a.checkoutFromRow(r)
-	if (c.State == CheckoutOpen || c.State == CheckoutCreating) && !r.ExpiresAt.After(a.Clock.Now()) {
+	if campaign.CheckoutLapsed(r.State, r.ExpiresAt, a.Clock.Now()) {
 		c.State, c.URL = CheckoutExpired, ""
 	}
 	return c

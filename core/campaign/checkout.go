@@ -3,6 +3,7 @@ package campaign
 import (
 	"context"
 	"slices"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -189,10 +190,35 @@ func (a *Service) previewCheckout(ctx context.Context, q *db.Queries, workspaceI
 	}
 	out := &PreviewCheckout{ID: row.ID, State: row.State, AmountCents: row.AmountCents}
 	switch {
-	case (row.State == "open" || row.State == "creating") && !row.ExpiresAt.After(a.Clock.Now()):
+	case CheckoutLapsed(row.State, row.ExpiresAt, a.Clock.Now()):
 		out.State = "expired"
 	case row.State == "open":
 		out.URL = row.Url
 	}
 	return out, nil
+}
+
+// CheckoutLapsed says whether a checkout in state (its stored state) whose
+// time ends at expiresAt is unpaid and past its time at now: it reads as
+// expired, and locks nothing, before the sweep or the processor closes it.
+func CheckoutLapsed(state string, expiresAt, now time.Time) bool {
+	return (state == "open" || state == "creating") && !expiresAt.After(now)
+}
+
+// CheckoutInProgress reads campaign campaignID's checkout in progress
+// through q: one creating, open or paid (not yet launched), an unpaid one
+// not past its time at now (CheckoutLapsed). ok is false when there is
+// none; id and state name it for a CHECKOUT_LOCKED refusal.
+func CheckoutInProgress(ctx context.Context, q *db.Queries, workspaceID, campaignID string, now time.Time) (id, state string, ok bool, err error) {
+	row, err := q.CheckoutInProgress(ctx, db.CheckoutInProgressParams{WorkspaceID: workspaceID, CampaignID: campaignID})
+	if core.IsNoRows(err) {
+		return "", "", false, nil
+	}
+	if err != nil {
+		return "", "", false, core.Internal(err)
+	}
+	if CheckoutLapsed(row.State, row.ExpiresAt, now) {
+		return "", "", false, nil
+	}
+	return row.ID, row.State, true, nil
 }

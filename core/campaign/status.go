@@ -38,18 +38,12 @@ func campaignCompleted(id string) *core.Error {
 // edit and a checkout never both win. An unpaid checkout whose time is up
 // no longer locks (core/billing records its expiry).
 func (a *Service) checkoutLock(ctx context.Context, q *db.Queries, c campaignRecord) error {
-	row, err := q.CheckoutInProgress(ctx, db.CheckoutInProgressParams{WorkspaceID: c.WorkspaceID, CampaignID: c.ID})
-	if core.IsNoRows(err) {
-		return nil
-	}
-	if err != nil {
-		return core.Internal(err)
-	}
-	if row.State != "paid" && !row.ExpiresAt.After(a.Clock.Now()) {
-		return nil
+	id, state, busy, err := CheckoutInProgress(ctx, q, c.WorkspaceID, c.ID, a.Clock.Now())
+	if err != nil || !busy {
+		return err
 	}
 	return &core.Error{Code: core.CodeCheckoutLocked, URL: a.Config.ReviewURL(c.ID),
-		Message: fmt.Sprintf("campaign %s has checkout %s %s: edits wait until it is cancelled or expires, or until launch has prepared its paid gifts", c.ID, row.ID, row.State)}
+		Message: fmt.Sprintf("campaign %s has checkout %s %s: edits wait until it is cancelled or expires, or until launch has prepared its paid gifts", c.ID, id, state)}
 }
 
 // modeLock is where MODE_LOCKED is decided: a campaign paid at checkout

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/campaign"
 	"github.com/giftwell/giftwell/sql/db"
 )
 
@@ -13,17 +14,11 @@ import (
 // checkout in progress (creating, open or paid and not yet launched, and
 // an unpaid one not past its time): CHECKOUT_LOCKED, retry later.
 func noCheckoutInProgress(ctx context.Context, q *db.Queries, workspaceID, campaignID string, now time.Time) error {
-	row, err := q.CheckoutInProgress(ctx, db.CheckoutInProgressParams{WorkspaceID: workspaceID, CampaignID: campaignID})
-	if core.IsNoRows(err) {
-		return nil
+	id, state, busy, err := campaign.CheckoutInProgress(ctx, q, workspaceID, campaignID, now)
+	if err != nil || !busy {
+		return err
 	}
-	if err != nil {
-		return core.Internal(err)
-	}
-	if row.State != "paid" && !row.ExpiresAt.After(now) {
-		return nil
-	}
-	return core.Errorf(core.CodeCheckoutLocked, "campaign %s has checkout %s %s: regift waits until it is cancelled or expires, or until launch has prepared its paid gifts", campaignID, row.ID, row.State)
+	return core.Errorf(core.CodeCheckoutLocked, "campaign %s has checkout %s %s: regift waits until it is cancelled or expires, or until launch has prepared its paid gifts", campaignID, id, state)
 }
 
 // checkoutBusy is noCheckoutInProgress split for a view: the CHECKOUT_LOCKED
