@@ -68,17 +68,30 @@ func (a *Service) applyClosed(ctx context.Context, tx pgx.Tx, row db.Checkout, s
 	return nil
 }
 
+// getCheckout reads checkout id of workspace workspaceID: NOT_FOUND when
+// it is not the workspace's.
+func getCheckout(ctx context.Context, q *db.Queries, workspaceID, id string) (db.Checkout, error) {
+	row, err := q.CheckoutGet(ctx, db.CheckoutGetParams{WorkspaceID: workspaceID, ID: id})
+	return row, checkoutFound(id, err)
+}
+
+// checkoutFound is a checkout read's error: NOT_FOUND naming checkoutId
+// for no row, INTERNAL_ERROR for any other failure.
+func checkoutFound(id string, err error) error {
+	switch {
+	case err == nil:
+		return nil
+	case core.IsNoRows(err):
+		return core.FieldError(core.CodeNotFound, "checkoutId", "no checkout %s in this workspace; list_invoices lists them", core.Clip(id, 60))
+	}
+	return core.Internal(err)
+}
+
 // lockCheckout locks checkout id of workspace workspaceID in tx: NOT_FOUND
 // when it is not the workspace's.
 func lockCheckout(ctx context.Context, q *db.Queries, workspaceID, id string) (db.Checkout, error) {
 	row, err := q.CheckoutGetForUpdate(ctx, db.CheckoutGetForUpdateParams{WorkspaceID: workspaceID, ID: id})
-	if core.IsNoRows(err) {
-		return db.Checkout{}, core.FieldError(core.CodeNotFound, "checkoutId", "no checkout %s in this workspace; list_invoices lists them", core.Clip(id, 60))
-	}
-	if err != nil {
-		return db.Checkout{}, core.Internal(err)
-	}
-	return row, nil
+	return row, checkoutFound(id, err)
 }
 
 // withCheckout runs f on checkout id of workspace workspaceID, locked, in

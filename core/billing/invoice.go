@@ -30,13 +30,17 @@ type Invoice struct {
 // returns the codes of Authorize (ActReadBilling), NOT_FOUND (no such
 // checkout, or not paid), or INTERNAL_ERROR.
 func (a *Service) Invoice(ctx context.Context, p core.Principal, id string) (Invoice, error) {
-	items, err := a.CheckoutItems(ctx, p, id)
+	if err := core.Authorize(p, core.ActReadBilling, a.BillingURL()); err != nil {
+		return Invoice{}, err
+	}
+	q := db.New(a.DB)
+	row, err := getCheckout(ctx, q, p.WorkspaceID, id)
 	if err != nil {
 		return Invoice{}, err
 	}
-	row, err := db.New(a.DB).CheckoutGet(ctx, db.CheckoutGetParams{WorkspaceID: p.WorkspaceID, ID: id})
+	items, err := a.checkoutItems(ctx, q, p.WorkspaceID, id)
 	if err != nil {
-		return Invoice{}, core.Internal(err)
+		return Invoice{}, err
 	}
 	if row.PaidAt == nil {
 		return Invoice{}, core.FieldError(core.CodeNotFound, "checkoutId", "checkout %s is %s: it has an invoice once paid", row.ID, row.State)

@@ -81,12 +81,16 @@ func (a *Service) CheckoutItems(ctx context.Context, p core.Principal, id string
 		return nil, err
 	}
 	q := db.New(a.DB)
-	if _, err := q.CheckoutGet(ctx, db.CheckoutGetParams{WorkspaceID: p.WorkspaceID, ID: id}); core.IsNoRows(err) {
-		return nil, core.FieldError(core.CodeNotFound, "checkoutId", "no checkout %s in this workspace; list_invoices lists them", core.Clip(id, 60))
-	} else if err != nil {
-		return nil, core.Internal(err)
+	if _, err := getCheckout(ctx, q, p.WorkspaceID, id); err != nil {
+		return nil, err
 	}
-	rows, err := q.CheckoutItemList(ctx, db.CheckoutItemListParams{WorkspaceID: p.WorkspaceID, CheckoutID: id})
+	return a.checkoutItems(ctx, q, p.WorkspaceID, id)
+}
+
+// checkoutItems lists the paid positions of checkout id of workspaceID,
+// read through q, with their gifts.
+func (a *Service) checkoutItems(ctx context.Context, q *db.Queries, workspaceID, id string) ([]CheckoutItem, error) {
+	rows, err := q.CheckoutItemList(ctx, db.CheckoutItemListParams{WorkspaceID: workspaceID, CheckoutID: id})
 	if err != nil {
 		return nil, core.Internal(err)
 	}

@@ -23,12 +23,9 @@ func (a *Service) ReconcileCampaignCheckout(ctx context.Context, p core.Principa
 	if err := core.Authorize(p, core.ActReadBilling, a.BillingURL()); err != nil {
 		return Checkout{}, err
 	}
-	row, err := db.New(a.DB).CheckoutGet(ctx, db.CheckoutGetParams{WorkspaceID: p.WorkspaceID, ID: id})
-	if core.IsNoRows(err) {
-		return Checkout{}, core.FieldError(core.CodeNotFound, "checkoutId", "no checkout %s in this workspace; list_invoices lists them", core.Clip(id, 60))
-	}
+	row, err := getCheckout(ctx, db.New(a.DB), p.WorkspaceID, id)
 	if err != nil {
-		return Checkout{}, core.Internal(err)
+		return Checkout{}, err
 	}
 	res := ledger.SessionResult{State: ledger.SessionLocal}
 	if row.ProcessorSessionID != nil && a.Ledger.Payments != nil && row.Processor == a.Ledger.Payments.Name() {
@@ -65,12 +62,9 @@ func (a *Service) CancelCampaignCheckout(ctx context.Context, p core.Principal, 
 	if err := core.Authorize(p, core.ActPay, a.BillingURL()); err != nil {
 		return Checkout{}, err
 	}
-	row, err := db.New(a.DB).CheckoutGet(ctx, db.CheckoutGetParams{WorkspaceID: p.WorkspaceID, ID: id})
-	if core.IsNoRows(err) {
-		return Checkout{}, core.FieldError(core.CodeNotFound, "checkoutId", "no checkout %s in this workspace; list_invoices lists them", core.Clip(id, 60))
-	}
+	row, err := getCheckout(ctx, db.New(a.DB), p.WorkspaceID, id)
 	if err != nil {
-		return Checkout{}, core.Internal(err)
+		return Checkout{}, err
 	}
 	switch CheckoutState(row.State) {
 	case CheckoutPaid, CheckoutConsumed:
