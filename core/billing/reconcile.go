@@ -28,8 +28,8 @@ func (a *Service) ReconcileCampaignCheckout(ctx context.Context, p core.Principa
 		return Checkout{}, err
 	}
 	res := ledger.SessionResult{State: ledger.SessionLocal}
-	if row.ProcessorSessionID != nil && a.Ledger.Payments != nil && row.Processor == a.Ledger.Payments.Name() {
-		res, err = a.Ledger.Payments.RetrieveSession(ctx, *row.ProcessorSessionID)
+	if proc := a.processorOf(row.Processor); proc != nil && row.ProcessorSessionID != nil {
+		res, err = proc.RetrieveSession(ctx, *row.ProcessorSessionID)
 		if err != nil {
 			return Checkout{}, core.Internal(fmt.Errorf("reconcile checkout %s: %w", row.ID, err))
 		}
@@ -73,8 +73,8 @@ func (a *Service) CancelCampaignCheckout(ctx context.Context, p core.Principal, 
 		return a.checkoutFromRow(row), nil
 	}
 	res := ledger.SessionResult{State: ledger.SessionLocal}
-	if row.ProcessorSessionID != nil && a.Ledger.Payments != nil && row.Processor == a.Ledger.Payments.Name() {
-		res, err = a.Ledger.Payments.ExpireSession(ctx, *row.ProcessorSessionID)
+	if proc := a.processorOf(row.Processor); proc != nil && row.ProcessorSessionID != nil {
+		res, err = proc.ExpireSession(ctx, *row.ProcessorSessionID)
 		if err != nil {
 			return Checkout{}, core.Internal(fmt.Errorf("cancel checkout %s: %w", row.ID, err))
 		}

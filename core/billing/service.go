@@ -43,3 +43,13 @@ func (a *Service) InvoicePDFURL(checkoutID string) string {
 func (a *Service) LaunchURL(campaignID string) string {
 	return a.Config.SiteURL + "/campaigns/" + campaignID + "/launch"
 }
+
+// processorOf is the configured payment processor when it is the one named
+// (the processor a checkout or top-up was opened with), or nil: a session
+// of another processor is not this service's to ask.
+func (a *Service) processorOf(name string) ledger.PaymentProcessor {
+	if proc := a.Ledger.Payments; proc != nil && proc.Name() == name {
+		return proc
+	}
+	return nil
+}

@@ -30,8 +30,8 @@ func (a *Service) ReconcileTopup(ctx context.Context, p core.Principal, sessionI
 	if err != nil {
 		return "", core.Internal(err)
 	}
-	proc := a.Ledger.Payments
-	if ledger.TopupState(t.State) != ledger.TopupCreated || proc == nil || t.Processor != proc.Name() {
+	proc := a.processorOf(t.Processor)
+	if ledger.TopupState(t.State) != ledger.TopupCreated || proc == nil {
 		return ledger.TopupState(t.State), nil
 	}
 	res, err := proc.RetrieveSession(ctx, sessionID)
