@@ -57,24 +57,11 @@ func (a *Service) QuoteCheckout(ctx context.Context, tx pgx.Tx, p core.Principal
 	case expectedPolicyVersion != c.PolicyVersion:
 		return CheckoutQuote{}, policyChanged(c.PolicyVersion)
 	}
-	roster, err := loadRoster(ctx, q, c.ID)
-	if err != nil {
-		return CheckoutQuote{}, err
-	}
-	com, err := a.loadCommitments(ctx, q, c.ID)
-	if err != nil {
-		return CheckoutQuote{}, err
-	}
 	mode := modeOf(p)
-	repeats, err := repeatsOf(ctx, q, c.ID, roster, mode)
+	pv, product, roster, err := a.loadPreview(ctx, q, c, mode)
 	if err != nil {
 		return CheckoutQuote{}, err
 	}
-	product, err := a.storedProduct(ctx, c.ProductID)
-	if err != nil {
-		return CheckoutQuote{}, err
-	}
-	pv := a.preview(c, product, roster, com, repeats, mode)
 	if len(pv.Blockers) > 0 {
 		b := pv.Blockers[0]
 		return CheckoutQuote{}, a.approvalError(approvalCheck{reason: b.Reason, message: b.Message}, c.ID, product)
@@ -87,10 +74,8 @@ func (a *Service) QuoteCheckout(ctx context.Context, tx pgx.Tx, p core.Principal
 		out.UnitCents, out.Prepaid = pv.PrepaidOffer.UnitCents, true
 		out.ShippingStates = slices.Clone(pv.PrepaidOffer.ShippingStates)
 	}
-	for _, who := range roster.people {
-		if roster.sendOf[who.id] == "" && who.approval != ApprovalSkipped {
-			out.RecipientIDs = append(out.RecipientIDs, who.id)
-		}
+	for _, who := range roster.owed() {
+		out.RecipientIDs = append(out.RecipientIDs, who.id)
 	}
 	if len(out.RecipientIDs) == 0 || out.UnitCents <= 0 {
 		return CheckoutQuote{}, core.Errorf(core.CodeInvalidRequestState, "campaign %s has nobody left to pay for: everyone on its roster has a gift or was skipped", c.ID)

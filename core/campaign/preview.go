@@ -106,27 +106,38 @@ func (a *Service) PreviewCampaign(ctx context.Context, p core.Principal, id stri
 		if err != nil {
 			return core.Internal(err)
 		}
-		roster, err := loadRoster(ctx, q, c.ID)
+		out, _, _, err = a.loadPreview(ctx, q, c, modeOf(p))
 		if err != nil {
 			return err
 		}
-		com, err := a.loadCommitments(ctx, q, c.ID)
-		if err != nil {
-			return err
-		}
-		repeats, err := repeatsOf(ctx, q, c.ID, roster, modeOf(p))
-		if err != nil {
-			return err
-		}
-		product, err := a.storedProduct(ctx, c.ProductID)
-		if err != nil {
-			return err
-		}
-		out = a.preview(c, product, roster, com, repeats, modeOf(p))
 		out.Checkout, err = a.previewCheckout(ctx, q, c.WorkspaceID, c.ID)
 		return err
 	})
 	return out, err
+}
+
+// loadPreview reads what the preview of c in mode needs through q (its
+// roster, commitments, repeats and gift) and computes it. It also returns
+// the gift (nil when the catalog no longer has it) and the roster, for a
+// caller acting on the preview (a checkout, a quote).
+func (a *Service) loadPreview(ctx context.Context, q *db.Queries, c campaignRecord, mode core.Mode) (Preview, *catalog.Product, rosterView, error) {
+	roster, err := loadRoster(ctx, q, c.ID)
+	if err != nil {
+		return Preview{}, nil, rosterView{}, err
+	}
+	com, err := a.loadCommitments(ctx, q, c.ID)
+	if err != nil {
+		return Preview{}, nil, rosterView{}, err
+	}
+	repeats, err := repeatsOf(ctx, q, c.ID, roster, mode)
+	if err != nil {
+		return Preview{}, nil, rosterView{}, err
+	}
+	product, err := a.storedProduct(ctx, c.ProductID)
+	if err != nil {
+		return Preview{}, nil, rosterView{}, err
+	}
+	return a.preview(c, product, roster, com, repeats, mode), product, roster, nil
 }
 
 // preview computes the preview of c; product is nil when the catalog no
@@ -139,15 +150,13 @@ func (a *Service) preview(c campaignRecord, product *catalog.Product, roster ros
 	}
 	// Owed: people without a gift whom nobody skipped. A skipped person is
 	// never owed a gift, so they count in no total and block nothing.
-	var pending []person
+	pending := roster.owed()
 	for _, pp := range roster.people {
 		switch {
 		case roster.sendOf[pp.id] != "":
 			pv.AlreadySent++
 		case pp.approval == ApprovalSkipped:
 			pv.Skipped++
-		default:
-			pending = append(pending, pp)
 		}
 	}
 	pv.ToSend = len(pending)

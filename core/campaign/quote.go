@@ -75,24 +75,11 @@ func (a *Service) QuoteSend(ctx context.Context, p core.Principal, id string) (Q
 		case c.Status == StatusCompleted:
 			return campaignCompleted(c.ID)
 		}
-		roster, err := loadRoster(ctx, q, c.ID)
-		if err != nil {
-			return err
-		}
-		com, err := a.loadCommitments(ctx, q, c.ID)
-		if err != nil {
-			return err
-		}
 		mode := modeOf(p)
-		repeats, err := repeatsOf(ctx, q, c.ID, roster, mode)
+		pv, _, roster, err := a.loadPreview(ctx, q, c, mode)
 		if err != nil {
 			return err
 		}
-		product, err := a.storedProduct(ctx, c.ProductID)
-		if err != nil {
-			return err
-		}
-		pv := a.preview(c, product, roster, com, repeats, mode)
 		switch {
 		case len(pv.Blockers) > 0:
 			b := pv.Blockers[0]
@@ -102,10 +89,8 @@ func (a *Service) QuoteSend(ctx context.Context, p core.Principal, id string) (Q
 			return core.FieldError(core.CodeInvalidRequestState, "id", "campaign %s has nobody left to gift", c.ID)
 		}
 		items := []QuoteItem{}
-		for _, who := range roster.people {
-			if roster.sendOf[who.id] == "" && who.approval != ApprovalSkipped {
-				items = append(items, QuoteItem{RecipientID: who.id, RecipientName: who.displayName(), UnitCents: pv.UnitCents})
-			}
+		for _, who := range roster.owed() {
+			items = append(items, QuoteItem{RecipientID: who.id, RecipientName: who.displayName(), UnitCents: pv.UnitCents})
 		}
 		raw, err := json.Marshal(items)
 		if err != nil {

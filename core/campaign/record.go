@@ -111,6 +111,18 @@ type rosterView struct {
 	sendOf map[string]string
 }
 
+// owed is the people of the roster owed a gift, in roster order: those
+// without a gift whom nobody skipped.
+func (r rosterView) owed() []person {
+	var out []person
+	for _, p := range r.people {
+		if r.sendOf[p.id] == "" && p.approval != ApprovalSkipped {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
 // loadRoster reads the roster and which people have gifts.
 func loadRoster(ctx context.Context, q *db.Queries, campaignID string) (rosterView, error) {
 	rows, err := q.RecipientListByCampaign(ctx, campaignID)
