@@ -2,7 +2,6 @@ package distribution
 
 import (
 	"context"
-	"encoding/base64"
 	"encoding/json"
 
 	"github.com/giftwell/giftwell/core"
@@ -30,7 +29,8 @@ type ImportPreview struct {
 }
 
 // StageCSV stages a whole source CSV for campaign campaignID as a chunked
-// upload (as upload_gift_source_chunk does, part by part) and returns its
+// upload (as upload_gift_source_chunk does, part by part, with the raw
+// bytes and the campaign opened once) and returns its
 // uploadId, for a caller holding the file at once (the web app's import
 // form). It returns VALIDATION_ERROR naming uploadId for an empty or
 // oversized file, and the codes of UploadSourceChunk.
@@ -41,13 +41,18 @@ func (s *Service) StageCSV(ctx context.Context, p core.Principal, campaignID str
 	if len(raw) > MaxImportBytes {
 		return "", core.Invalid("uploadId", "the file holds %d bytes; a source CSV holds at most %d (5 MiB)", len(raw), MaxImportBytes)
 	}
+	if err := authorizeImport(p); err != nil {
+		return "", err
+	}
+	if _, err := s.openCampaign(ctx, p, campaignID); err != nil {
+		return "", err
+	}
 	id := "web-" + core.RandomHex(8)
 	count := (len(raw) + MaxPartBytes - 1) / MaxPartBytes
 	for i := range count {
 		part := raw[i*MaxPartBytes : min((i+1)*MaxPartBytes, len(raw))]
-		_, err := s.UploadSourceChunk(ctx, p, campaignID, Chunk{UploadID: id, PartIndex: i, PartCount: count,
-			TotalBytes: int64(len(raw)), Data: base64.StdEncoding.EncodeToString(part)})
-		if err != nil {
+		meta := Chunk{UploadID: id, PartIndex: i, PartCount: count, TotalBytes: int64(len(raw))}
+		if _, err := s.stagePart(ctx, p, campaignID, meta, part); err != nil {
 			return "", err
 		}
 	}

@@ -48,12 +48,19 @@ func (s *Service) UploadSourceChunk(ctx context.Context, p core.Principal, campa
 	if _, err := s.openCampaign(ctx, p, campaignID); err != nil {
 		return UploadProgress{}, err
 	}
+	return s.stagePart(ctx, p, campaignID, in, data)
+}
+
+// stagePart stages part in (its bytes data, decoded and checked) of an
+// upload for campaignID, an open campaign of p's workspace, in one transaction under
+// the workspace's upload lock.
+func (s *Service) stagePart(ctx context.Context, p core.Principal, campaignID string, in Chunk, data []byte) (UploadProgress, error) {
 	now := s.Clock.Now()
 	var (
 		out     UploadProgress
 		refusal error // refused after the upload was dropped (committed)
 	)
-	err = s.InTx(ctx, func(q *db.Queries) error {
+	err := s.InTx(ctx, func(q *db.Queries) error {
 		ws := p.WorkspaceID
 		if err := q.SourceUploadLockWorkspace(ctx, ws); err != nil {
 			return core.Internal(err)
