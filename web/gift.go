@@ -57,14 +57,19 @@ func (d giftData) SenderAddress() string {
 // gift shows one gift of the workspace (GET /gifts/{id}): its facts, its
 // link and the timeline of its events. Another workspace's gift is 404.
 func (h *handler) gift(w http.ResponseWriter, r *http.Request, s session) {
-	id := r.PathValue("id")
-	h.show(w, r, s, "gift", func(ctx context.Context, s session) (view, error) {
+	h.show(w, r, s, "gift", h.giftLoader(r.PathValue("id")))
+}
+
+// giftLoader loads the page of gift id: for the page itself, and for a
+// form on it that failed.
+func (h *handler) giftLoader(id string) pageLoader {
+	return func(ctx context.Context, s session) (view, error) {
 		d, err := h.loadGiftPage(ctx, s.Principal, id)
 		if err != nil {
 			return view{}, err
 		}
 		return view{Nav: "campaigns", Data: d}, nil
-	})
+	}
 }
 
 // loadGiftPage reads gift id, its campaign, product, link and events for p.

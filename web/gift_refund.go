@@ -1,7 +1,6 @@
 package web
 
 import (
-	"context"
 	"net/http"
 
 	"github.com/giftwell/giftwell/core/giftlink"
@@ -33,12 +32,12 @@ func (d giftData) CanRequestRefund() bool {
 // requestRefund asks staff to refund gift id (POST /gifts/{id}/refund),
 // then shows the gift with the request's state.
 func (h *handler) requestRefund(w http.ResponseWriter, r *http.Request, s session) {
+	if !h.parseForm(w, r) {
+		return
+	}
 	id := r.PathValue("id")
-	if _, err := h.app.GiftLinks.RequestRefund(r.Context(), s.Principal, id, r.PostFormValue("reason")); err != nil {
-		h.formFailed(w, r, s, "gift", func(ctx context.Context, s session) (view, error) {
-			d, err := h.loadGiftPage(ctx, s.Principal, id)
-			return view{Nav: "campaigns", Data: d}, err
-		}, err, "reason")
+	if _, err := h.app.GiftLinks.RequestRefund(r.Context(), s.Principal, id, r.PostForm.Get("reason")); err != nil {
+		h.formFailed(w, r, s, "gift", h.giftLoader(id), err, "reason")
 		return
 	}
 	http.Redirect(w, r, "/gifts/"+id+"?done=refund-requested#gift-refund", http.StatusSeeOther)
