@@ -154,12 +154,13 @@ func dollarsInvalid(field, example string, err error) error {
 // sandboxPayment shows the local sandbox's test payment page.
 func (h *handler) sandboxPayment(w http.ResponseWriter, r *http.Request, s session) {
 	id := r.PathValue("id")
-	if _, err := h.app.Ledger.SandboxPayment(r.Context(), s.Principal, id); core.ErrorCode(err) == core.CodeNotFound {
+	p, err := h.app.Ledger.SandboxPayment(r.Context(), s.Principal, id)
+	if core.ErrorCode(err) == core.CodeNotFound {
+		// Not a top-up's session: a checkout's.
 		h.sandboxCheckoutPage(w, r, s, id)
 		return
 	}
-	h.show(w, r, s, "sandbox_pay", func(ctx context.Context, s session) (view, error) {
-		p, err := h.app.Ledger.SandboxPayment(ctx, s.Principal, id)
+	h.show(w, r, s, "sandbox_pay", func(context.Context, session) (view, error) {
 		if err != nil {
 			return view{}, err
 		}
@@ -169,11 +170,13 @@ func (h *handler) sandboxPayment(w http.ResponseWriter, r *http.Request, s sessi
 
 // completeSandboxPayment completes the test payment and goes back to the balance.
 func (h *handler) completeSandboxPayment(w http.ResponseWriter, r *http.Request, s session) {
-	if _, err := h.app.Ledger.SandboxPayment(r.Context(), s.Principal, r.PathValue("id")); core.ErrorCode(err) == core.CodeNotFound {
-		h.paySandboxCheckout(w, r, s, r.PathValue("id"))
+	id := r.PathValue("id")
+	switch err := h.app.Ledger.CompleteSandboxPayment(r.Context(), s.Principal, id); {
+	case core.ErrorCode(err) == core.CodeNotFound:
+		// Not a top-up's session (CompleteSandboxPayment reads it first): a checkout's.
+		h.paySandboxCheckout(w, r, s, id)
 		return
-	}
-	if err := h.app.Ledger.CompleteSandboxPayment(r.Context(), s.Principal, r.PathValue("id")); err != nil {
+	case err != nil:
 		h.fail(w, r, &s, err)
 		return
 	}
