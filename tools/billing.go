@@ -61,10 +61,15 @@ const descCancelCampaignCheckout = "Cancel an unpaid checkout: its payment page 
 const descLaunchCampaign = "Prepare up to three paid positions of a paid campaign per call into gifts (fundedBy checkout, with gift links where recipients confirm addresses). " +
 	"Start at cursor 0 and call again with nextCursor until it is null; the same cursor never makes a second gift."
 
+// billingPage is the url handed to a person for billing: the billing page.
+func billingPage(app *giftwell.App) func(json.RawMessage) string {
+	return func(json.RawMessage) string { return app.Billing.BillingURL() }
+}
+
 // billingTools are the billing reads and reconcile that keys of owners and
 // admins may use.
 func billingTools(app *giftwell.App) []Tool {
-	page := func(json.RawMessage) string { return app.Billing.BillingURL() }
+	page := billingPage(app)
 	return []Tool{
 		Define("get_billing_config", descGetBillingConfig, ScopeDash, core.ActReadWorkspaceDetails,
 			func(ctx context.Context, p core.Principal, _ GetBillingConfigInput) (billing.BillingConfig, error) {
@@ -104,14 +109,7 @@ func billingTools(app *giftwell.App) []Tool {
 // billingSignedInTools are checkout and launch, which only a signed-in
 // person does.
 func billingSignedInTools(app *giftwell.App) []Tool {
-	page := func(json.RawMessage) string { return app.Billing.BillingURL() }
-	review := func(args json.RawMessage) string {
-		var in struct {
-			ID string `json:"id"`
-		}
-		_ = json.Unmarshal(args, &in)
-		return app.Config.ReviewURL(in.ID)
-	}
+	page, review := billingPage(app), reviewPage(app)
 	return []Tool{
 		Define("create_campaign_checkout", descCreateCampaignCheckout, ScopeSignedIn, core.ActPay,
 			func(ctx context.Context, p core.Principal, in CreateCampaignCheckoutInput) (billing.Checkout, error) {

@@ -90,6 +90,12 @@ const descSetAutoApprove = "Set a playbook's auto-approve rule: with enabled tru
 // reviewPage is the url handed to a person for the campaign a tool's
 // arguments name: its review page, or the campaigns page without an id.
 func reviewPage(app *giftwell.App) func(args json.RawMessage) string {
+	return idPage(app, func(id string) string { return app.Config.ReviewURL(id) })
+}
+
+// idPage is the url handed to a person for what a tool's arguments name by
+// id: pageOf(id), or the campaigns page without an id.
+func idPage(app *giftwell.App, pageOf func(id string) string) func(args json.RawMessage) string {
 	return func(args json.RawMessage) string {
 		var in struct {
 			ID string `json:"id"`
@@ -97,7 +103,7 @@ func reviewPage(app *giftwell.App) func(args json.RawMessage) string {
 		if json.Unmarshal(args, &in) != nil || in.ID == "" {
 			return app.Config.SiteURL + "/campaigns"
 		}
-		return app.Config.ReviewURL(in.ID)
+		return pageOf(in.ID)
 	}
 }
 

@@ -24,15 +24,7 @@ const descListGiftRefunds = "A campaign's refund requests, newest first, with th
 // giftPage is the web app's page of the gift the arguments name, where a
 // signed-in owner or admin asks for its refund.
 func giftPage(app *giftwell.App) func(args json.RawMessage) string {
-	return func(args json.RawMessage) string {
-		var in struct {
-			ID string `json:"id"`
-		}
-		if json.Unmarshal(args, &in) != nil || in.ID == "" {
-			return app.Config.SiteURL + "/campaigns"
-		}
-		return app.Config.SiteURL + "/gifts/" + in.ID
-	}
+	return idPage(app, func(id string) string { return app.Config.SiteURL + "/gifts/" + id })
 }
 
 // refundTools are the gift refund routes: the request and the history.
