@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"log/slog"
+	"strings"
 
 	"github.com/giftwell/giftwell"
 	"github.com/giftwell/giftwell/internal/blobstore"
@@ -40,10 +41,8 @@ func (cfg serveConfig) configureArtwork(ctx context.Context, app *giftwell.App, 
 
 // redactedScheme names a blob URL by its scheme only, for the log.
 func redactedScheme(u string) string {
-	for i := range len(u) {
-		if u[i] == ':' {
-			return u[:i]
-		}
+	if scheme, _, ok := strings.Cut(u, ":"); ok {
+		return scheme
 	}
 	return "?"
 }
