@@ -5,7 +5,7 @@ GO       ?= go
 BIN      := bin/giftwell
 FUZZTIME ?= 10s
 # Fuzz targets as package:FuzzName; each runs for FUZZTIME in `make fuzz`.
-FUZZ_TARGETS := ./core/identity:FuzzIsAPIKeyFormat ./tools:FuzzDecodeArgs ./rest:FuzzMerge ./rest:FuzzHandler ./mcp:FuzzHandler ./mcp:FuzzDecodeMessages ./core/campaign:FuzzRecipientDecoder ./core/campaign:FuzzCampaignDecoder ./core/campaign:FuzzNormalizeLinkedInProfile ./core/connect:FuzzRedirectURIMatches ./tools:FuzzCreateCampaignArgs ./tools:FuzzAddRecipientsArgs ./tools:FuzzGiftLinkRecordsArgs ./internal/webhooksend:FuzzCheckURL ./webhookverify:FuzzVerify ./oauth:FuzzRegister ./oauth:FuzzTokenForm ./web:FuzzWebForm ./core/distribution:FuzzReadSourceCSV ./core/distribution:FuzzChunkAssembler ./core/artwork:FuzzInspect
+FUZZ_TARGETS := ./core/identity:FuzzIsAPIKeyFormat ./tools:FuzzDecodeArgs ./rest:FuzzMerge ./rest:FuzzHandler ./mcp:FuzzHandler ./mcp:FuzzDecodeMessages ./mcp:FuzzFastCall ./core/campaign:FuzzRecipientDecoder ./core/campaign:FuzzCampaignDecoder ./core/campaign:FuzzNormalizeLinkedInProfile ./core/connect:FuzzRedirectURIMatches ./tools:FuzzCreateCampaignArgs ./tools:FuzzAddRecipientsArgs ./tools:FuzzGiftLinkRecordsArgs ./internal/webhooksend:FuzzCheckURL ./webhookverify:FuzzVerify ./oauth:FuzzRegister ./oauth:FuzzTokenForm ./web:FuzzWebForm ./core/distribution:FuzzReadSourceCSV ./core/distribution:FuzzChunkAssembler ./core/artwork:FuzzInspect
 
 # The browser tests drive Debian's chromium headless (web/browser_test.go).
 CHROMIUM := /usr/bin/chromium

@@ -59,7 +59,10 @@ type handler struct {
 	impl      *sdk.Implementation
 
 	sdk     *sdk.StreamableHTTPHandler
-	servers sync.Map // serverKey → *sdk.Server
+	servers sync.Map // serverKey → *served
+	// sdkOnly sends every request to the SDK, fastCall's included (tests
+	// compare the two).
+	sdkOnly bool
 }
 
 // NewHandler returns the MCP face. It serves POST at /mcp (key: the full
@@ -114,8 +117,9 @@ func NewHandler(cfg Config) http.Handler {
 	return h
 }
 
-// ServeHTTP runs the wrapper's checks in order, then hands the request to
-// the SDK with the principal and the chosen server in its context.
+// ServeHTTP runs the wrapper's checks in order, then answers a lone
+// tools/call itself (fastCall) or hands the request to the SDK, with the
+// principal and the chosen server in its context.
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
 	rw := newResponseWriter(w)
@@ -175,8 +179,10 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 
-	ctx := core.WithPrincipal(r.Context(), p)
-	ctx = withServer(ctx, h.server(profile, p))
-	acceptJSON(r)
-	h.sdk.ServeHTTP(rw, r.WithContext(ctx))
+	s := h.server(profile, p)
+	r = r.WithContext(withServer(core.WithPrincipal(r.Context(), p), s.sdk))
+	if acceptJSON(r) && h.fastCall(rw, r, s, msgs) {
+		return
+	}
+	h.sdk.ServeHTTP(rw, r)
 }

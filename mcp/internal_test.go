@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -78,7 +79,8 @@ func TestDecodeMessages(t *testing.T) {
 }
 
 // FuzzDecodeMessages checks that decoding any body either fails with a
-// JSON-RPC error code or yields at least one message, and never panics.
+// JSON-RPC error code or yields at least one message, never panics, and
+// frames a message as the SDK's own decoder does.
 func FuzzDecodeMessages(f *testing.F) {
 	for _, s := range []string{
 		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x"}}`,
@@ -89,10 +91,14 @@ func FuzzDecodeMessages(f *testing.F) {
 		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x\u0000","arguments":{"a":"\u0000"}}}`,
 		"{\"jsonrpc\":\"2.0\",\"id\":\"\xff\",\"method\":\"tools/\xffcall\",\"params\":{\"name\":\"\xfe\"}}",
 		`[{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"uri":"giftwell://\u0000"}}]`,
+		`{"jsonrpc":"2.0","id":1.5,"method":"tools/call","params":{"name":"x","_meta":5}}`,
+		`{"jsonrpc":"2.0","id":[1],"method":"x"}`, `{"jsonrpc":"2.0"}`, `{"jsonrpc":"2.0","method":null}`,
+		`{"jsonrpc":"2.0","id":1,"error":{"code":"x"}}`, `{"JSONRPC":"2.0","Method":"x"}`,
 	} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, body []byte) {
+		sameAsSDK(t, body)
 		msgs, err := decodeMessages(body)
 		if err != nil {
 			if err.Code != jsonrpc.CodeParseError && err.Code != jsonrpc.CodeInvalidRequest {
@@ -104,6 +110,32 @@ func FuzzDecodeMessages(f *testing.F) {
 			t.Fatal("no messages and no error")
 		}
 	})
+}
+
+// sameAsSDK requires decodeMessage to agree with jsonrpc.DecodeMessage on a
+// valid JSON body: the same error text (but for the name of the Go type
+// decoded into), or the same id and method (a response is refused).
+func sameAsSDK(t *testing.T, body []byte) {
+	t.Helper()
+	if !json.Valid(body) {
+		return
+	}
+	want, wantErr := jsonrpc.DecodeMessage(body)
+	got, err := decodeMessage(body)
+	if wantErr != nil {
+		require.Error(t, err, "body %q", body)
+		// A decode error names the Go type decoded into, which differs.
+		require.Equal(t, wantErr.Error(), strings.ReplaceAll(err.Error(), "mcp.wireMessage", "jsonrpc2.wireDecode"), "body %q", body)
+		return
+	}
+	req, ok := want.(*jsonrpc.Request)
+	if !ok {
+		require.Error(t, err, "a response was taken for a request: %q", body)
+		return
+	}
+	require.NoError(t, err, "body %q", body)
+	require.Equal(t, req.ID, got.id, "body %q", body)
+	require.Equal(t, req.Method, got.method, "body %q", body)
 }
 
 func TestBearerToken(t *testing.T) {

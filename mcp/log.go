@@ -24,6 +24,8 @@ type requestInfo struct {
 	messages  []message
 	// batch counts the answers of a batch (nil for a lone message).
 	batch *batchAnswers
+	// fast is set when fastCall answered the request, not the SDK.
+	fast bool
 
 	mu   sync.Mutex
 	code string // the error code of the outcome, if any
@@ -78,6 +80,7 @@ func (h *handler) logRequest(r *http.Request, w *responseWriter, ri *requestInfo
 		slog.String("code", code),
 		slog.String("workspace", ri.principal.WorkspaceID),
 		slog.String("via", string(ri.principal.Via)),
+		slog.Bool("fast", ri.fast),
 	}
 	if e := reqlog.From(r.Context()); e != nil {
 		e.Add(attrs...)

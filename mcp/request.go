@@ -12,18 +12,24 @@ import (
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/giftwell/giftwell/core"
 	"github.com/giftwell/giftwell/internal/httpbody"
 )
 
-// message is what the wrapper needs to know of one JSON-RPC message of the
-// body: its id, its method and the name it addresses (the tool of
-// tools/call, the prompt of prompts/get, the URI of resources/read).
+// message is what the wrapper knows of one JSON-RPC message of the body:
+// its id, its method and the name it addresses (the tool of tools/call, the
+// prompt of prompts/get, the URI of resources/read). call is a tools/call's
+// params as the SDK would decode them (nil when they are absent, null or do
+// not decode), for fastCall; inBatch is set for every message of a batch,
+// even a batch of one.
 type message struct {
-	id     jsonrpc.ID
-	method string
-	name   string
+	id      jsonrpc.ID
+	method  string
+	name    string
+	call    *sdk.CallToolParamsRaw
+	inBatch bool
 }
 
 // originOf returns the origin (scheme://host[:port], lower case) of a URL.
@@ -46,7 +52,8 @@ func (h *handler) originAllowed(r *http.Request) bool {
 }
 
 // readMessages checks the Content-Type, reads the body (at most
-// MaxBodyBytes; httpbody.Read drains a longer one before the 413) and decodes its JSON-RPC framing with the SDK's own decoder.
+// MaxBodyBytes; httpbody.Read drains a longer one before the 413) and
+// decodes its JSON-RPC framing as the SDK will (decodeMessage).
 // It writes the refusal (415, 413 envelope; -32700 or -32600 JSON-RPC error)
 // and returns false, or returns the messages and leaves the body readable
 // again for the SDK.
@@ -111,26 +118,68 @@ func decodeMessages(body []byte) ([]message, *jsonrpc.Error) {
 		if err != nil {
 			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: "invalid request: " + err.Error()}
 		}
+		m.inBatch = body[0] == '['
 		msgs = append(msgs, m)
 	}
 	return msgs, nil
 }
 
+// wireMessage is a JSON-RPC message as the go-sdk decodes it (its
+// jsonrpc2.wireDecode): method is raw so that a present "method" key is told
+// apart from an absent one.
+type wireMessage struct {
+	VersionTag string          `json:"jsonrpc"`
+	ID         any             `json:"id,omitempty"`
+	Method     json.RawMessage `json:"method"`
+	Params     json.RawMessage `json:"params,omitempty"`
+	Result     json.RawMessage `json:"result,omitempty"`
+	Error      *jsonrpc.Error  `json:"error,omitempty"`
+}
+
+// decodeMessage decodes one message as jsonrpc.DecodeMessage does (the same
+// checks and errors; a fuzz target compares the two) and then its params,
+// as the SDK will, for the name it addresses.
 func decodeMessage(raw json.RawMessage) (message, error) {
-	msg, err := jsonrpc.DecodeMessage(raw)
+	var w wireMessage
+	if err := sdkUnmarshal(raw, &w); err != nil {
+		return message{}, fmt.Errorf("unmarshaling jsonrpc message: %w", err)
+	}
+	if w.VersionTag != "2.0" {
+		return message{}, fmt.Errorf("invalid message version tag %q; expected %q", w.VersionTag, "2.0")
+	}
+	id, err := jsonrpc.MakeID(w.ID)
 	if err != nil {
 		return message{}, err
 	}
-	req, ok := msg.(*jsonrpc.Request)
-	if !ok {
+	if len(w.Method) == 0 {
+		if !id.IsValid() {
+			return message{}, errors.New("invalid request") // the SDK's jsonrpc2.ErrInvalidRequest
+		}
 		return message{}, errors.New("a client sends requests and notifications only")
 	}
-	m := message{id: req.ID, method: req.Method}
-	key := map[string]string{"tools/call": "name", "prompts/get": "name", "resources/read": "uri"}[req.Method]
-	if key != "" && len(req.Params) > 0 {
-		var params map[string]json.RawMessage
-		if json.Unmarshal(req.Params, &params) == nil {
-			_ = json.Unmarshal(params[key], &m.name)
+	m := message{id: id}
+	if err := sdkUnmarshal(w.Method, &m.method); err != nil {
+		return message{}, fmt.Errorf("unmarshaling jsonrpc message: %w", err)
+	}
+	if len(w.Params) == 0 {
+		return m, nil
+	}
+	switch m.method {
+	case "tools/call":
+		if sdkUnmarshal(w.Params, &m.call) == nil && m.call != nil {
+			m.name = m.call.Name
+		} else {
+			m.call = nil
+		}
+	case "prompts/get":
+		var p *sdk.GetPromptParams
+		if sdkUnmarshal(w.Params, &p) == nil && p != nil {
+			m.name = p.Name
+		}
+	case "resources/read":
+		var p *sdk.ReadResourceParams
+		if sdkUnmarshal(w.Params, &p) == nil && p != nil {
+			m.name = p.URI
 		}
 	}
 	return m, nil
@@ -146,12 +195,13 @@ func singleID(msgs []message) jsonrpc.ID {
 
 // acceptJSON lets a client that accepts JSON but does not list
 // text/event-stream through: the handler only ever answers JSON, so the
-// SDK's demand for both media types protects nothing here.
-func acceptJSON(r *http.Request) {
+// SDK's demand for both media types protects nothing here. It reports
+// whether the request now satisfies the SDK (it accepts JSON).
+func acceptJSON(r *http.Request) bool {
 	accepts := r.Header.Values("Accept")
 	if strings.TrimSpace(strings.Join(accepts, "")) == "" {
 		r.Header.Set("Accept", "application/json, text/event-stream")
-		return
+		return true
 	}
 	for _, v := range accepts {
 		for part := range strings.SplitSeq(v, ",") {
@@ -159,8 +209,9 @@ func acceptJSON(r *http.Request) {
 			switch strings.ToLower(strings.TrimSpace(mt)) {
 			case "application/json", "application/*", "*/*":
 				r.Header.Set("Accept", "application/json, text/event-stream")
-				return
+				return true
 			}
 		}
 	}
+	return false
 }

@@ -30,11 +30,18 @@ func implementation() *sdk.Implementation {
 	return &sdk.Implementation{Name: "giftwell", Title: "Giftwell", Version: v}
 }
 
+// served is one cached server: the SDK's, and the handlers of the tools it
+// lets be called (listed or not), which fastCall calls directly.
+type served struct {
+	sdk   *sdk.Server
+	tools map[string]sdk.ToolHandler
+}
+
 // buildServer builds the server for one serverKey: the tools the principal
 // may call in the profile, every prompt and every resource. Capabilities
 // advertise no list-change notifications (nothing changes within a
 // stateless request) and no logging.
-func (h *handler) buildServer(pr tools.Profile, p core.Principal) *sdk.Server {
+func (h *handler) buildServer(pr tools.Profile, p core.Principal) *served {
 	s := sdk.NewServer(h.impl, &sdk.ServerOptions{
 		Instructions: instructions,
 		Logger:       sdkLogger(h.log),
@@ -47,10 +54,10 @@ func (h *handler) buildServer(pr tools.Profile, p core.Principal) *sdk.Server {
 		SetCacheable:              privateCache,
 	})
 	s.AddReceivingMiddleware(h.boundBatchAnswers)
-	h.addTools(s, pr, p)
+	calls := h.addTools(s, pr, p)
 	h.addPrompts(s)
 	h.addResources(s)
-	return s
+	return &served{sdk: s, tools: calls}
 }
 
 // listTTL is how long a client may keep a list (tools, prompts, resources,
@@ -72,7 +79,7 @@ func privateCache(_ context.Context, req sdk.Request, c *sdk.Cacheable) {
 	c.CacheScope = "private"
 }
 
-// serverKey identifies one cached *sdk.Server: what it lists and what it lets
+// serverKey identifies one cached server: what it lists and what it lets
 // be called depend only on these.
 type serverKey struct {
 	profile    tools.Profile
@@ -94,13 +101,13 @@ func keyFor(pr tools.Profile, p core.Principal) serverKey {
 
 // server returns the cached server for the profile and principal, building
 // it on first use. Servers are immutable once built.
-func (h *handler) server(pr tools.Profile, p core.Principal) *sdk.Server {
+func (h *handler) server(pr tools.Profile, p core.Principal) *served {
 	k := keyFor(pr, p)
 	if s, ok := h.servers.Load(k); ok {
-		return s.(*sdk.Server)
+		return s.(*served)
 	}
 	s, _ := h.servers.LoadOrStore(k, h.buildServer(pr, p))
-	return s.(*sdk.Server)
+	return s.(*served)
 }
 
 type serverContextKey struct{}

@@ -56,9 +56,11 @@ func mustJSON(name string, v any) json.RawMessage {
 // what it sees (Tool.Visible). A key also gets the signed-in tools,
 // registered but never listed, so that calling one answers 403
 // HUMAN_APPROVAL_REQUIRED with its url (Tool.Call decides that) rather than
-// "unknown tool"; a receiving middleware takes them out of tools/list.
-func (h *handler) addTools(s *sdk.Server, pr tools.Profile, p core.Principal) {
+// "unknown tool"; a receiving middleware takes them out of tools/list. It
+// returns the handlers it registered, by tool name.
+func (h *handler) addTools(s *sdk.Server, pr tools.Profile, p core.Principal) map[string]sdk.ToolHandler {
 	listed := map[string]int{} // name → position in the registry
+	calls := map[string]sdk.ToolHandler{}
 	for i, t := range h.tools {
 		if t.RESTOnly {
 			continue // no MCP profile: calling it over MCP names an unknown tool
@@ -67,12 +69,14 @@ func (h *handler) addTools(s *sdk.Server, pr tools.Profile, p core.Principal) {
 		if !visible && (p.Via == core.ViaConnection || t.Scope != tools.ScopeSignedIn) {
 			continue
 		}
-		s.AddTool(h.sdkTools[t.Name], h.toolHandler(t))
+		calls[t.Name] = h.toolHandler(t)
+		s.AddTool(h.sdkTools[t.Name], calls[t.Name])
 		if visible {
 			listed[t.Name] = i
 		}
 	}
 	s.AddReceivingMiddleware(listInRegistryOrder(listed))
+	return calls
 }
 
 // listInRegistryOrder rewrites tools/list results: it drops the tools not
