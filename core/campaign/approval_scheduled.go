@@ -226,11 +226,30 @@ func scheduledApprovalOpts() *river.InsertOpts {
 	return &river.InsertOpts{UniqueOpts: river.UniqueOpts{ByArgs: true, ByState: core.UnfinishedJobStates()}}
 }
 
-// scheduleApprovals inserts, in tx, the approval job of playbook
-// campaignID, unless one that has not started yet is queued (River's
-// unique insert). A job already running may have listed the scheduled
-// people before tx commits: then a second job follows it.
+// scheduleApprovals queues, in tx, the approval job of playbook campaignID
+// for a person tx schedules, unless a job is queued that has not yet taken
+// its last look at the queue (playbook_approval_jobs): that job's last look
+// locks the playbook FOR UPDATE and so waits for tx, which holds it (FOR
+// SHARE at least; every caller does), and then decides tx's people. Adds
+// that find such a job read one row and take no lock, so that they do not
+// wait for each other's commits on the job's row. Otherwise it records the
+// claim and inserts the job, unless one that has not started yet is queued
+// (River's unique insert); a job already running may have listed the
+// scheduled people before tx commits: then a second job follows it.
 func (a *Service) scheduleApprovals(ctx context.Context, tx pgx.Tx, workspaceID, campaignID string) error {
+	q := db.New(tx)
+	queued, err := q.PlaybookApprovalJobQueued(ctx, campaignID)
+	if err != nil {
+		return core.Internal(err)
+	}
+	if queued {
+		return nil
+	}
+	if _, err := q.PlaybookApprovalJobClaim(ctx, campaignID); core.IsNoRows(err) {
+		return nil // another transaction has just queued it
+	} else if err != nil {
+		return core.Internal(err)
+	}
 	args := ScheduledApprovalArgs{WorkspaceID: workspaceID, CampaignID: campaignID}
 	res, err := a.InsertJob(ctx, tx, args, scheduledApprovalOpts())
 	if err != nil {
@@ -242,6 +261,41 @@ func (a *Service) scheduleApprovals(ctx context.Context, tx pgx.Tx, workspaceID,
 		_, err = a.InsertJob(ctx, tx, args, nil)
 	}
 	return err
+}
+
+// finishScheduled is an approval run's last look at playbook campaignID,
+// once it found no one to claim: under the playbook locked FOR UPDATE,
+// which waits for every add in progress (they hold it FOR SHARE), it
+// reports whether scheduled people outside skip are left to decide (more:
+// the run goes on). When none are, or the playbook is no longer an active
+// playbook, the run ends; with clean (no decision failed) it removes the
+// playbook's queued-job row, so that the next person scheduled queues a new
+// job. A failed run keeps the row: River runs the job again.
+func (a *Service) finishScheduled(ctx context.Context, workspaceID, campaignID string, skip []string, clean bool) (more bool, _ error) {
+	err := pgx.BeginFunc(ctx, a.DB, func(tx pgx.Tx) error {
+		q := db.New(tx)
+		c, err := lockCampaign(ctx, q, workspaceID, campaignID)
+		if err != nil {
+			return err
+		}
+		if c.Mode.Playbook() && c.Status == StatusActive {
+			more, err = q.RecipientScheduledLeft(ctx, db.RecipientScheduledLeftParams{WorkspaceID: workspaceID, CampaignID: c.ID, Skip: skip})
+			if err != nil || more {
+				return core.AsCoreError(err)
+			}
+		}
+		if !clean {
+			return nil
+		}
+		if err := q.PlaybookApprovalJobDone(ctx, c.ID); err != nil {
+			return core.Internal(err)
+		}
+		return nil
+	})
+	if core.ErrorCode(err) == core.CodeNotFound {
+		return false, nil // the campaign is gone, and its row with it
+	}
+	return more, core.AsCoreError(err)
 }
 
 // ScheduledApprovalWorker works ScheduledApprovalArgs jobs: it decides the
@@ -290,7 +344,9 @@ func (w *ScheduledApprovalWorker) Work(ctx context.Context, job *river.Job[Sched
 // the only scheduled people left are locked elsewhere, the next
 // transaction waits for the oldest of them (RecipientClaimScheduledWait),
 // until none is left: a person an add held stays scheduled and is decided
-// here.
+// here. The run ends with a last look under the playbook's exclusive lock
+// (finishScheduled), which waits for the adds in progress and decides the
+// people they scheduled, since they queued no job of their own.
 func (a *Service) RunScheduledApprovals(ctx context.Context, workspaceID, campaignID string) (int, error) {
 	var (
 		n        int
@@ -314,7 +370,10 @@ func (a *Service) RunScheduledApprovals(ctx context.Context, workspaceID, campai
 		}
 		switch {
 		case !got.active || (got.recipientID == "" && !got.left):
-			return n, firstErr
+			more, err := a.finishScheduled(ctx, workspaceID, campaignID, failed, firstErr == nil)
+			if err != nil || !more {
+				return n, errors.Join(firstErr, err)
+			}
 		case got.recipientID == "":
 			wait = true
 		case got.decided:

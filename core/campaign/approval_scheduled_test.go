@@ -11,12 +11,14 @@ import (
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/riverdriver/riverpgxv5"
 	"github.com/riverqueue/river/rivertype"
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/giftwell/giftwell/core"
 	"github.com/giftwell/giftwell/core/campaign"
 	"github.com/giftwell/giftwell/core/identity"
 	"github.com/giftwell/giftwell/internal/apptest"
+	"github.com/giftwell/giftwell/sql/db"
 )
 
 // heldApprovals works approval jobs with core's worker, but its first job,
@@ -128,4 +130,84 @@ func TestRequeueBackgroundWork(t *testing.T) {
 	st, _ := w.state(c.ID, added.Added[0])
 	require.Equal(t, campaign.ApprovalAutoApproved, st)
 	require.Equal(t, 1, w.env.DeliverEmails(t, identity.LogSender{Log: slog.New(slog.DiscardHandler)}))
+}
+
+// An add that finds the playbook's approval job queued queues none of its
+// own: the job's last look waits for that add, then decides its person.
+func TestAddBesideAQueuedApprovalJobQueuesNone(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	w := newPlaybooks(t)
+	app := w.env.App
+	c := w.playbook("gourmet-snack-crate", 100_000, 10_000)
+	w.env.TopUp(t, w.owner, 50_000)
+	kind := campaign.ScheduledApprovalArgs{}.Kind()
+
+	// Another approval holds the balance: person 1 is scheduled and queues the job.
+	balance, err := app.DB.Begin(ctx)
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = balance.Rollback(ctx) })
+	_, err = db.New(balance).BalanceGetForUpdate(ctx, db.BalanceGetForUpdateParams{WorkspaceID: w.env.WorkspaceID, Mode: "test"})
+	require.NoError(t, err)
+	first := w.add(c.ID, "1")
+	require.Equal(t, campaign.ApprovalScheduled, first.Approval.State)
+	require.Len(t, apptest.Jobs(t, app, kind), 1)
+	queued, err := db.New(app.DB).PlaybookApprovalJobQueued(ctx, c.ID)
+	require.NoError(t, err)
+	require.True(t, queued)
+
+	// Person 2's add stops just before its commit, holding the playbook
+	// shared, after it found the job queued (the roster lock is held).
+	roster, err := app.DB.Begin(ctx)
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = roster.Rollback(ctx) })
+	require.NoError(t, db.New(roster).PlaybookAddLockRoster(ctx, c.ID))
+	type added struct {
+		res campaign.AddPersonResult
+		err error
+	}
+	second := make(chan added, 1)
+	go func() {
+		res, err := app.Campaigns.AddToPlaybook(ctx, w.key, c.ID, campaign.PlaybookPersonAdd{Recipient: newPerson("2")})
+		second <- added{res, err}
+	}()
+	require.Eventually(t, func() bool { return w.env.LockWaiters(t) == 1 }, 10*time.Second, 10*time.Millisecond)
+
+	// The job runs: it decides person 1, and its last look waits for the add.
+	require.NoError(t, balance.Rollback(ctx))
+	decided := make(chan int, 1)
+	go func() {
+		n, err := app.Campaigns.RunScheduledApprovals(ctx, w.env.WorkspaceID, c.ID)
+		assert.NoError(t, err)
+		decided <- n
+	}()
+	require.Eventually(t, func() bool {
+		st, _ := w.state(c.ID, first.RecipientID)
+		return st == campaign.ApprovalAutoApproved && w.env.LockWaiters(t) == 2
+	}, 10*time.Second, 10*time.Millisecond, "person 1 decided, the last look waiting beside the add")
+
+	require.NoError(t, roster.Rollback(ctx))
+	got := <-second
+	require.NoError(t, got.err)
+	require.Equal(t, campaign.ApprovalScheduled, got.res.Approval.State)
+	require.Equal(t, 2, <-decided, "the run decided person 2 as well")
+	st, _ := w.state(c.ID, got.res.RecipientID)
+	require.Equal(t, campaign.ApprovalAutoApproved, st)
+	require.Len(t, apptest.Jobs(t, app, kind), 1, "person 2's add queued no job")
+	queued, err = db.New(app.DB).PlaybookApprovalJobQueued(ctx, c.ID)
+	require.NoError(t, err)
+	require.False(t, queued, "the run's last look cleared the playbook's queued job")
+
+	// The next person scheduled queues a job again.
+	balance, err = app.DB.Begin(ctx)
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = balance.Rollback(ctx) })
+	_, err = db.New(balance).BalanceGetForUpdate(ctx, db.BalanceGetForUpdateParams{WorkspaceID: w.env.WorkspaceID, Mode: "test"})
+	require.NoError(t, err)
+	require.Equal(t, campaign.ApprovalScheduled, w.add(c.ID, "3").Approval.State)
+	queued, err = db.New(app.DB).PlaybookApprovalJobQueued(ctx, c.ID)
+	require.NoError(t, err)
+	require.True(t, queued)
+	require.NoError(t, balance.Rollback(ctx))
+	require.Equal(t, 2, w.requireOneDebitPerGift(), "two gifts so far")
 }

@@ -341,6 +341,11 @@ type OauthToken struct {
 	Active        bool
 }
 
+type PlaybookApprovalJob struct {
+	CampaignID string
+	QueuedAt   time.Time
+}
+
 type ProcessorEvent struct {
 	ID         string
 	Processor  string
