@@ -156,12 +156,13 @@ func TestAddBesideAQueuedApprovalJobQueuesNone(t *testing.T) {
 	require.NoError(t, err)
 	require.True(t, queued)
 
-	// Person 2's add stops just before its commit, holding the playbook
-	// shared, after it found the job queued (the roster lock is held).
+	// Person 2's add stops in its commit, holding the playbook shared, after
+	// it found the job queued: the roster's counter row is held.
 	roster, err := app.DB.Begin(ctx)
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = roster.Rollback(ctx) })
-	require.NoError(t, db.New(roster).PlaybookAddLockRoster(ctx, c.ID))
+	_, err = roster.Exec(ctx, `SELECT 1 FROM campaign_roster_sizes WHERE campaign_id = $1 FOR UPDATE`, c.ID)
+	require.NoError(t, err)
 	type added struct {
 		res campaign.AddPersonResult
 		err error

@@ -104,6 +104,9 @@ func (a *Service) AddToPlaybook(ctx context.Context, p core.Principal, campaignI
 		if errors.Is(err, errDryRun) {
 			return dryRunAnswer(out), nil
 		}
+		if full := rosterBoundError(err); full != nil {
+			return AddPersonResult{}, full
+		}
 		if err != nil {
 			return AddPersonResult{}, core.AsCoreError(err)
 		}
@@ -198,9 +201,6 @@ func (a *Service) addToPlaybook(ctx context.Context, tx pgx.Tx, p core.Principal
 		return AddPersonResult{}, err
 	}
 	if err := a.scheduleIfScheduled(ctx, tx, c, d); err != nil {
-		return AddPersonResult{}, err
-	}
-	if err := checkRosterBound(ctx, q, c.ID); err != nil {
 		return AddPersonResult{}, err
 	}
 	res.RecipientID, res.Approval, res.decided = np.id, d.approval(), true

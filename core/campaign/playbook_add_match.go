@@ -2,8 +2,11 @@ package campaign
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"strings"
+
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/giftwell/giftwell/core"
 	"github.com/giftwell/giftwell/sql/db"
@@ -21,9 +24,11 @@ import (
 //     and the second finds the first's person;
 //   - the people those identities can match are read through indexes
 //     (loadCandidates) and matched exactly as against the whole roster;
-//   - the roster's size and next position come from an index
-//     (RecipientRosterSize), and the 2,000-person bound is checked again
-//     under a short roster lock just before the commit (checkRosterBound).
+//   - the roster's size comes from its counter and the next position from
+//     an index (RecipientRosterSize); the database checks the 2,000-person
+//     bound once more as the add commits (rosterBoundError), so concurrent
+//     adds never take a roster past it and wait for each other only while
+//     they commit.
 //
 // Auto-approve then takes the balance lock without waiting, as before: an
 // add that meets another approval is scheduled.
@@ -101,19 +106,16 @@ func loadCandidates(ctx context.Context, q *db.Queries, campaignID string, k ide
 	return v, nil
 }
 
-// checkRosterBound is the 2,000-person bound once more, just before the
-// add's commit: under the playbook's roster lock (held to the commit) the
-// count sees every add that committed before, so concurrent adds never
-// take a roster past the bound. VALIDATION_ERROR naming recipient.
-func checkRosterBound(ctx context.Context, q *db.Queries, campaignID string) error {
-	if err := q.PlaybookAddLockRoster(ctx, campaignID); err != nil {
-		return core.Internal(err)
-	}
-	size, err := q.RecipientRosterSize(ctx, campaignID)
-	if err != nil {
-		return core.Internal(err)
-	}
-	if size.People <= core.RecipientsPerPlaybook {
+// rosterBoundConstraint names the check the database makes at the commit
+// of a write that would take a roster past 2,000 people (migration 00022:
+// campaign_roster_sizes and its deferred trigger).
+const rosterBoundConstraint = "campaign_roster_bound"
+
+// rosterBoundError is the add's answer when its commit failed the roster
+// bound (other adds filled the roster meanwhile), or nil for any other err.
+func rosterBoundError(err error) error {
+	var pgErr *pgconn.PgError
+	if !errors.As(err, &pgErr) || pgErr.ConstraintName != rosterBoundConstraint {
 		return nil
 	}
 	var pr problems

@@ -144,3 +144,38 @@ func (w *playbooks) requireLedgerInvariant() {
 	require.Zero(w.t, below, "the ledger went below zero")
 	require.Equal(w.t, sum, stored, "the balance is its ledger's sum")
 }
+
+// The roster's counter follows every write that adds or removes people: a
+// full playbook refuses an add, people taken off make room for as many.
+func TestRosterBoundFollowsRemovals(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	w := newPlaybooks(t)
+	c := w.playbook("gourmet-snack-crate", 0, 0) // auto-approve off: people wait
+	w.fillRoster(t, c.ID, core.RecipientsPerPlaybook)
+	full := func(n string) {
+		t.Helper()
+		_, err := w.env.App.Campaigns.AddToPlaybook(ctx, w.key, c.ID, campaign.PlaybookPersonAdd{Recipient: newPerson(n)})
+		require.Equal(t, core.CodeValidation, core.ErrorCode(err), "add %s: %v", n, err)
+		require.Contains(t, err.Error(), "2000 people")
+	}
+	full("late")
+
+	roster := w.rosterOf(c.ID)
+	require.Len(t, roster, core.RecipientsPerPlaybook)
+	got, err := w.env.App.Campaigns.GetCampaign(ctx, w.owner, c.ID)
+	require.NoError(t, err)
+	_, err = w.env.App.Campaigns.ManageRecipients(ctx, w.owner, c.ID, campaign.RecipientsManage{
+		Action: campaign.ActionRemove, RecipientIDs: []string{roster[0].RecipientID, roster[1].RecipientID}, ExpectedPolicyVersion: got.PolicyVersion})
+	require.NoError(t, err)
+	active := campaign.StatusActive
+	if got, err = w.env.App.Campaigns.GetCampaign(ctx, w.owner, c.ID); err == nil && got.Status != active {
+		_, err = w.env.App.Campaigns.UpdateCampaign(ctx, w.owner, c.ID, campaign.CampaignPatch{Status: &active, ExpectedPolicyVersion: got.PolicyVersion})
+	}
+	require.NoError(t, err)
+
+	require.Equal(t, campaign.ApprovalWaiting, w.add(c.ID, "a").Approval.State)
+	require.Equal(t, campaign.ApprovalWaiting, w.add(c.ID, "b").Approval.State)
+	full("c")
+	require.Len(t, w.rosterOf(c.ID), core.RecipientsPerPlaybook)
+}

@@ -81,6 +81,11 @@ type Campaign struct {
 	UpdatedAt          time.Time
 }
 
+type CampaignRosterSize struct {
+	CampaignID string
+	People     int32
+}
+
 type CatalogProduct struct {
 	ID        string
 	Position  int32

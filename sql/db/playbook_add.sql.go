@@ -99,17 +99,6 @@ func (q *Queries) PlaybookAddLockIdentities(ctx context.Context, keys []string) 
 	return err
 }
 
-const playbookAddLockRoster = `-- name: PlaybookAddLockRoster :exec
-SELECT pg_advisory_xact_lock(hashtextextended('giftwell playbook roster ' || $1::text, 0))
-`
-
-// The transaction-scoped lock under which an add counts the roster last,
-// just before its commit: held only from there to the commit.
-func (q *Queries) PlaybookAddLockRoster(ctx context.Context, campaignID string) error {
-	_, err := q.db.Exec(ctx, playbookAddLockRoster, campaignID)
-	return err
-}
-
 const recipientCandidatesForAdd = `-- name: RecipientCandidatesForAdd :many
 SELECT r.id, r.workspace_id, r.campaign_id, r.position, r.name, r.email, r.company, r.title, r.source_system, r.external_id, r.profile_url, r.context, r.message, r.custom_tag, r.asset_ids, r.photo, r.adult_recipient_confirmed, r.details, r.import_id, r.import_row_id, r.address_mode, r.address, r.city, r.state, r.zip, r.country, r.repeat_approved_at, r.repeat_approved_by, r.created_at, r.updated_at, r.queue_seq, r.approval_state, r.approval_reason, r.skip_reason, r.skipped_by, r.skipped_at
 FROM recipients r
@@ -262,9 +251,9 @@ func (q *Queries) RecipientGetForApprovalLocked(ctx context.Context, arg Recipie
 }
 
 const recipientRosterSize = `-- name: RecipientRosterSize :one
-SELECT count(*)::int AS people, (coalesce(max(position), -1) + 1)::int AS next_position
-FROM recipients
-WHERE campaign_id = $1
+SELECT
+    coalesce((SELECT s.people FROM campaign_roster_sizes s WHERE s.campaign_id = $1), 0)::int AS people,
+    (SELECT coalesce(max(r.position), -1) + 1 FROM recipients r WHERE r.campaign_id = $1)::int AS next_position
 `
 
 type RecipientRosterSizeRow struct {
@@ -272,8 +261,9 @@ type RecipientRosterSizeRow struct {
 	NextPosition int32
 }
 
-// How many people the roster holds and the next roster position, from the
-// index on (campaign_id, position).
+// How many people the roster holds (committed: campaign_roster_sizes, kept
+// at each commit) and the next roster position (the index on
+// (campaign_id, position)), neither reading the whole roster.
 func (q *Queries) RecipientRosterSize(ctx context.Context, campaignID string) (RecipientRosterSizeRow, error) {
 	row := q.db.QueryRow(ctx, recipientRosterSize, campaignID)
 	var i RecipientRosterSizeRow

@@ -16,11 +16,6 @@ FOR SHARE;
 SELECT pg_advisory_xact_lock(h)
 FROM (SELECT DISTINCT hashtextextended(k, 0) AS h FROM unnest(@keys::text[]) AS k ORDER BY 1) AS locks;
 
--- name: PlaybookAddLockRoster :exec
--- The transaction-scoped lock under which an add counts the roster last,
--- just before its commit: held only from there to the commit.
-SELECT pg_advisory_xact_lock(hashtextextended('giftwell playbook roster ' || @campaign_id::text, 0));
-
 -- name: RecipientCandidatesForAdd :many
 -- The roster people an add's identifiers name, each found through an index:
 -- the recipientId, sourceSystem+externalId, email and profileUrl sent (""
@@ -41,11 +36,12 @@ WHERE r.id IN (
 ORDER BY r.position, r.queue_seq;
 
 -- name: RecipientRosterSize :one
--- How many people the roster holds and the next roster position, from the
--- index on (campaign_id, position).
-SELECT count(*)::int AS people, (coalesce(max(position), -1) + 1)::int AS next_position
-FROM recipients
-WHERE campaign_id = @campaign_id;
+-- How many people the roster holds (committed: campaign_roster_sizes, kept
+-- at each commit) and the next roster position (the index on
+-- (campaign_id, position)), neither reading the whole roster.
+SELECT
+    coalesce((SELECT s.people FROM campaign_roster_sizes s WHERE s.campaign_id = @campaign_id), 0)::int AS people,
+    (SELECT coalesce(max(r.position), -1) + 1 FROM recipients r WHERE r.campaign_id = @campaign_id)::int AS next_position;
 
 -- name: SendFirstOfRecipient :one
 -- The person's first gift, as loadRoster's sendOf names it.
