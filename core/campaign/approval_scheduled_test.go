@@ -18,7 +18,6 @@ import (
 	"github.com/giftwell/giftwell/core/campaign"
 	"github.com/giftwell/giftwell/core/identity"
 	"github.com/giftwell/giftwell/internal/apptest"
-	"github.com/giftwell/giftwell/sql/db"
 )
 
 // heldApprovals works approval jobs with core's worker, but its first job,
@@ -144,17 +143,11 @@ func TestAddBesideAQueuedApprovalJobQueuesNone(t *testing.T) {
 	kind := campaign.ScheduledApprovalArgs{}.Kind()
 
 	// Another approval holds the balance: person 1 is scheduled and queues the job.
-	balance, err := app.DB.Begin(ctx)
-	require.NoError(t, err)
-	t.Cleanup(func() { _ = balance.Rollback(ctx) })
-	_, err = db.New(balance).BalanceGetForUpdate(ctx, db.BalanceGetForUpdateParams{WorkspaceID: w.env.WorkspaceID, Mode: "test"})
-	require.NoError(t, err)
+	balance := w.holdBalance()
 	first := w.add(c.ID, "1")
 	require.Equal(t, campaign.ApprovalScheduled, first.Approval.State)
 	require.Len(t, apptest.Jobs(t, app, kind), 1)
-	queued, err := db.New(app.DB).PlaybookApprovalJobQueued(ctx, c.ID)
-	require.NoError(t, err)
-	require.True(t, queued)
+	require.True(t, w.approvalJobQueued(c.ID))
 
 	// Person 2's add stops in its commit, holding the playbook shared, after
 	// it found the job queued: the roster's counter row is held.
@@ -195,20 +188,12 @@ func TestAddBesideAQueuedApprovalJobQueuesNone(t *testing.T) {
 	st, _ := w.state(c.ID, got.res.RecipientID)
 	require.Equal(t, campaign.ApprovalAutoApproved, st)
 	require.Len(t, apptest.Jobs(t, app, kind), 1, "person 2's add queued no job")
-	queued, err = db.New(app.DB).PlaybookApprovalJobQueued(ctx, c.ID)
-	require.NoError(t, err)
-	require.False(t, queued, "the run's last look cleared the playbook's queued job")
+	require.False(t, w.approvalJobQueued(c.ID), "the run's last look cleared the playbook's queued job")
 
 	// The next person scheduled queues a job again.
-	balance, err = app.DB.Begin(ctx)
-	require.NoError(t, err)
-	t.Cleanup(func() { _ = balance.Rollback(ctx) })
-	_, err = db.New(balance).BalanceGetForUpdate(ctx, db.BalanceGetForUpdateParams{WorkspaceID: w.env.WorkspaceID, Mode: "test"})
-	require.NoError(t, err)
+	balance = w.holdBalance()
 	require.Equal(t, campaign.ApprovalScheduled, w.add(c.ID, "3").Approval.State)
-	queued, err = db.New(app.DB).PlaybookApprovalJobQueued(ctx, c.ID)
-	require.NoError(t, err)
-	require.True(t, queued)
+	require.True(t, w.approvalJobQueued(c.ID))
 	require.NoError(t, balance.Rollback(ctx))
 	require.Equal(t, 2, w.requireOneDebitPerGift(), "two gifts so far")
 }

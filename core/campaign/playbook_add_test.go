@@ -194,10 +194,7 @@ func TestAddToPlaybookBusyAndScheduled(t *testing.T) {
 	require.Empty(t, got.Recipients, "a busy add saves nothing")
 
 	// Another approval holds the balance: the add is scheduled.
-	tx, err = app.DB.Begin(ctx)
-	require.NoError(t, err)
-	_, err = db.New(tx).BalanceGetForUpdate(ctx, db.BalanceGetForUpdateParams{WorkspaceID: w.env.WorkspaceID, Mode: "test"})
-	require.NoError(t, err)
+	tx = w.holdBalance()
 	res, err := app.Campaigns.AddToPlaybook(ctx, w.key, c.ID, campaign.PlaybookPersonAdd{Recipient: newPerson("raced")})
 	require.NoError(t, err)
 	require.Equal(t, campaign.PlaybookApproval{State: campaign.ApprovalScheduled}, res.Approval)

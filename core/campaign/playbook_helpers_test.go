@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/riverqueue/river/rivertype"
 	"github.com/stretchr/testify/require"
 
@@ -91,6 +92,29 @@ func (w *playbooks) add(id, n string) campaign.AddPersonResult {
 
 func newPerson(n string) campaign.RecipientInput {
 	return campaign.RecipientInput{Name: "Person " + n, Company: "Co " + n, SourceSystem: "crm", ExternalID: "ext-" + n, Email: "p" + n + "@example.com"}
+}
+
+// holdBalance locks the workspace's test balance in a transaction of its
+// own, as another approval paying would, until the test rolls it back (or
+// ends): adds meanwhile are scheduled.
+func (w *playbooks) holdBalance() pgx.Tx {
+	w.t.Helper()
+	ctx := context.Background()
+	tx, err := w.env.App.DB.Begin(ctx)
+	require.NoError(w.t, err)
+	w.t.Cleanup(func() { _ = tx.Rollback(ctx) })
+	_, err = db.New(tx).BalanceGetForUpdate(ctx, db.BalanceGetForUpdateParams{WorkspaceID: w.env.WorkspaceID, Mode: "test"})
+	require.NoError(w.t, err)
+	return tx
+}
+
+// approvalJobQueued reports whether playbook id has an approval job queued
+// that has not taken its last look (playbook_approval_jobs).
+func (w *playbooks) approvalJobQueued(id string) bool {
+	w.t.Helper()
+	queued, err := db.New(w.env.App.DB).PlaybookApprovalJobQueued(context.Background(), id)
+	require.NoError(w.t, err)
+	return queued
 }
 
 // state reads a roster person's approval state and reason.
