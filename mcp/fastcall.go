@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"net/http"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -67,12 +68,17 @@ func (h *handler) fastCall(w http.ResponseWriter, r *http.Request, s *served, ms
 		return false // the SDK compares it with the header and may refuse
 	}
 
+	// Once the tool runs, fastCall answers whatever happens: the SDK must not
+	// run it a second time.
 	res, err := handle(context.WithoutCancel(r.Context()), &sdk.CallToolRequest{Params: m.call})
-	if err != nil || res == nil {
-		return false // never happens: toolHandler always answers with a result
+	var body []byte
+	if err == nil && res == nil {
+		err = errors.New("the tool returned no result")
 	}
-	body, err := h.encodeCallResult(m.id, res, isNew)
-	if err != nil {
+	if err == nil {
+		body, err = h.encodeCallResult(m.id, res, isNew)
+	}
+	if err != nil { // toolHandler always answers with a result that encodes
 		body, _ = jsonrpc.EncodeMessage(&jsonrpc.Response{ID: m.id, Error: &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()}})
 	}
 	if ri := requestInfoFrom(r.Context()); ri != nil {
