@@ -68,14 +68,15 @@ type GuideLimits struct {
 	SourceUploadExpiryHours       int `json:"sourceUploadExpiryHours" jsonschema:"hours an unfinished source upload is kept"`
 }
 
-// Limits returns the guide's limits.
-func Limits() GuideLimits {
+// Limits returns the guide's limits under cfg: the requests limit is the
+// operator's (GIFTWELL_RATE_LIMIT_PER_MINUTE), the spec's 240 by default.
+func Limits(cfg core.Config) GuideLimits {
 	return GuideLimits{
 		RecipientsPerCampaign:         core.RecipientsPerCampaign,
 		RecipientsPerPlaybook:         core.RecipientsPerPlaybook,
 		GiftMessageCharacters:         core.GiftMessageCharacters,
 		RequestBytes:                  core.RequestBytes,
-		RequestsPerWorkspacePerMinute: core.RequestsPerWorkspacePerMinute,
+		RequestsPerWorkspacePerMinute: cfg.RateLimitFor(core.RateRequests),
 		GiftLinkExpiryDays:            core.GiftLinkExpiryDays,
 		SourceUploadPartBytes:         core.SourceUploadPartBytes,
 		SourceUploadParts:             core.SourceUploadParts,
@@ -120,7 +121,7 @@ func (a *Service) WorkflowGuide(ctx context.Context, p core.Principal) (Workflow
 		ApprovalReasons:       approvalReasonTexts(),
 		ApprovalStates:        approvalStateTexts(),
 		Tracking:              guideTracking,
-		Limits:                Limits(),
+		Limits:                Limits(a.Config),
 		Recovery:              RecoveryTexts(),
 		RecipientRequirements: Requirements(),
 	}, nil

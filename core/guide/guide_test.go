@@ -72,6 +72,12 @@ func TestWorkflowGuideHasEveryField(t *testing.T) {
 		"sourceUploadExpiryHours":       6.0,
 	}, m["limits"])
 
+	// An operator's limit is the one the guide reports.
+	raised := giftwell.New(nil, core.Config{SiteURL: "https://gifts.example.com/", RateLimitPerMinute: 5000}, nil, nil)
+	g, err = raised.Guide.WorkflowGuide(context.Background(), guideKeyPrincipal(core.RoleOwner))
+	require.NoError(t, err)
+	require.Equal(t, 5000, g.Limits.RequestsPerWorkspacePerMinute)
+
 	// Every code has recovery text under its wire name, and nothing else does.
 	recovery := m["recovery"].(map[string]any)
 	wire := map[string]bool{}
