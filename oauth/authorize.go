@@ -40,7 +40,8 @@ func NewServer(app *giftwell.App, log *slog.Logger) *Server {
 // Handler serves /oauth/authorize, /oauth/token, /oauth/revoke,
 // /oauth/register and /oauth/disconnect. Posts to /oauth/authorize and
 // /oauth/disconnect from another site are refused
-// (http.CrossOriginProtection, as the web app's forms are).
+// (http.CrossOriginProtection, as the web app's forms are); token,
+// revocation and registration answer any origin (publicCORS).
 func (s *Server) Handler() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /oauth/authorize", s.authorize)
@@ -51,9 +52,10 @@ func (s *Server) Handler() http.Handler {
 	mux.Handle("POST /oauth/authorize", cop.Handler(http.HandlerFunc(s.consent)))
 	mux.HandleFunc("GET /oauth/disconnect", s.connectedApps)
 	mux.Handle("POST /oauth/disconnect", cop.Handler(http.HandlerFunc(s.disconnect)))
-	mux.HandleFunc("POST /oauth/token", s.token)
-	mux.HandleFunc("POST /oauth/revoke", s.revoke)
-	mux.Handle("/oauth/register", RegistrationHandler(s.app, s.log))
+	// Token, revocation and registration are called by browser clients too.
+	mux.Handle("/oauth/token", publicCORS(onlyPost(s.token), http.MethodPost))
+	mux.Handle("/oauth/revoke", publicCORS(onlyPost(s.revoke), http.MethodPost))
+	mux.Handle("/oauth/register", publicCORS(RegistrationHandler(s.app, s.log), http.MethodPost))
 	mux.HandleFunc("/oauth/", func(w http.ResponseWriter, r *http.Request) {
 		if allow, ok := endpointMethods[r.URL.Path]; ok {
 			w.Header().Set("Allow", allow)
@@ -65,13 +67,25 @@ func (s *Server) Handler() http.Handler {
 	return mux
 }
 
+// onlyPost serves POST with h and answers any other method 405 (after CORS
+// has answered a preflight).
+func onlyPost(h http.HandlerFunc) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost {
+			w.Header().Set("Allow", http.MethodPost)
+			writeOAuthError(w, http.StatusMethodNotAllowed, "invalid_request", r.Method+" is not allowed here; use POST")
+			return
+		}
+		h(w, r)
+	})
+}
+
 // endpointMethods are the methods of each endpoint Handler serves, for the
-// 405 answer to any other (/oauth/register answers its own).
+// 405 answer to any other (token, revocation and registration answer
+// their own).
 var endpointMethods = map[string]string{
 	"/oauth/authorize":  "GET, POST",
 	"/oauth/disconnect": "GET, POST",
-	"/oauth/token":      "POST",
-	"/oauth/revoke":     "POST",
 }
 
 // authorizeRequest is a checked authorization request of a signed-in person.

@@ -183,13 +183,14 @@ func writeOAuthError(w http.ResponseWriter, status int, code, description string
 	}{code, description})
 }
 
-// staticJSON serves a public JSON document built once, to GET and HEAD.
+// staticJSON serves a public JSON document built once, to GET and HEAD,
+// from any origin (publicCORS).
 func staticJSON(doc any) http.Handler {
 	body, err := json.Marshal(doc)
 	if err != nil {
 		panic("oauth: metadata: " + err.Error()) // plain strings cannot fail to marshal
 	}
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	return publicCORS(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
 			w.Header().Set("Allow", "GET, HEAD")
 			writeError(w, core.Errorf(core.CodeMethodNotAllowed, "%s is not allowed here; use GET", r.Method))
@@ -197,12 +198,11 @@ func staticJSON(doc any) http.Handler {
 		}
 		w.Header().Set("Content-Type", "application/json")
 		w.Header().Set("Cache-Control", "public, max-age=3600")
-		w.Header().Set("Access-Control-Allow-Origin", "*")
 		if r.Method == http.MethodHead {
 			return
 		}
 		_, _ = w.Write(body)
-	})
+	}), http.MethodGet, http.MethodHead)
 }
 
 // scopeStrings lists core.AllScopes as strings.
