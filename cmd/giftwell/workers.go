@@ -9,6 +9,7 @@ import (
 	"github.com/riverqueue/river/rivertype"
 
 	"github.com/giftwell/giftwell"
+	"github.com/giftwell/giftwell/core/artwork"
 	"github.com/giftwell/giftwell/core/campaign"
 	"github.com/giftwell/giftwell/core/giftlink"
 	"github.com/giftwell/giftwell/core/identity"
@@ -51,7 +52,7 @@ func (w *PruneSignInRecordsWorker) Work(ctx context.Context, _ *river.Job[PruneS
 
 // addWorkers registers every worker on workers and returns the periodic
 // jobs: the email, approval and test-fulfilment workers of core, and
-// housekeeping.
+// housekeeping (sign-in records, gift links, unfinished artwork uploads).
 func addWorkers(workers *river.Workers, app *giftwell.App, sender identity.EmailSender) []*river.PeriodicJob {
 	river.AddWorker(workers, &identity.DeliverEmailWorker{Identity: app.Identity, Sender: sender})
 	river.AddWorker(workers, &campaign.ScheduledApprovalWorker{Campaigns: app.Campaigns})
@@ -59,6 +60,7 @@ func addWorkers(workers *river.Workers, app *giftwell.App, sender identity.Email
 	river.AddWorker(workers, &PruneSignInRecordsWorker{app: app})
 	river.AddWorker(workers, &giftlink.ExpireLinksWorker{GiftLinks: app.GiftLinks})
 	river.AddWorker(workers, &webhook.DeliverWorker{Webhooks: app.Webhooks})
+	river.AddWorker(workers, &artwork.SweepPendingWorker{Artwork: app.Artwork})
 	unique := func(args river.JobArgs) func() (river.JobArgs, *river.InsertOpts) {
 		return func() (river.JobArgs, *river.InsertOpts) {
 			return args, &river.InsertOpts{UniqueOpts: river.UniqueOpts{ByArgs: true, ByState: []rivertype.JobState{
@@ -69,5 +71,6 @@ func addWorkers(workers *river.Workers, app *giftwell.App, sender identity.Email
 	return []*river.PeriodicJob{
 		river.NewPeriodicJob(river.PeriodicInterval(time.Hour), unique(PruneSignInRecordsArgs{}), &river.PeriodicJobOpts{RunOnStart: true}),
 		river.NewPeriodicJob(river.PeriodicInterval(5*time.Minute), unique(giftlink.ExpireLinksArgs{}), &river.PeriodicJobOpts{RunOnStart: true}),
+		river.NewPeriodicJob(river.PeriodicInterval(time.Hour), unique(artwork.SweepPendingArgs{}), &river.PeriodicJobOpts{RunOnStart: true}),
 	}
 }

@@ -11,7 +11,8 @@ import (
 )
 
 // stalePending is how long an unfinished upload's intent counts against
-// the workspace's storage before it is dropped.
+// the workspace's storage; after it, the sweep (SweepPending) removes it
+// and its bytes.
 const stalePending = time.Hour
 
 // counter is the daily count a write takes.
@@ -76,10 +77,7 @@ func (s *Service) reserve(ctx context.Context, q *db.Queries, workspaceID string
 	case c == countPhotoImport && counts.PhotoImports >= MaxPhotoImportsPerDay:
 		return dailyLimit("photo imports", MaxPhotoImportsPerDay, left)
 	}
-	if _, err := q.ArtworkDeleteStalePending(ctx, db.ArtworkDeleteStalePendingParams{WorkspaceID: workspaceID, Before: now.Add(-stalePending)}); err != nil {
-		return core.Internal(err)
-	}
-	used, err := q.ArtworkStorageUsed(ctx, workspaceID)
+	used, err := q.ArtworkStorageUsed(ctx, db.ArtworkStorageUsedParams{WorkspaceID: workspaceID, StaleBefore: now.Add(-stalePending)})
 	if err != nil {
 		return core.Internal(err)
 	}

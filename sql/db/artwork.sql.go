@@ -12,6 +12,52 @@ import (
 	"github.com/jackc/pgx/v5/pgtype"
 )
 
+const artworkClaimStalePending = `-- name: ArtworkClaimStalePending :many
+DELETE FROM artwork_assets
+WHERE id IN (
+    SELECT a.id FROM artwork_assets a
+    WHERE a.state = 'pending' AND a.created_at < $1
+    ORDER BY a.created_at
+    LIMIT $2
+    FOR UPDATE SKIP LOCKED
+)
+RETURNING workspace_id, id
+`
+
+type ArtworkClaimStalePendingParams struct {
+	Before  time.Time
+	MaxRows int32
+}
+
+type ArtworkClaimStalePendingRow struct {
+	WorkspaceID string
+	ID          string
+}
+
+// Removes at most max_rows pending assets of any workspace created before
+// before (the process stopped between an upload's intent and its record)
+// and returns them, so that the caller deletes their bytes, if any were
+// written. Rows another sweep holds are left to it.
+func (q *Queries) ArtworkClaimStalePending(ctx context.Context, arg ArtworkClaimStalePendingParams) ([]ArtworkClaimStalePendingRow, error) {
+	rows, err := q.db.Query(ctx, artworkClaimStalePending, arg.Before, arg.MaxRows)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []ArtworkClaimStalePendingRow{}
+	for rows.Next() {
+		var i ArtworkClaimStalePendingRow
+		if err := rows.Scan(&i.WorkspaceID, &i.ID); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const artworkDayAddAttempt = `-- name: ArtworkDayAddAttempt :exec
 UPDATE artwork_days SET attempts = attempts + 1
 WHERE workspace_id = $1 AND day = $2
@@ -113,26 +159,6 @@ type ArtworkDeletePendingParams struct {
 
 func (q *Queries) ArtworkDeletePending(ctx context.Context, arg ArtworkDeletePendingParams) (int64, error) {
 	result, err := q.db.Exec(ctx, artworkDeletePending, arg.WorkspaceID, arg.ID)
-	if err != nil {
-		return 0, err
-	}
-	return result.RowsAffected(), nil
-}
-
-const artworkDeleteStalePending = `-- name: ArtworkDeleteStalePending :execrows
-DELETE FROM artwork_assets
-WHERE workspace_id = $1 AND state = 'pending' AND created_at < $2
-`
-
-type ArtworkDeleteStalePendingParams struct {
-	WorkspaceID string
-	Before      time.Time
-}
-
-// Pending assets whose upload never finished (the process stopped between
-// its intent and its record) stop counting after a while.
-func (q *Queries) ArtworkDeleteStalePending(ctx context.Context, arg ArtworkDeleteStalePendingParams) (int64, error) {
-	result, err := q.db.Exec(ctx, artworkDeleteStalePending, arg.WorkspaceID, arg.Before)
 	if err != nil {
 		return 0, err
 	}
@@ -336,17 +362,25 @@ func (q *Queries) ArtworkReadyAmong(ctx context.Context, arg ArtworkReadyAmongPa
 const artworkStorageUsed = `-- name: ArtworkStorageUsed :one
 SELECT count(*)::int AS files, coalesce(sum(bytes), 0)::bigint AS bytes
 FROM artwork_assets
-WHERE workspace_id = $1
+WHERE workspace_id = $1 AND (state <> 'pending' OR created_at >= $2)
 `
+
+type ArtworkStorageUsedParams struct {
+	WorkspaceID string
+	StaleBefore time.Time
+}
 
 type ArtworkStorageUsedRow struct {
 	Files int32
 	Bytes int64
 }
 
-// What the workspace's assets hold, pending ones included.
-func (q *Queries) ArtworkStorageUsed(ctx context.Context, workspaceID string) (ArtworkStorageUsedRow, error) {
-	row := q.db.QueryRow(ctx, artworkStorageUsed, workspaceID)
+// What the workspace's assets hold: ready ones, and pending ones created
+// since stale_before (an upload still under way); an older pending asset's
+// upload never finished and no longer counts (ArtworkClaimStalePending
+// removes it).
+func (q *Queries) ArtworkStorageUsed(ctx context.Context, arg ArtworkStorageUsedParams) (ArtworkStorageUsedRow, error) {
+	row := q.db.QueryRow(ctx, artworkStorageUsed, arg.WorkspaceID, arg.StaleBefore)
 	var i ArtworkStorageUsedRow
 	err := row.Scan(&i.Files, &i.Bytes)
 	return i, err

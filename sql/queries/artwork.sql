@@ -25,16 +25,28 @@ UPDATE artwork_days SET uploads = greatest(uploads - 1, 0)
 WHERE workspace_id = @workspace_id AND day = @day;
 
 -- name: ArtworkStorageUsed :one
--- What the workspace's assets hold, pending ones included.
+-- What the workspace's assets hold: ready ones, and pending ones created
+-- since stale_before (an upload still under way); an older pending asset's
+-- upload never finished and no longer counts (ArtworkClaimStalePending
+-- removes it).
 SELECT count(*)::int AS files, coalesce(sum(bytes), 0)::bigint AS bytes
 FROM artwork_assets
-WHERE workspace_id = @workspace_id;
+WHERE workspace_id = @workspace_id AND (state <> 'pending' OR created_at >= @stale_before);
 
--- name: ArtworkDeleteStalePending :execrows
--- Pending assets whose upload never finished (the process stopped between
--- its intent and its record) stop counting after a while.
+-- name: ArtworkClaimStalePending :many
+-- Removes at most max_rows pending assets of any workspace created before
+-- before (the process stopped between an upload's intent and its record)
+-- and returns them, so that the caller deletes their bytes, if any were
+-- written. Rows another sweep holds are left to it.
 DELETE FROM artwork_assets
-WHERE workspace_id = @workspace_id AND state = 'pending' AND created_at < @before;
+WHERE id IN (
+    SELECT a.id FROM artwork_assets a
+    WHERE a.state = 'pending' AND a.created_at < @before
+    ORDER BY a.created_at
+    LIMIT @max_rows
+    FOR UPDATE SKIP LOCKED
+)
+RETURNING workspace_id, id;
 
 -- name: ArtworkInsert :one
 INSERT INTO artwork_assets (id, workspace_id, filename, mime, bytes, purpose, width, height, source_url, state, created_by, created_at)
