@@ -3,12 +3,15 @@ package distribution_test
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"image"
 	"image/png"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -141,4 +144,51 @@ func TestImportFetchesDirectPhotos(t *testing.T) {
 	got, err = d.env.App.Campaigns.GetCampaign(ctx, d.key, c.ID)
 	require.NoError(t, err)
 	require.Equal(t, campaign.PhotoLinkedIn, got.Recipients[4].Photo.Source)
+}
+
+// An import spends at most its photo budget fetching photos: photos that
+// hang are given up when it runs out, the URLs not reached by then are not
+// fetched, each row says so in a notice, and the rows are imported.
+func TestImportPhotoBudget(t *testing.T) {
+	t.Parallel()
+	d := newDesk(t)
+	ctx := context.Background()
+	c := d.portraitCampaign()
+	release := make(chan struct{})
+	t.Cleanup(func() { close(release) })
+	var started atomic.Int32
+	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		started.Add(1)
+		select { // a server that never answers in time
+		case <-r.Context().Done():
+		case <-release:
+		}
+	}))
+	t.Cleanup(srv.Close)
+	d.env.AllowPhotoServer(t, srv)
+	d.env.App.Distribution.PhotoBudget = 300 * time.Millisecond
+
+	const rows = 12 // three times the fetchers at once
+	in := distribution.ImportRequest{ImportID: "slow-photos", RightsConfirmed: true, Headers: []string{"name", "email", "photo_url"}}
+	for i := range rows {
+		in.Rows = append(in.Rows, []string{fmt.Sprintf("Person %d", i), fmt.Sprintf("p%d@example.com", i), fmt.Sprintf("%s/p%d.png", srv.URL, i)})
+	}
+	began := time.Now()
+	sum, err := d.env.App.Distribution.SaveImport(ctx, d.key, c.ID, in)
+	took := time.Since(began)
+	require.NoError(t, err)
+	t.Logf("%d photo URLs, %d fetches started, import answered in %v", rows, started.Load(), took.Round(time.Millisecond))
+	require.Less(t, took, 10*time.Second, "the budget, not the fetches, ended the wait")
+	require.Equal(t, distribution.ImportCounts{Rows: rows, Added: rows}, sum.Counts)
+	require.Len(t, sum.Notices, rows)
+	ranOut := 0
+	for _, n := range sum.Notices {
+		require.Equal(t, []string{"photo"}, n.Fields)
+		require.Contains(t, n.Message, "the person has no portrait yet")
+		if strings.Contains(n.Message, "the import's time for fetching photos ran out") {
+			ranOut++
+		}
+	}
+	require.Positive(t, ranOut, "URLs not reached in time are not fetched")
+	require.Less(t, int(started.Load()), rows, "not every URL was fetched")
 }

@@ -31,7 +31,7 @@ type importedPhoto struct {
 // through import_recipient_photo's own path (artwork.ImportPhoto: the SSRF
 // guard, the size cap and timeout, the daily photo-import limit, the
 // storage limits), before the import's transaction and outside it, a few
-// at a time within photoBudget. rights is the request's rightsConfirmed:
+// at a time within the import's photo budget. rights is the request's rightsConfirmed:
 // without it nothing is fetched. Every URL gets an answer.
 func (s *Service) importPhotos(ctx context.Context, p core.Principal, urls []string, rights bool) map[string]importedPhoto {
 	out := make(map[string]importedPhoto, len(urls))
@@ -53,7 +53,11 @@ func (s *Service) importPhotos(ctx context.Context, p core.Principal, urls []str
 	if len(todo) == 0 {
 		return out
 	}
-	ctx, cancel := context.WithTimeout(ctx, photoBudget)
+	budget := s.PhotoBudget
+	if budget <= 0 {
+		budget = photoBudget
+	}
+	ctx, cancel := context.WithTimeout(ctx, budget)
 	defer cancel()
 	var (
 		mu   sync.Mutex

@@ -8,6 +8,8 @@
 package distribution
 
 import (
+	"time"
+
 	"github.com/giftwell/giftwell/core"
 	"github.com/giftwell/giftwell/core/artwork"
 	"github.com/giftwell/giftwell/core/campaign"
@@ -24,4 +26,7 @@ type Service struct {
 	// Artwork imports the photos an import's photo_url column links to
 	// (import_recipient_photo's path); nil fetches none.
 	Artwork *artwork.Service
+	// PhotoBudget bounds the time one import spends fetching photos; zero
+	// means photoBudget (30 seconds).
+	PhotoBudget time.Duration
 }
