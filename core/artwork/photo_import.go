@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"path"
 	"strings"
+	"time"
 	"unicode"
 
 	"github.com/giftwell/giftwell/core"
@@ -73,6 +74,26 @@ func (s *Service) ImportPhoto(ctx context.Context, p core.Principal, in PhotoImp
 		filename: photoFilename(u, info.Mime), purpose: PurposePortrait, info: info, body: got.Body,
 		sourceURL: u.String(), counter: countPhotoImport, field: "url",
 	})
+}
+
+// RecentPhotoImport is the ready portrait of p's workspace imported from
+// rawURL (as ImportPhoto normalizes it) since since, if any: a source
+// import sent again after a failure uses the photos its first try fetched
+// instead of fetching and counting them again. A URL ImportPhoto would
+// refuse has none.
+func (s *Service) RecentPhotoImport(ctx context.Context, p core.Principal, rawURL string, since time.Time) (Asset, bool, error) {
+	u, err := checkPhotoURL(rawURL)
+	if err != nil {
+		return Asset{}, false, nil
+	}
+	row, err := db.New(s.DB).ArtworkRecentPhotoImport(ctx, db.ArtworkRecentPhotoImportParams{WorkspaceID: p.WorkspaceID, SourceUrl: u.String(), Since: since})
+	if core.IsNoRows(err) {
+		return Asset{}, false, nil
+	}
+	if err != nil {
+		return Asset{}, false, core.Internal(err)
+	}
+	return assetFromRow(row), true, nil
 }
 
 // checkPhotoURL refuses a URL that cannot be a direct public image: not

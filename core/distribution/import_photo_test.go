@@ -192,3 +192,41 @@ func TestImportPhotoBudget(t *testing.T) {
 	require.Positive(t, ranOut, "URLs not reached in time are not fetched")
 	require.Less(t, int(started.Load()), rows, "not every URL was fetched")
 }
+
+// An import sent again (after a failure, or to another playbook) uses the
+// photos fetched from the same URLs within a day instead of fetching and
+// counting them again.
+func TestImportSentAgainReusesItsPhotos(t *testing.T) {
+	t.Parallel()
+	d := newDesk(t)
+	ctx := context.Background()
+	var hits atomic.Int32
+	srv := photoServer(t, d, &hits)
+	in := func(id string) distribution.ImportRequest {
+		return distribution.ImportRequest{ImportID: id, RightsConfirmed: true, Headers: []string{"name", "email", "photo_url"},
+			Rows: [][]string{{"Ana Alvarez", "ana@example.com", srv.URL + "/ana.png"}}}
+	}
+	photoOf := func(c campaign.Campaign) string {
+		t.Helper()
+		got, err := d.env.App.Campaigns.GetCampaign(ctx, d.key, c.ID)
+		require.NoError(t, err)
+		require.Len(t, got.Recipients, 1)
+		require.NotNil(t, got.Recipients[0].Photo)
+		return got.Recipients[0].Photo.AssetID
+	}
+	first, second := d.portraitCampaign(), d.portraitCampaign()
+	_, err := d.env.App.Distribution.SaveImport(ctx, d.key, first.ID, in("first"))
+	require.NoError(t, err)
+	_, err = d.env.App.Distribution.SaveImport(ctx, d.key, second.ID, in("again"))
+	require.NoError(t, err)
+	require.EqualValues(t, 1, hits.Load(), "the photo was fetched once")
+	require.Equal(t, photoOf(first), photoOf(second))
+
+	// A day later the URL is fetched again.
+	d.env.Clock.Advance(25 * time.Hour)
+	third := d.portraitCampaign()
+	_, err = d.env.App.Distribution.SaveImport(ctx, d.key, third.ID, in("later"))
+	require.NoError(t, err)
+	require.EqualValues(t, 2, hits.Load())
+	require.NotEqual(t, photoOf(first), photoOf(third))
+}

@@ -82,10 +82,18 @@ func (s *Service) importPhotos(ctx context.Context, p core.Principal, urls []str
 	return out
 }
 
-// importPhoto imports one photo URL, or says why it was not imported.
+// photoReuse is how long a photo an import fetched serves the same URL in
+// the workspace's later imports (an import sent again after a failure).
+const photoReuse = 24 * time.Hour
+
+// importPhoto imports one photo URL, or says why it was not imported; a
+// portrait imported from the same URL within photoReuse is used again.
 func (s *Service) importPhoto(ctx context.Context, p core.Principal, u string) importedPhoto {
 	if ctx.Err() != nil {
 		return importedPhoto{problem: "was not fetched: the import's time for fetching photos ran out"}
+	}
+	if a, ok, err := s.Artwork.RecentPhotoImport(ctx, p, u, s.Clock.Now().Add(-photoReuse)); err == nil && ok {
+		return importedPhoto{assetID: a.ID}
 	}
 	a, err := s.Artwork.ImportPhoto(ctx, p, artwork.PhotoImport{URL: u, RightsConfirmed: true})
 	if err != nil {

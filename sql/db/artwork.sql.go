@@ -359,6 +359,43 @@ func (q *Queries) ArtworkReadyAmong(ctx context.Context, arg ArtworkReadyAmongPa
 	return items, nil
 }
 
+const artworkRecentPhotoImport = `-- name: ArtworkRecentPhotoImport :one
+SELECT id, workspace_id, filename, mime, bytes, purpose, width, height, source_url, state, created_by, created_at
+FROM artwork_assets
+WHERE workspace_id = $1 AND source_url = $2 AND state = 'ready' AND purpose = 'portrait'
+  AND created_at >= $3
+ORDER BY created_at DESC, id
+LIMIT 1
+`
+
+type ArtworkRecentPhotoImportParams struct {
+	WorkspaceID string
+	SourceUrl   string
+	Since       time.Time
+}
+
+// The newest ready portrait of the workspace imported from source_url since
+// since: an import sent again reuses the photos its first try fetched.
+func (q *Queries) ArtworkRecentPhotoImport(ctx context.Context, arg ArtworkRecentPhotoImportParams) (ArtworkAsset, error) {
+	row := q.db.QueryRow(ctx, artworkRecentPhotoImport, arg.WorkspaceID, arg.SourceUrl, arg.Since)
+	var i ArtworkAsset
+	err := row.Scan(
+		&i.ID,
+		&i.WorkspaceID,
+		&i.Filename,
+		&i.Mime,
+		&i.Bytes,
+		&i.Purpose,
+		&i.Width,
+		&i.Height,
+		&i.SourceUrl,
+		&i.State,
+		&i.CreatedBy,
+		&i.CreatedAt,
+	)
+	return i, err
+}
+
 const artworkStorageUsed = `-- name: ArtworkStorageUsed :one
 SELECT count(*)::int AS files, coalesce(sum(bytes), 0)::bigint AS bytes
 FROM artwork_assets

@@ -79,3 +79,13 @@ LIMIT @max_rows;
 SELECT id, mime, purpose, width, height
 FROM artwork_assets
 WHERE workspace_id = @workspace_id AND state = 'ready' AND id = ANY(@ids::text[]);
+
+-- name: ArtworkRecentPhotoImport :one
+-- The newest ready portrait of the workspace imported from source_url since
+-- since: an import sent again reuses the photos its first try fetched.
+SELECT *
+FROM artwork_assets
+WHERE workspace_id = @workspace_id AND source_url = @source_url AND state = 'ready' AND purpose = 'portrait'
+  AND created_at >= @since
+ORDER BY created_at DESC, id
+LIMIT 1;
