@@ -3,9 +3,13 @@ package web_test
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"image"
 	"image/png"
+	"mime/multipart"
 	"net/http"
+	"net/textproto"
+	"strings"
 	"testing"
 	"time"
 
@@ -46,4 +50,71 @@ func TestArtworkLibraryListsFilesWithPreviews(t *testing.T) {
 	other := h.env.AddPerson(t, "member")
 	empty.signIn(other.Email)
 	require.Contains(t, empty.get("/artwork").Body, logo.ID, "the library is the workspace's, not one person's")
+}
+
+// postArtwork sends the artwork form: the file with its part's type, and
+// the purpose.
+func (c *client) postArtwork(name, contentType string, content []byte, purpose string) response {
+	c.h.t.Helper()
+	var body bytes.Buffer
+	mw := multipart.NewWriter(&body)
+	hdr := textproto.MIMEHeader{}
+	hdr.Set("Content-Disposition", fmt.Sprintf(`form-data; name="file"; filename=%q`, name))
+	hdr.Set("Content-Type", contentType)
+	fw, err := mw.CreatePart(hdr)
+	require.NoError(c.h.t, err)
+	_, _ = fw.Write(content)
+	require.NoError(c.h.t, mw.WriteField("purpose", purpose))
+	require.NoError(c.h.t, mw.Close())
+	req, err := http.NewRequest(http.MethodPost, c.h.site+"/artwork", &body)
+	require.NoError(c.h.t, err)
+	req.Header.Set("Content-Type", mw.FormDataContentType())
+	req.Header.Set("Sec-Fetch-Site", "same-origin")
+	req.Header.Set("Origin", c.h.site)
+	return c.do(req)
+}
+
+// TestArtworkLibraryUploads: a signed-in person uploads a file from the
+// library page, with its use; the checks of upload_artwork refuse a file
+// that is not what its name says next to the field, and nothing is stored.
+func TestArtworkLibraryUploads(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	c := h.client()
+	c.signIn(h.env.OwnerEmail)
+	page := c.get("/artwork")
+	require.Contains(t, page.Body, `id="artwork-upload"`)
+	require.Contains(t, page.Body, `enctype="multipart/form-data"`)
+
+	var img bytes.Buffer
+	require.NoError(t, png.Encode(&img, image.NewGray(image.Rect(0, 0, 300, 300))))
+	res := c.postArtwork("Team photo.png", "image/png", img.Bytes(), "portrait")
+	require.Equal(t, http.StatusSeeOther, res.StatusCode, res.Body)
+	loc := res.Header.Get("Location")
+	require.True(t, strings.HasPrefix(loc, "/artwork?done=artwork-uploaded#asset_"), loc)
+	id := strings.TrimPrefix(loc, "/artwork?done=artwork-uploaded#")
+	list, err := h.env.App.Artwork.List(context.Background(), h.ownerPrincipal())
+	require.NoError(t, err)
+	require.Len(t, list, 1)
+	require.Equal(t, id, list[0].ID)
+	require.EqualValues(t, artwork.PurposePortrait, list[0].Purpose)
+	done := c.get(loc)
+	require.Contains(t, done.Body, "The file was uploaded")
+	require.Contains(t, done.Body, `<tr id="`+id+`">`)
+
+	// A browser that does not know the type: the extension says it.
+	res = c.postArtwork("proof.pdf", "application/octet-stream", []byte("%PDF-1.7\n"), "artwork")
+	require.Equal(t, http.StatusSeeOther, res.StatusCode, res.Body)
+
+	// HTML dressed as a PNG is refused next to the file field.
+	res = c.postArtwork("evil.png", "image/png", []byte("<!doctype html><script>alert(1)</script>"), "artwork")
+	require.Equal(t, http.StatusBadRequest, res.StatusCode, res.Body)
+	require.Contains(t, res.Body, `id="file-error"`)
+	list, err = h.env.App.Artwork.List(context.Background(), h.ownerPrincipal())
+	require.NoError(t, err)
+	require.Len(t, list, 2, "nothing more was stored")
+
+	// A file over 5 MB is refused whole.
+	res = c.postArtwork("big.png", "image/png", bytes.Repeat([]byte{0}, artwork.MaxFileBytes+100<<10), "artwork")
+	require.Equal(t, http.StatusRequestEntityTooLarge, res.StatusCode, res.Body)
 }

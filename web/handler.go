@@ -95,6 +95,7 @@ func (h *handler) routes() http.Handler {
 	mux.Handle("POST /settings/webhooks/{id}/deliveries/{deliveryID}/retry", h.signedIn(h.retryDelivery))
 
 	mux.Handle("GET /artwork", h.signedIn(h.artworkLibrary))
+	mux.Handle("POST /artwork", h.signedIn(h.uploadArtwork))
 
 	mux.Handle("GET /settings", h.signedIn(h.settings))
 	mux.Handle("POST /settings", h.signedIn(h.saveSettings))
