@@ -3,12 +3,9 @@ package web_test
 import (
 	"bytes"
 	"context"
-	"fmt"
 	"image"
 	"image/png"
-	"mime/multipart"
 	"net/http"
-	"net/textproto"
 	"strings"
 	"testing"
 	"time"
@@ -56,22 +53,7 @@ func TestArtworkLibraryListsFilesWithPreviews(t *testing.T) {
 // the purpose.
 func (c *client) postArtwork(name, contentType string, content []byte, purpose string) response {
 	c.h.t.Helper()
-	var body bytes.Buffer
-	mw := multipart.NewWriter(&body)
-	hdr := textproto.MIMEHeader{}
-	hdr.Set("Content-Disposition", fmt.Sprintf(`form-data; name="file"; filename=%q`, name))
-	hdr.Set("Content-Type", contentType)
-	fw, err := mw.CreatePart(hdr)
-	require.NoError(c.h.t, err)
-	_, _ = fw.Write(content)
-	require.NoError(c.h.t, mw.WriteField("purpose", purpose))
-	require.NoError(c.h.t, mw.Close())
-	req, err := http.NewRequest(http.MethodPost, c.h.site+"/artwork", &body)
-	require.NoError(c.h.t, err)
-	req.Header.Set("Content-Type", mw.FormDataContentType())
-	req.Header.Set("Sec-Fetch-Site", "same-origin")
-	req.Header.Set("Origin", c.h.site)
-	return c.do(req)
+	return c.postFile("/artwork", "file", name, contentType, content, map[string]string{"purpose": purpose})
 }
 
 // TestArtworkLibraryUploads: a signed-in person uploads a file from the

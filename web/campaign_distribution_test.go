@@ -2,9 +2,11 @@ package web_test
 
 import (
 	"bytes"
+	"fmt"
 	"html"
 	"mime/multipart"
 	"net/http"
+	"net/textproto"
 	"net/url"
 	"strings"
 	"testing"
@@ -14,14 +16,24 @@ import (
 	"github.com/giftwell/giftwell/core/campaign"
 )
 
-// postFile sends the import form with a CSV file, as a browser does.
-func (c *client) postFile(path, field, name string, content []byte) response {
+// postFile sends a form with one file (field, named name, of type
+// contentType: "" for the browser's default) and fields, as a browser does.
+func (c *client) postFile(path, field, name, contentType string, content []byte, fields map[string]string) response {
 	c.h.t.Helper()
+	if contentType == "" {
+		contentType = "application/octet-stream"
+	}
 	var body bytes.Buffer
 	mw := multipart.NewWriter(&body)
-	fw, err := mw.CreateFormFile(field, name)
+	hdr := textproto.MIMEHeader{}
+	hdr.Set("Content-Disposition", fmt.Sprintf(`form-data; name=%q; filename=%q`, field, name))
+	hdr.Set("Content-Type", contentType)
+	fw, err := mw.CreatePart(hdr)
 	require.NoError(c.h.t, err)
 	_, _ = fw.Write(content)
+	for k, v := range fields {
+		require.NoError(c.h.t, mw.WriteField(k, v))
+	}
 	require.NoError(c.h.t, mw.Close())
 	req, err := http.NewRequest(http.MethodPost, c.h.site+path, &body)
 	require.NoError(c.h.t, err)
@@ -47,7 +59,7 @@ func TestCampaignPageImportsAndDownloadsLinks(t *testing.T) {
 	require.Contains(t, page.Body, `id="import-form"`)
 
 	csv := "Full Name,Work Email,Segment,Owner\nAna Alvarez,ana@example.com,Enterprise,kim\nBen Brown,ben@example.com,SMB,lee\n"
-	res := owner.postFile("/campaigns/"+c.ID+"/import", "csv", "list.csv", []byte(csv))
+	res := owner.postFile("/campaigns/"+c.ID+"/import", "csv", "list.csv", "", []byte(csv), nil)
 	require.Equal(t, http.StatusSeeOther, res.StatusCode, res.Body)
 	mapping := res.Header.Get("Location")
 	require.True(t, strings.HasPrefix(mapping, "/campaigns/"+c.ID+"/import/web-"), mapping)
@@ -83,7 +95,7 @@ func TestCampaignPageImportsAndDownloadsLinks(t *testing.T) {
 	require.Contains(t, res.Body, "Must be original or compact")
 
 	// A file that is not a valid CSV is refused on the campaign page, next to the file field.
-	res = owner.postFile("/campaigns/"+c.ID+"/import", "csv", "bad.csv", []byte("name\n\"Ana\n"))
+	res = owner.postFile("/campaigns/"+c.ID+"/import", "csv", "bad.csv", "", []byte("name\n\"Ana\n"), nil)
 	require.Equal(t, http.StatusSeeOther, res.StatusCode, "staging does not read the CSV")
 	res = owner.get(res.Header.Get("Location"))
 	require.Equal(t, http.StatusBadRequest, res.StatusCode)
