@@ -59,16 +59,22 @@ func RateBucketFor(method, path string) RateBucket {
 	return RateRequests
 }
 
+// fixedRates are the buckets whose limits the spec fixes, with what a
+// refusal says was used up; the requests bucket is the operator's.
+var fixedRates = map[RateBucket]struct {
+	limit int
+	what  string
+}{
+	RateArtworkReads:       {ArtworkReadsPerMinute, "artwork reads"},
+	RateArtworkWrites:      {ArtworkWritesPerMinute, "artwork writes"},
+	RateAssistantToolCalls: {AssistantToolCallsPerMinute, "tool calls at the assistant endpoint"},
+}
+
 // RateLimitFor is the per-minute limit of bucket b: the operator's
 // requests limit, or the spec's fixed artwork and assistant limits.
 func (c Config) RateLimitFor(b RateBucket) int {
-	switch b {
-	case RateArtworkReads:
-		return ArtworkReadsPerMinute
-	case RateArtworkWrites:
-		return ArtworkWritesPerMinute
-	case RateAssistantToolCalls:
-		return AssistantToolCallsPerMinute
+	if f, ok := fixedRates[b]; ok {
+		return f.limit
 	}
 	if c.RateLimitPerMinute > 0 {
 		return c.RateLimitPerMinute
@@ -151,13 +157,8 @@ func (c *RateCharge) Err() error {
 		return nil
 	}
 	what := "requests"
-	switch c.Bucket {
-	case RateArtworkReads:
-		what = "artwork reads"
-	case RateArtworkWrites:
-		what = "artwork writes"
-	case RateAssistantToolCalls:
-		what = "tool calls at the assistant endpoint"
+	if f, ok := fixedRates[c.Bucket]; ok {
+		what = f.what
 	}
 	return &Error{Code: CodeRateLimit, RetryAfterMs: max(c.ResetMs, 1), Message: fmt.Sprintf(
 		"this workspace has used its %d %s for this minute", c.Limit, what)}
