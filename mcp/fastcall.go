@@ -19,11 +19,6 @@ import (
 // sends the same requests both ways and compares status, headers and bytes,
 // and FuzzFastCall does so for any body and headers.
 
-// newProtocol is the first protocol version whose requests carry their
-// version, client capabilities and info in _meta (SEP-2575) and name their
-// method and target in headers.
-const newProtocol = "2026-07-28"
-
 // Headers the SDK checks on a lone request of the new protocol.
 const (
 	methodHeader      = "Mcp-Method"

@@ -82,7 +82,7 @@ func (h *handler) readMessages(w *responseWriter, r *http.Request) ([]message, b
 			// The SDK would answer it as an event stream; this endpoint is
 			// JSON only and has no notifications to stream.
 			status := http.StatusBadRequest
-			if r.Header.Get(protocolVersionHeader) >= "2026-07-28" {
+			if r.Header.Get(protocolVersionHeader) >= newProtocol {
 				status = http.StatusNotFound // SEP-2575: method not found is 404
 			}
 			writeRPCError(w, status, m.id, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound,

@@ -10,9 +10,14 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
+// newProtocol is the first protocol version whose requests carry their
+// version, client capabilities and info in _meta (SEP-2575) and name their
+// method and target in headers.
+const newProtocol = "2026-07-28"
+
 // supportedVersions are the MCP protocol versions Giftwell speaks, newest
 // first (spec, Versioning §4). Every server is built with exactly these.
-var supportedVersions = []string{"2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26"}
+var supportedVersions = []string{newProtocol, "2025-11-25", "2025-06-18", "2025-03-26"}
 
 // SupportedVersions returns the MCP protocol versions Giftwell speaks,
 // newest first.
