@@ -2,9 +2,7 @@ package web
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io"
 	"mime"
 	"net/http"
 	"path/filepath"
@@ -12,9 +10,10 @@ import (
 	"github.com/giftwell/giftwell/core/artwork"
 )
 
-// maxArtworkFormBytes bounds the upload form's body: the file (at most
-// artwork.MaxFileBytes) and the multipart framing around it.
-const maxArtworkFormBytes = artwork.MaxFileBytes + 64<<10
+// artworkForm is the library's upload form: one file of at most
+// artwork.MaxFileBytes.
+var artworkForm = fileForm{field: "file", maxBytes: artwork.MaxFileBytes, notRead: "uploaded",
+	tooLarge: "A file holds at most 5 MB. Make it smaller and upload it again."}
 
 // artworkFormFields name the upload form's fields where core names the
 // upload's: the file carries the name, the type and the bytes.
@@ -47,27 +46,16 @@ func (h *handler) artworkLibrary(w http.ResponseWriter, r *http.Request, s sessi
 // rules, as the signed-in person) and lists the files again, the new one
 // first.
 func (h *handler) uploadArtwork(w http.ResponseWriter, r *http.Request, s session) {
-	r.Body = http.MaxBytesReader(w, r.Body, maxArtworkFormBytes)
-	if err := r.ParseMultipartForm(maxArtworkFormBytes); err != nil {
-		var tooLarge *http.MaxBytesError
-		if errors.As(err, &tooLarge) {
-			h.message(w, r, http.StatusRequestEntityTooLarge, "File too large", "A file holds at most 5 MB. Make it smaller and upload it again.")
-			return
-		}
-		h.message(w, r, http.StatusBadRequest, "Form not understood", "The form could not be read, so nothing was uploaded. Reload the page and try again.")
+	body, hdr, ok := h.readFileForm(w, r, artworkForm)
+	if !ok {
 		return
 	}
-	in := artwork.UploadInput{Purpose: r.PostForm.Get("purpose"), Fields: artworkFormFields}
-	if file, hdr, err := r.FormFile("file"); err == nil {
+	in := artwork.UploadInput{Purpose: r.PostForm.Get("purpose"), Fields: artworkFormFields, Body: body}
+	if hdr != nil {
 		in.Filename, in.Mime = hdr.Filename, hdr.Header.Get("Content-Type")
 		if t, _, err := mime.ParseMediaType(in.Mime); err != nil || t == "application/octet-stream" {
 			// A browser that does not know the type: the name's extension says it.
 			in.Mime = mime.TypeByExtension(filepath.Ext(hdr.Filename))
-		}
-		in.Body, err = io.ReadAll(io.LimitReader(file, artwork.MaxFileBytes+1))
-		_ = file.Close()
-		if err != nil {
-			in.Body = nil
 		}
 	}
 	a, err := h.app.Artwork.Upload(r.Context(), s.Principal, in)

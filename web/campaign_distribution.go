@@ -2,7 +2,6 @@ package web
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -12,9 +11,10 @@ import (
 	"github.com/giftwell/giftwell/core/distribution"
 )
 
-// maxImportFormBytes bounds the import form's body: the CSV (at most 5 MiB)
-// and the multipart framing around it.
-const maxImportFormBytes = distribution.MaxImportBytes + 64<<10
+// importForm is the campaign page's import form: one CSV of at most
+// distribution.MaxImportBytes.
+var importForm = fileForm{field: "csv", maxBytes: distribution.MaxImportBytes, notRead: "imported",
+	tooLarge: "A list holds at most 5 MB. Split it and import each part."}
 
 // downloadLinks answers the campaign page's "Download links (CSV)": an
 // export of every person's link in the chosen preset (export_gift_links),
@@ -47,23 +47,9 @@ func (h *handler) downloadLinks(w http.ResponseWriter, r *http.Request, s sessio
 // and shows the column mapping.
 func (h *handler) uploadImport(w http.ResponseWriter, r *http.Request, s session) {
 	id := r.PathValue("id")
-	r.Body = http.MaxBytesReader(w, r.Body, maxImportFormBytes)
-	if err := r.ParseMultipartForm(maxImportFormBytes); err != nil {
-		var tooLarge *http.MaxBytesError
-		if errors.As(err, &tooLarge) {
-			h.message(w, r, http.StatusRequestEntityTooLarge, "File too large", "A list holds at most 5 MB. Split it and import each part.")
-			return
-		}
-		h.message(w, r, http.StatusBadRequest, "Form not understood", "The form could not be read, so nothing was imported. Reload the page and try again.")
+	raw, _, ok := h.readFileForm(w, r, importForm)
+	if !ok {
 		return
-	}
-	var raw []byte
-	if file, _, err := r.FormFile("csv"); err == nil {
-		raw, err = io.ReadAll(io.LimitReader(file, distribution.MaxImportBytes+1))
-		_ = file.Close()
-		if err != nil {
-			raw = nil
-		}
 	}
 	uploadID, err := h.app.Distribution.StageCSV(r.Context(), s.Principal, id, raw)
 	if err != nil {
