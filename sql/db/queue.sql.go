@@ -10,27 +10,6 @@ import (
 	"time"
 )
 
-const balanceGetForUpdateNoWait = `-- name: BalanceGetForUpdateNoWait :one
-SELECT cents
-FROM balances
-WHERE workspace_id = $1 AND mode = $2
-FOR UPDATE NOWAIT
-`
-
-type BalanceGetForUpdateNoWaitParams struct {
-	WorkspaceID string
-	Mode        string
-}
-
-// Locks the balance without waiting: SQLSTATE 55P03 (lock_not_available)
-// when another transaction holds it.
-func (q *Queries) BalanceGetForUpdateNoWait(ctx context.Context, arg BalanceGetForUpdateNoWaitParams) (int64, error) {
-	row := q.db.QueryRow(ctx, balanceGetForUpdateNoWait, arg.WorkspaceID, arg.Mode)
-	var cents int64
-	err := row.Scan(&cents)
-	return cents, err
-}
-
 const campaignListScheduled = `-- name: CampaignListScheduled :many
 SELECT c.workspace_id, c.id
 FROM campaigns c

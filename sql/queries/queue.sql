@@ -22,14 +22,6 @@ WHERE campaign_id = @campaign_id AND id = @id AND approval_state = 'skipped';
 -- for ever); adding a person waits only briefly for the playbook.
 SELECT set_config('lock_timeout', @timeout::text, true);
 
--- name: BalanceGetForUpdateNoWait :one
--- Locks the balance without waiting: SQLSTATE 55P03 (lock_not_available)
--- when another transaction holds it.
-SELECT cents
-FROM balances
-WHERE workspace_id = @workspace_id AND mode = @mode
-FOR UPDATE NOWAIT;
-
 -- name: RecipientGetForApproval :one
 -- One roster person with their approval state; the caller has locked the campaign.
 SELECT *
