@@ -38,14 +38,14 @@ func (a *Service) Invoice(ctx context.Context, p core.Principal, id string) (Inv
 	if err != nil {
 		return Invoice{}, err
 	}
+	if row.PaidAt == nil {
+		return Invoice{}, core.FieldError(core.CodeNotFound, "checkoutId", "checkout %s is %s: it has an invoice once paid", row.ID, row.State)
+	}
 	items, err := a.checkoutItems(ctx, q, p.WorkspaceID, id)
 	if err != nil {
 		return Invoice{}, err
 	}
-	if row.PaidAt == nil {
-		return Invoice{}, core.FieldError(core.CodeNotFound, "checkoutId", "checkout %s is %s: it has an invoice once paid", row.ID, row.State)
-	}
-	c, err := a.Campaigns.GetCampaign(ctx, p, row.CampaignID)
+	c, err := a.Campaigns.LookupCampaign(ctx, p, row.CampaignID)
 	if err != nil {
 		return Invoice{}, err
 	}

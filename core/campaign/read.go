@@ -58,6 +58,29 @@ func (a *Service) ListCampaigns(ctx context.Context, p core.Principal, mode Camp
 	return out, err
 }
 
+// LookupCampaign returns campaign id in one read, without its roster and
+// its spending (Recipients, RecipientCount, SpentCents and SentCount stay
+// empty), for a caller that needs only the campaign's own fields: its
+// name, kind, status or gift. It returns NOT_FOUND naming id, as
+// GetCampaign does, or the codes of Authorize.
+func (a *Service) LookupCampaign(ctx context.Context, p core.Principal, id string) (Campaign, error) {
+	if err := core.Authorize(p, core.ActRead, ""); err != nil {
+		return Campaign{}, err
+	}
+	row, err := db.New(a.DB).CampaignGet(ctx, db.CampaignGetParams{WorkspaceID: p.WorkspaceID, ID: id})
+	if core.IsNoRows(err) {
+		return Campaign{}, campaignNotFound(id)
+	}
+	if err != nil {
+		return Campaign{}, core.Internal(err)
+	}
+	c, err := campaignFromRow(row)
+	if err != nil {
+		return Campaign{}, core.Internal(err)
+	}
+	return a.campaignOut(c, nil, 0, commitments{}), nil
+}
+
 // GetCampaign returns campaign id with its roster (each person's note
 // resolved) and policyVersion. It returns NOT_FOUND naming id for a
 // campaign that is not in p's workspace, or the codes of Authorize.

@@ -98,7 +98,7 @@ func (s *Service) GetImport(ctx context.Context, p core.Principal, campaignID, i
 	if err := core.Authorize(p, core.ActRead, ""); err != nil {
 		return ImportSummary{}, err
 	}
-	if _, err := s.Campaigns.GetCampaign(ctx, p, campaignID); err != nil {
+	if _, err := s.Campaigns.LookupCampaign(ctx, p, campaignID); err != nil {
 		return ImportSummary{}, err
 	}
 	var sum ImportSummary

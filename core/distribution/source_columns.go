@@ -32,7 +32,7 @@ func (s *Service) RemoveSourceColumns(ctx context.Context, p core.Principal, cam
 	if len(in.Indices) == 0 || len(in.Indices) > MaxImportColumns {
 		return ImportSummary{}, core.Invalid("indices", "must list 1 to %d column positions", MaxImportColumns)
 	}
-	if _, err := s.Campaigns.GetCampaign(ctx, p, campaignID); err != nil {
+	if _, err := s.Campaigns.LookupCampaign(ctx, p, campaignID); err != nil {
 		return ImportSummary{}, err
 	}
 	now := s.Clock.Now()

@@ -172,7 +172,7 @@ func authorizeImport(p core.Principal) error {
 
 // openCampaign reads campaign campaignID, refusing a completed one.
 func (s *Service) openCampaign(ctx context.Context, p core.Principal, campaignID string) (campaign.Campaign, error) {
-	c, err := s.Campaigns.GetCampaign(ctx, p, campaignID)
+	c, err := s.Campaigns.LookupCampaign(ctx, p, campaignID)
 	if err != nil {
 		return campaign.Campaign{}, err
 	}
