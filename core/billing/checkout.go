@@ -9,6 +9,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/campaign"
 	"github.com/giftwell/giftwell/core/ledger"
 	"github.com/giftwell/giftwell/sql/db"
 )
@@ -198,11 +199,12 @@ func (a *Service) checkoutIntent(ctx context.Context, p core.Principal, id, key 
 		if _, err := q.CheckoutExpireStale(ctx, db.CheckoutExpireStaleParams{WorkspaceID: p.WorkspaceID, CampaignID: quote.CampaignID, Now: &now}); err != nil {
 			return core.Internal(err)
 		}
-		if cur, err := q.CheckoutInProgress(ctx, db.CheckoutInProgressParams{WorkspaceID: p.WorkspaceID, CampaignID: quote.CampaignID}); err == nil {
+		// The stale ones just expired, so none in progress has lapsed.
+		if curID, curState, busy, err := campaign.CheckoutInProgress(ctx, q, p.WorkspaceID, quote.CampaignID, now); err != nil {
+			return err
+		} else if busy {
 			return &core.Error{Code: core.CodeCheckoutLocked, URL: a.BillingURL(),
-				Message: fmt.Sprintf("campaign %s already has checkout %s %s; pay or cancel it first", quote.CampaignID, cur.ID, cur.State)}
-		} else if !core.IsNoRows(err) {
-			return core.Internal(err)
+				Message: fmt.Sprintf("campaign %s already has checkout %s %s; pay or cancel it first", quote.CampaignID, curID, curState)}
 		}
 		n := len(quote.RecipientIDs)
 		cid := core.NewID(PrefixCheckout)
