@@ -22,8 +22,9 @@ type giftData struct {
 	Timeline []timelineLine
 	// MoreEvents is set when the gift has more events than Timeline shows.
 	MoreEvents bool
-	// Manager is set when the viewer is an owner or admin.
-	Manager bool
+	// CanPay is set when the viewer may pay and so ask for a refund (a
+	// signed-in owner or admin: core.ActPay, which RequestRefund checks).
+	CanPay bool
 }
 
 // timelineLine is one event of a gift's timeline.
@@ -78,7 +79,7 @@ func (h *handler) loadGiftPage(ctx context.Context, p core.Principal, id string)
 	if err != nil {
 		return giftData{}, err
 	}
-	d := giftData{giftRow: giftRow{Gift: g}, Manager: p.Role.Manager()}
+	d := giftData{giftRow: giftRow{Gift: g}, CanPay: core.Authorize(p, core.ActPay, "") == nil}
 	if d.Campaign, err = h.app.Campaigns.GetCampaign(ctx, p, g.CampaignID); err != nil {
 		return giftData{}, err
 	}

@@ -26,7 +26,7 @@ func (d giftData) RefundText() string {
 // CanRequestRefund is true when the viewer, an owner or admin, may ask for
 // this gift's refund (its link shows canRequestRefund).
 func (d giftData) CanRequestRefund() bool {
-	return d.Manager && d.Link != nil && d.Link.CanRequestRefund
+	return d.CanPay && d.Link != nil && d.Link.CanRequestRefund
 }
 
 // requestRefund asks staff to refund gift id (POST /gifts/{id}/refund),
