@@ -61,7 +61,7 @@ func (s *Service) ImportPhoto(ctx context.Context, p core.Principal, in PhotoImp
 	if s.Photos == nil {
 		return Asset{}, core.Internal(fmt.Errorf("artwork: no photo fetcher configured"))
 	}
-	got, err := s.Photos.FetchPhoto(ctx, u.String(), MaxFileBytes)
+	got, err := s.Photos.FetchPhoto(ctx, u.String())
 	if err != nil {
 		s.Log.InfoContext(ctx, "artwork: photo not fetched", "workspace", p.WorkspaceID, "host", u.Host, "err", err)
 		return Asset{}, core.Invalid("url", "could not be fetched: %s", fetchPhrase(err))

@@ -37,9 +37,9 @@ type BlobStore interface {
 
 // PhotoFetcher fetches an image from a public HTTPS URL: no private
 // address, no redirect followed, bounded in time and in size (at most
-// maxBytes).
+// MaxFileBytes).
 type PhotoFetcher interface {
-	FetchPhoto(ctx context.Context, url string, maxBytes int64) (Fetched, error)
+	FetchPhoto(ctx context.Context, url string) (Fetched, error)
 }
 
 // Fetched is what a PhotoFetcher got: the answer's status, its

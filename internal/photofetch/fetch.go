@@ -2,7 +2,7 @@
 // (artwork.PhotoFetcher) through the SSRF-guarded client of
 // internal/webhooksend: https to public addresses only (checked at the
 // dial, so DNS rebinding is refused), the operator's allowed prefixes, no
-// proxy, no redirect followed, at most Timeout and the caller's size cap.
+// proxy, no redirect followed, at most Timeout and artwork.MaxFileBytes.
 //
 //	f, err := photofetch.New(photofetch.Options{AllowPrefixes: prefixes})
 //	if err != nil {
@@ -15,7 +15,6 @@ import (
 	"context"
 	"crypto/tls"
 	"net/http"
-	"sync"
 	"time"
 
 	"github.com/giftwell/giftwell/core/artwork"
@@ -37,48 +36,27 @@ type Options struct {
 
 // Fetcher fetches photos. It is safe for concurrent use.
 type Fetcher struct {
-	opts    Options
-	mu      sync.Mutex
-	clients map[int64]*webhooksend.Client
+	client *webhooksend.Client
 }
 
 var _ artwork.PhotoFetcher = (*Fetcher)(nil)
 
 // New builds a Fetcher, or says which allowed prefix is malformed.
 func New(o Options) (*Fetcher, error) {
-	f := &Fetcher{opts: o, clients: map[int64]*webhooksend.Client{}}
-	if _, err := f.client(artwork.MaxFileBytes); err != nil {
-		return nil, err
-	}
-	return f, nil
-}
-
-// client is the guarded client reading at most maxBytes.
-func (f *Fetcher) client(maxBytes int64) (*webhooksend.Client, error) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if c, ok := f.clients[maxBytes]; ok {
-		return c, nil
-	}
 	c, err := webhooksend.New(webhooksend.Options{
-		AllowPrefixes: f.opts.AllowPrefixes, Timeout: Timeout, MaxResponseBytes: maxBytes, TLSConfig: f.opts.TLSConfig,
+		AllowPrefixes: o.AllowPrefixes, Timeout: Timeout, MaxResponseBytes: artwork.MaxFileBytes, TLSConfig: o.TLSConfig,
 	})
 	if err != nil {
 		return nil, err
 	}
-	f.clients[maxBytes] = c
-	return c, nil
+	return &Fetcher{client: c}, nil
 }
 
 // FetchPhoto implements artwork.PhotoFetcher: one GET asking for an image.
 // A redirect is answered as its status, never followed; a body over
-// maxBytes is an error.
-func (f *Fetcher) FetchPhoto(ctx context.Context, url string, maxBytes int64) (artwork.Fetched, error) {
-	c, err := f.client(maxBytes)
-	if err != nil {
-		return artwork.Fetched{}, err
-	}
-	ans, err := c.Get(ctx, url, http.Header{"Accept": {"image/png, image/jpeg, image/webp"}, "User-Agent": {"Giftwell"}})
+// artwork.MaxFileBytes is an error.
+func (f *Fetcher) FetchPhoto(ctx context.Context, url string) (artwork.Fetched, error) {
+	ans, err := f.client.Get(ctx, url, http.Header{"Accept": {"image/png, image/jpeg, image/webp"}, "User-Agent": {"Giftwell"}})
 	if err != nil {
 		return artwork.Fetched{}, err
 	}
