@@ -186,9 +186,6 @@ func (s *Service) checkDaily(ctx context.Context, workspaceID string, c counter)
 		if err != nil {
 			return core.Internal(err)
 		}
-		if c == countPhotoImport && counts.PhotoImports >= MaxPhotoImportsPerDay {
-			return dailyLimit("photo imports", MaxPhotoImportsPerDay, left)
-		}
-		return nil
+		return overDaily(counts, c, left)
 	}))
 }

@@ -59,6 +59,18 @@ func (s *Service) countAttempt(ctx context.Context, workspaceID string) error {
 	}))
 }
 
+// overDaily is RATE_LIMIT (retryAfterMs left) when today's counts leave no
+// room for one more write of c, else nil.
+func overDaily(counts db.ArtworkDayLockRow, c counter, left int64) error {
+	switch {
+	case c == countUpload && counts.Uploads >= MaxUploadsPerDay:
+		return dailyLimit("artwork uploads", MaxUploadsPerDay, left)
+	case c == countPhotoImport && counts.PhotoImports >= MaxPhotoImportsPerDay:
+		return dailyLimit("photo imports", MaxPhotoImportsPerDay, left)
+	}
+	return nil
+}
+
 // reserve is the intent of a write, in the caller's transaction: under the
 // workspace's counter lock it checks the daily limit of c and the storage
 // limits for one more file of size bytes, then counts it. Its codes are
@@ -71,11 +83,8 @@ func (s *Service) reserve(ctx context.Context, q *db.Queries, workspaceID string
 	if err != nil {
 		return core.Internal(err)
 	}
-	switch {
-	case c == countUpload && counts.Uploads >= MaxUploadsPerDay:
-		return dailyLimit("artwork uploads", MaxUploadsPerDay, left)
-	case c == countPhotoImport && counts.PhotoImports >= MaxPhotoImportsPerDay:
-		return dailyLimit("photo imports", MaxPhotoImportsPerDay, left)
+	if err := overDaily(counts, c, left); err != nil {
+		return err
 	}
 	used, err := q.ArtworkStorageUsed(ctx, db.ArtworkStorageUsedParams{WorkspaceID: workspaceID, StaleBefore: now.Add(-stalePending)})
 	if err != nil {
