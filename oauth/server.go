@@ -82,12 +82,7 @@ func AuthorizationServerHandler(cfg core.Config) http.Handler {
 // unexpected error), invalid_client_metadata for anything else (a field
 // holding a NUL character or bytes that are not UTF-8 among them).
 func RegistrationHandler(app *giftwell.App, log *slog.Logger) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method != http.MethodPost {
-			w.Header().Set("Allow", "POST")
-			writeOAuthError(w, http.StatusMethodNotAllowed, "invalid_request", r.Method+" is not allowed here; use POST")
-			return
-		}
+	return onlyPost(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Cache-Control", "no-store")
 		if ct := r.Header.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
 			writeOAuthError(w, http.StatusBadRequest, "invalid_client_metadata", "the body must be application/json")
