@@ -60,9 +60,7 @@ func (d *desk) revoke(sendID string) {
 // requireCode asserts err is a *core.Error of code naming field.
 func requireCode(t *testing.T, err error, code core.Code, field string) {
 	t.Helper()
-	var ce *core.Error
-	require.ErrorAs(t, err, &ce, "%v", err)
-	require.Equal(t, code, ce.Code, ce.Message)
+	ce := apptest.RequireCode(t, err, code)
 	if field != "" {
 		require.Contains(t, ce.Fields, field, ce.Message)
 	}
