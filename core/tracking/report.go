@@ -87,6 +87,12 @@ type reportRange struct {
 // campaign outside the workspace, the codes of Authorize (ActRead), or
 // INTERNAL_ERROR.
 func (a *Service) GetReport(ctx context.Context, p core.Principal, in ReportInput) (Report, error) {
+	return a.report(ctx, p, in, true)
+}
+
+// report is GetReport, with its weeks only when weeks is set (the CSV
+// export has none), in one snapshot.
+func (a *Service) report(ctx context.Context, p core.Principal, in ReportInput, weeks bool) (Report, error) {
 	if err := core.Authorize(p, core.ActRead, ""); err != nil {
 		return Report{}, err
 	}
@@ -96,7 +102,10 @@ func (a *Service) GetReport(ctx context.Context, p core.Principal, in ReportInpu
 	}
 	var out Report
 	err = a.ReadTx(ctx, func(q *db.Queries) error {
-		out, err = readReport(ctx, q, p.WorkspaceID, r)
+		if out, err = readReport(ctx, q, p.WorkspaceID, r); err != nil || !weeks {
+			return err
+		}
+		out.Weeks, err = readWeeks(ctx, q, p.WorkspaceID, r)
 		return err
 	})
 	return out, err
@@ -112,7 +121,6 @@ func DefaultReportRange(now time.Time) (from, to string) {
 // checkReportRange checks in against the spec's bounds: from and to are
 // required.
 func checkReportRange(in ReportInput) (reportRange, error) {
-	var pr []string
 	r := reportRange{mode: core.ModeTest, campaignID: in.CampaignID}
 	switch core.Mode(in.Mode) {
 	case "", core.ModeTest:
@@ -121,21 +129,13 @@ func checkReportRange(in ReportInput) (reportRange, error) {
 	default:
 		return r, core.Invalid("mode", "must be test or live (default test)")
 	}
-	parse := func(field, v string) time.Time {
-		t, err := time.Parse(reportDate, v)
-		if err != nil && len(pr) == 0 {
-			pr = append(pr, field)
-			if v == "" {
-				pr = append(pr, "is required: a UTC date YYYY-MM-DD")
-			} else {
-				pr = append(pr, fmt.Sprintf("must be a UTC date YYYY-MM-DD (%q is not)", core.Clip(v, 40)))
-			}
-		}
-		return t
+	from, err := parseReportDate("from", in.From)
+	if err != nil {
+		return r, err
 	}
-	from, to := parse("from", in.From), parse("to", in.To)
-	if len(pr) > 0 {
-		return r, core.Invalid(pr[0], "%s", pr[1])
+	to, err := parseReportDate("to", in.To)
+	if err != nil {
+		return r, err
 	}
 	if from.After(to) {
 		return r, core.Invalid("from", "is %s, after to %s; from must be on or before to", from.Format(reportDate), to.Format(reportDate))
@@ -148,7 +148,20 @@ func checkReportRange(in ReportInput) (reportRange, error) {
 	return r, nil
 }
 
-// readReport reads the report of range r of workspaceID on q.
+// parseReportDate reads field's date v, or VALIDATION_ERROR naming field.
+func parseReportDate(field, v string) (time.Time, error) {
+	t, err := time.Parse(reportDate, v)
+	switch {
+	case err == nil:
+		return t, nil
+	case v == "":
+		return t, core.Invalid(field, "%s", "is required: a UTC date YYYY-MM-DD")
+	}
+	return t, core.Invalid(field, "%s", fmt.Sprintf("must be a UTC date YYYY-MM-DD (%q is not)", core.Clip(v, 40)))
+}
+
+// readReport reads the report of range r of workspaceID on q, without its
+// weeks (readWeeks).
 func readReport(ctx context.Context, q *db.Queries, workspaceID string, r reportRange) (Report, error) {
 	out := Report{Mode: r.mode, From: r.from, To: r.to, CampaignID: r.campaignID, Totals: newReportCounts(),
 		Campaigns: []ReportCampaign{}, OutcomeSource: OutcomeSourceTeamReported}
@@ -180,12 +193,20 @@ func readReport(ctx context.Context, q *db.Queries, workspaceID string, r report
 		out.Campaigns[i].costPerMeeting()
 	}
 	out.Totals.costPerMeeting()
+	return out, nil
+}
+
+// readWeeks reads the weeks of the report of range r of workspaceID on q.
+func readWeeks(ctx context.Context, q *db.Queries, workspaceID string, r reportRange) ([]ReportWeek, error) {
+	var only *string
+	if r.campaignID != "" {
+		only = &r.campaignID
+	}
 	weeks, err := q.ReportWeeks(ctx, db.ReportWeeksParams{WorkspaceID: workspaceID, Mode: string(r.mode), FromAt: r.start, ToAt: r.end, CampaignID: only})
 	if err != nil {
-		return Report{}, core.Internal(err)
+		return nil, core.Internal(err)
 	}
-	out.Weeks = weeksOf(r, weeks)
-	return out, nil
+	return weeksOf(r, weeks), nil
 }
 
 // newReportCounts are zero counts naming every gift status.

@@ -26,7 +26,7 @@ type ReportExport struct {
 // ReportExportColumns, then the report's campaigns, one row each (empty
 // cost_per_meeting_cents without meetings). Codes as GetReport.
 func (a *Service) ExportReport(ctx context.Context, p core.Principal, in ReportInput) (ReportExport, error) {
-	r, err := a.GetReport(ctx, p, in)
+	r, err := a.report(ctx, p, in, false)
 	if err != nil {
 		return ReportExport{}, err
 	}
