@@ -182,10 +182,7 @@ func (s *Store) startRefresh() {
 	s.background.Go(func() {
 		defer s.refreshing.Store(false)
 		defer s.running.Add(-1)
-		ctx, cancel := context.WithTimeout(s.life, catalogRefreshTimeout)
-		defer cancel()
-		// A failed check keeps the current copy; the next read retries.
-		_ = s.Refresh(ctx)
+		s.refreshNow(s.life)
 	})
 }
 
