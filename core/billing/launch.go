@@ -120,21 +120,16 @@ func (a *Service) LaunchCampaign(ctx context.Context, p core.Principal, id strin
 // else the first position still unprepared (one a cursor skipped), else
 // the checkout's recipientCount; with how many positions remain.
 func launchProgress(ctx context.Context, q *db.Queries, chk db.Checkout, after int) (next int, remaining int32, err error) {
-	remaining, err = q.CheckoutItemRemaining(ctx, db.CheckoutItemRemainingParams{WorkspaceID: chk.WorkspaceID, CheckoutID: chk.ID})
-	if err != nil {
+	left, err := q.CheckoutItemRemaining(ctx, db.CheckoutItemRemainingParams{WorkspaceID: chk.WorkspaceID, CheckoutID: chk.ID})
+	switch {
+	case err != nil:
 		return 0, 0, core.Internal(err)
-	}
-	if remaining == 0 {
+	case left.Remaining == 0:
 		return int(chk.RecipientCount), 0, nil
+	case after < int(chk.RecipientCount):
+		return after, left.Remaining, nil
 	}
-	if after < int(chk.RecipientCount) {
-		return after, remaining, nil
-	}
-	first, err := q.CheckoutItemFirstPending(ctx, db.CheckoutItemFirstPendingParams{WorkspaceID: chk.WorkspaceID, CheckoutID: chk.ID})
-	if err != nil {
-		return 0, 0, core.Internal(err)
-	}
-	return int(first), remaining, nil
+	return int(left.FirstPending), left.Remaining, nil
 }
 
 // launchPosition makes the gift of paid position it in a savepoint of tx:

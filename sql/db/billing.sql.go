@@ -615,7 +615,7 @@ func (q *Queries) CheckoutItemRange(ctx context.Context, arg CheckoutItemRangePa
 }
 
 const checkoutItemRemaining = `-- name: CheckoutItemRemaining :one
-SELECT count(*)::integer
+SELECT count(*)::integer AS remaining, coalesce(min(position), 0)::integer AS first_pending
 FROM checkout_items
 WHERE workspace_id = $1 AND checkout_id = $2 AND send_id IS NULL AND error_code = ''
 `
@@ -625,11 +625,18 @@ type CheckoutItemRemainingParams struct {
 	CheckoutID  string
 }
 
-func (q *Queries) CheckoutItemRemaining(ctx context.Context, arg CheckoutItemRemainingParams) (int32, error) {
+type CheckoutItemRemainingRow struct {
+	Remaining    int32
+	FirstPending int32
+}
+
+// How many positions of a checkout launch has not prepared yet, and the
+// first of them (0 when none).
+func (q *Queries) CheckoutItemRemaining(ctx context.Context, arg CheckoutItemRemainingParams) (CheckoutItemRemainingRow, error) {
 	row := q.db.QueryRow(ctx, checkoutItemRemaining, arg.WorkspaceID, arg.CheckoutID)
-	var column_1 int32
-	err := row.Scan(&column_1)
-	return column_1, err
+	var i CheckoutItemRemainingRow
+	err := row.Scan(&i.Remaining, &i.FirstPending)
+	return i, err
 }
 
 const checkoutItemSetError = `-- name: CheckoutItemSetError :execrows

@@ -58,27 +58,6 @@ func (q *Queries) CheckoutGetBySessionInWorkspaceForUpdate(ctx context.Context, 
 	return i, err
 }
 
-const checkoutItemFirstPending = `-- name: CheckoutItemFirstPending :one
-SELECT position
-FROM checkout_items
-WHERE workspace_id = $1 AND checkout_id = $2 AND send_id IS NULL AND error_code = ''
-ORDER BY position
-LIMIT 1
-`
-
-type CheckoutItemFirstPendingParams struct {
-	WorkspaceID string
-	CheckoutID  string
-}
-
-// The first position of a checkout that launch has not prepared yet.
-func (q *Queries) CheckoutItemFirstPending(ctx context.Context, arg CheckoutItemFirstPendingParams) (int32, error) {
-	row := q.db.QueryRow(ctx, checkoutItemFirstPending, arg.WorkspaceID, arg.CheckoutID)
-	var position int32
-	err := row.Scan(&position)
-	return position, err
-}
-
 const topupGetByPaymentRef = `-- name: TopupGetByPaymentRef :one
 SELECT id, workspace_id, mode, cents
 FROM topups

@@ -143,7 +143,9 @@ SET error_code = @error_code, error_message = @error_message, prepared_at = @pre
 WHERE workspace_id = @workspace_id AND checkout_id = @checkout_id AND position = @position AND send_id IS NULL AND error_code = '';
 
 -- name: CheckoutItemRemaining :one
-SELECT count(*)::integer
+-- How many positions of a checkout launch has not prepared yet, and the
+-- first of them (0 when none).
+SELECT count(*)::integer AS remaining, coalesce(min(position), 0)::integer AS first_pending
 FROM checkout_items
 WHERE workspace_id = @workspace_id AND checkout_id = @checkout_id AND send_id IS NULL AND error_code = '';
 
