@@ -10,48 +10,6 @@ import (
 	"time"
 )
 
-const invitationGet = `-- name: InvitationGet :one
-SELECT i.id, i.email, i.role, i.invited_by, u.name AS invited_by_name,
-       i.created_at, i.expires_at, i.accepted_at, i.revoked_at
-FROM invitations i
-JOIN users u ON u.id = i.invited_by
-WHERE i.workspace_id = $1 AND i.id = $2
-`
-
-type InvitationGetParams struct {
-	WorkspaceID string
-	ID          string
-}
-
-type InvitationGetRow struct {
-	ID            string
-	Email         string
-	Role          string
-	InvitedBy     string
-	InvitedByName string
-	CreatedAt     time.Time
-	ExpiresAt     time.Time
-	AcceptedAt    *time.Time
-	RevokedAt     *time.Time
-}
-
-func (q *Queries) InvitationGet(ctx context.Context, arg InvitationGetParams) (InvitationGetRow, error) {
-	row := q.db.QueryRow(ctx, invitationGet, arg.WorkspaceID, arg.ID)
-	var i InvitationGetRow
-	err := row.Scan(
-		&i.ID,
-		&i.Email,
-		&i.Role,
-		&i.InvitedBy,
-		&i.InvitedByName,
-		&i.CreatedAt,
-		&i.ExpiresAt,
-		&i.AcceptedAt,
-		&i.RevokedAt,
-	)
-	return i, err
-}
-
 const invitationGetByHash = `-- name: InvitationGetByHash :one
 SELECT i.id, i.workspace_id, w.name AS workspace_name, i.email, i.role,
        u.name AS invited_by_name, i.expires_at, i.accepted_at, i.revoked_at,

@@ -327,26 +327,6 @@ func (q *Queries) OAuthGrantLockMembership(ctx context.Context, arg OAuthGrantLo
 	return role, err
 }
 
-const oAuthGrantRevoke = `-- name: OAuthGrantRevoke :execrows
-UPDATE oauth_grants
-SET revoked_at = coalesce(revoked_at, $1::timestamptz)
-WHERE id = $2
-`
-
-type OAuthGrantRevokeParams struct {
-	Now time.Time
-	ID  string
-}
-
-// Revoking an already revoked grant keeps its first revocation time.
-func (q *Queries) OAuthGrantRevoke(ctx context.Context, arg OAuthGrantRevokeParams) (int64, error) {
-	result, err := q.db.Exec(ctx, oAuthGrantRevoke, arg.Now, arg.ID)
-	if err != nil {
-		return 0, err
-	}
-	return result.RowsAffected(), nil
-}
-
 const oAuthGrantRevokeByRequest = `-- name: OAuthGrantRevokeByRequest :exec
 WITH g AS (
     UPDATE oauth_grants
@@ -425,35 +405,6 @@ type OAuthTokenDeleteParams struct {
 func (q *Queries) OAuthTokenDelete(ctx context.Context, arg OAuthTokenDeleteParams) error {
 	_, err := q.db.Exec(ctx, oAuthTokenDelete, arg.Kind, arg.Signature)
 	return err
-}
-
-const oAuthTokenGet = `-- name: OAuthTokenGet :one
-SELECT signature, kind, request_id, grant_id, client_id, requested_at, expires_at, scopes, granted_scopes, form_data, session_data, active FROM oauth_tokens WHERE kind = $1 AND signature = $2
-`
-
-type OAuthTokenGetParams struct {
-	Kind      string
-	Signature string
-}
-
-func (q *Queries) OAuthTokenGet(ctx context.Context, arg OAuthTokenGetParams) (OauthToken, error) {
-	row := q.db.QueryRow(ctx, oAuthTokenGet, arg.Kind, arg.Signature)
-	var i OauthToken
-	err := row.Scan(
-		&i.Signature,
-		&i.Kind,
-		&i.RequestID,
-		&i.GrantID,
-		&i.ClientID,
-		&i.RequestedAt,
-		&i.ExpiresAt,
-		&i.Scopes,
-		&i.GrantedScopes,
-		&i.FormData,
-		&i.SessionData,
-		&i.Active,
-	)
-	return i, err
 }
 
 const oAuthTokenGetLive = `-- name: OAuthTokenGetLive :one

@@ -315,28 +315,6 @@ func (q *Queries) WebhookDeliveryRestart(ctx context.Context, arg WebhookDeliver
 	return err
 }
 
-const webhookEndpointByID = `-- name: WebhookEndpointByID :one
-SELECT id, workspace_id, url, events, secret_salt, created_by, created_at, removed_at
-FROM webhook_endpoints
-WHERE id = $1
-`
-
-func (q *Queries) WebhookEndpointByID(ctx context.Context, id string) (WebhookEndpoint, error) {
-	row := q.db.QueryRow(ctx, webhookEndpointByID, id)
-	var i WebhookEndpoint
-	err := row.Scan(
-		&i.ID,
-		&i.WorkspaceID,
-		&i.Url,
-		&i.Events,
-		&i.SecretSalt,
-		&i.CreatedBy,
-		&i.CreatedAt,
-		&i.RemovedAt,
-	)
-	return i, err
-}
-
 const webhookEndpointCountActive = `-- name: WebhookEndpointCountActive :one
 SELECT count(*)::int
 FROM webhook_endpoints

@@ -46,24 +46,6 @@ func (q *Queries) MembershipExists(ctx context.Context, arg MembershipExistsPara
 	return exists, err
 }
 
-const membershipGetRole = `-- name: MembershipGetRole :one
-SELECT role
-FROM memberships
-WHERE workspace_id = $1 AND user_id = $2
-`
-
-type MembershipGetRoleParams struct {
-	WorkspaceID string
-	UserID      string
-}
-
-func (q *Queries) MembershipGetRole(ctx context.Context, arg MembershipGetRoleParams) (string, error) {
-	row := q.db.QueryRow(ctx, membershipGetRole, arg.WorkspaceID, arg.UserID)
-	var role string
-	err := row.Scan(&role)
-	return role, err
-}
-
 const membershipInsert = `-- name: MembershipInsert :exec
 INSERT INTO memberships (workspace_id, user_id, role, created_at)
 VALUES ($1, $2, $3, $4)

@@ -19,13 +19,6 @@ WHERE i.workspace_id = @workspace_id
 ORDER BY i.created_at DESC, i.id DESC
 LIMIT sqlc.arg(max_rows)::integer;
 
--- name: InvitationGet :one
-SELECT i.id, i.email, i.role, i.invited_by, u.name AS invited_by_name,
-       i.created_at, i.expires_at, i.accepted_at, i.revoked_at
-FROM invitations i
-JOIN users u ON u.id = i.invited_by
-WHERE i.workspace_id = @workspace_id AND i.id = @id;
-
 -- name: InvitationLock :one
 -- An invitation of the workspace, locked for the rest of the transaction.
 SELECT id, email, role, expires_at, accepted_at, revoked_at

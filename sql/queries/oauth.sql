@@ -33,20 +33,11 @@ FROM memberships
 WHERE workspace_id = @workspace_id AND user_id = @user_id
 FOR KEY SHARE;
 
--- name: OAuthGrantRevoke :execrows
--- Revoking an already revoked grant keeps its first revocation time.
-UPDATE oauth_grants
-SET revoked_at = coalesce(revoked_at, sqlc.arg(now)::timestamptz)
-WHERE id = @id;
-
 -- name: OAuthTokenInsert :exec
 INSERT INTO oauth_tokens (signature, kind, request_id, grant_id, client_id, requested_at, expires_at,
                           scopes, granted_scopes, form_data, session_data)
 VALUES (@signature, @kind, @request_id, @grant_id, @client_id, @requested_at, @expires_at,
         @scopes, @granted_scopes, @form_data, @session_data);
-
--- name: OAuthTokenGet :one
-SELECT * FROM oauth_tokens WHERE kind = @kind AND signature = @signature;
 
 -- name: OAuthAccessAuthenticate :one
 -- One round trip: a live access token by signature, its live grant, the

@@ -20,11 +20,6 @@ SELECT *
 FROM webhook_endpoints
 WHERE workspace_id = @workspace_id AND id = @id;
 
--- name: WebhookEndpointByID :one
-SELECT *
-FROM webhook_endpoints
-WHERE id = @id;
-
 -- name: WebhookEndpointRemove :execrows
 UPDATE webhook_endpoints
 SET removed_at = @removed_at

@@ -18,11 +18,6 @@ SELECT pg_advisory_xact_lock(7263513940235671001);
 INSERT INTO memberships (workspace_id, user_id, role, created_at)
 VALUES (@workspace_id, @user_id, @role, @created_at);
 
--- name: MembershipGetRole :one
-SELECT role
-FROM memberships
-WHERE workspace_id = @workspace_id AND user_id = @user_id;
-
 -- name: MembershipUpdateRole :execrows
 UPDATE memberships
 SET role = @role
