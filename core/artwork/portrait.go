@@ -115,14 +115,11 @@ func (s *Service) UpdatePhoto(ctx context.Context, p core.Principal, sendID stri
 			now := s.Clock.Now()
 			next.State, next.ApprovedAt = PortraitApproved, &now
 		case PhotoReplace:
-			if err := CheckReady(ctx, q, p.WorkspaceID, []Named{{Field: "assetId", ID: ch.AssetID, Use: UsePortrait}}); err != nil {
+			ready, err := checkReady(ctx, q, p.WorkspaceID, []Named{{Field: "assetId", ID: ch.AssetID, Use: UsePortrait}})
+			if err != nil {
 				return err
 			}
-			src, err := q.ArtworkSourceURL(ctx, db.ArtworkSourceURLParams{WorkspaceID: p.WorkspaceID, ID: ch.AssetID})
-			if err != nil {
-				return core.Internal(err)
-			}
-			next.State, next.AssetID, next.SourceURL, next.ApprovedAt = PortraitAwaitingApproval, ch.AssetID, src, nil
+			next.State, next.AssetID, next.SourceURL, next.ApprovedAt = PortraitAwaitingApproval, ch.AssetID, ready[ch.AssetID].SourceUrl, nil
 		case PhotoReject:
 			next.State, next.AssetID, next.SourceURL, next.ApprovedAt = PortraitAwaitingPhoto, "", "", nil
 		}

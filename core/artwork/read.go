@@ -87,8 +87,14 @@ type Named struct {
 // order, any named asset that is not a ready asset of the workspace fit for
 // its use, reading in q (the caller's transaction or the pool).
 func CheckReady(ctx context.Context, q *db.Queries, workspaceID string, named []Named) error {
+	_, err := checkReady(ctx, q, workspaceID, named)
+	return err
+}
+
+// checkReady is CheckReady, returning the named assets' rows by ID.
+func checkReady(ctx context.Context, q *db.Queries, workspaceID string, named []Named) (map[string]db.ArtworkReadyAmongRow, error) {
 	if len(named) == 0 {
-		return nil
+		return nil, nil
 	}
 	ids := make([]string, len(named))
 	for i, n := range named {
@@ -96,7 +102,7 @@ func CheckReady(ctx context.Context, q *db.Queries, workspaceID string, named []
 	}
 	rows, err := q.ArtworkReadyAmong(ctx, db.ArtworkReadyAmongParams{WorkspaceID: workspaceID, Ids: ids})
 	if err != nil {
-		return core.Internal(err)
+		return nil, core.Internal(err)
 	}
 	ready := make(map[string]db.ArtworkReadyAmongRow, len(rows))
 	for _, r := range rows {
@@ -106,17 +112,17 @@ func CheckReady(ctx context.Context, q *db.Queries, workspaceID string, named []
 		r, ok := ready[n.ID]
 		switch {
 		case !ok:
-			return core.FieldError(core.CodeArtworkUnavailable, n.Field, "%s is not a ready artwork file of this workspace; upload it first", core.Clip(n.ID, 60))
+			return nil, core.FieldError(core.CodeArtworkUnavailable, n.Field, "%s is not a ready artwork file of this workspace; upload it first", core.Clip(n.ID, 60))
 		case n.Use == UseLogo && r.Mime == MimePDF:
-			return core.FieldError(core.CodeArtworkUnavailable, n.Field, "%s is a PDF; a logo is a ready PNG, JPEG or WebP", core.Clip(n.ID, 60))
+			return nil, core.FieldError(core.CodeArtworkUnavailable, n.Field, "%s is a PDF; a logo is a ready PNG, JPEG or WebP", core.Clip(n.ID, 60))
 		case n.Use == UsePortrait:
 			info := Inspected{Mime: r.Mime, Width: int(r.Width), Height: int(r.Height)}
 			if err := CheckPortrait(info, Purpose(r.Purpose), n.Field); err != nil {
 				e := core.AsError(err)
 				e.Code = core.CodeArtworkUnavailable
-				return e
+				return nil, e
 			}
 		}
 	}
-	return nil
+	return ready, nil
 }

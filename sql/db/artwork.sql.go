@@ -314,7 +314,7 @@ func (q *Queries) ArtworkMarkReady(ctx context.Context, arg ArtworkMarkReadyPara
 }
 
 const artworkReadyAmong = `-- name: ArtworkReadyAmong :many
-SELECT id, mime, purpose, width, height
+SELECT id, mime, purpose, width, height, source_url
 FROM artwork_assets
 WHERE workspace_id = $1 AND state = 'ready' AND id = ANY($2::text[])
 `
@@ -325,14 +325,16 @@ type ArtworkReadyAmongParams struct {
 }
 
 type ArtworkReadyAmongRow struct {
-	ID      string
-	Mime    string
-	Purpose string
-	Width   int32
-	Height  int32
+	ID        string
+	Mime      string
+	Purpose   string
+	Width     int32
+	Height    int32
+	SourceUrl string
 }
 
-// Which of ids are ready assets of the workspace.
+// Which of ids are ready assets of the workspace, with what their checks
+// read and where a photo was imported from.
 func (q *Queries) ArtworkReadyAmong(ctx context.Context, arg ArtworkReadyAmongParams) ([]ArtworkReadyAmongRow, error) {
 	rows, err := q.db.Query(ctx, artworkReadyAmong, arg.WorkspaceID, arg.Ids)
 	if err != nil {
@@ -348,6 +350,7 @@ func (q *Queries) ArtworkReadyAmong(ctx context.Context, arg ArtworkReadyAmongPa
 			&i.Purpose,
 			&i.Width,
 			&i.Height,
+			&i.SourceUrl,
 		); err != nil {
 			return nil, err
 		}

@@ -10,24 +10,6 @@ import (
 	"time"
 )
 
-const artworkSourceURL = `-- name: ArtworkSourceURL :one
-SELECT source_url
-FROM artwork_assets
-WHERE workspace_id = $1 AND id = $2
-`
-
-type ArtworkSourceURLParams struct {
-	WorkspaceID string
-	ID          string
-}
-
-func (q *Queries) ArtworkSourceURL(ctx context.Context, arg ArtworkSourceURLParams) (string, error) {
-	row := q.db.QueryRow(ctx, artworkSourceURL, arg.WorkspaceID, arg.ID)
-	var source_url string
-	err := row.Scan(&source_url)
-	return source_url, err
-}
-
 const portraitLock = `-- name: PortraitLock :one
 SELECT id, status, portrait_state, portrait_version, portrait_asset_id, portrait_source_url, portrait_approved_at
 FROM sends

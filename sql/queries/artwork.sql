@@ -75,8 +75,9 @@ ORDER BY created_at DESC, id DESC
 LIMIT @max_rows;
 
 -- name: ArtworkReadyAmong :many
--- Which of ids are ready assets of the workspace.
-SELECT id, mime, purpose, width, height
+-- Which of ids are ready assets of the workspace, with what their checks
+-- read and where a photo was imported from.
+SELECT id, mime, purpose, width, height, source_url
 FROM artwork_assets
 WHERE workspace_id = @workspace_id AND state = 'ready' AND id = ANY(@ids::text[]);
 

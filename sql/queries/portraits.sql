@@ -10,8 +10,3 @@ UPDATE sends
 SET portrait_state = @portrait_state, portrait_version = @portrait_version, portrait_asset_id = @portrait_asset_id,
     portrait_source_url = @portrait_source_url, portrait_approved_at = @portrait_approved_at, updated_at = @updated_at
 WHERE workspace_id = @workspace_id AND id = @id;
-
--- name: ArtworkSourceURL :one
-SELECT source_url
-FROM artwork_assets
-WHERE workspace_id = @workspace_id AND id = @id;
