@@ -97,14 +97,7 @@ func (s *Service) SaveImport(ctx context.Context, p core.Principal, campaignID s
 	if err != nil {
 		return ImportSummary{}, err
 	}
-	var details []string
-	portrait := false
-	if prod, err := s.Campaigns.Catalog.Get(ctx, c.ProductID); err == nil {
-		for _, d := range prod.RecipientDetails {
-			details = append(details, d.Key)
-		}
-		portrait = prod.RequiresPortrait
-	}
+	details, portrait := s.giftDetails(ctx, c.ProductID)
 	fields, err := mapColumns(t.headers, in.Fields, details)
 	if err != nil {
 		return ImportSummary{}, err

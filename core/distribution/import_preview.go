@@ -78,12 +78,9 @@ func (s *Service) PreviewUpload(ctx context.Context, p core.Principal, campaignI
 	}
 	out := ImportPreview{UploadID: uploadID, Headers: t.headers, Rows: len(t.rows), Sample: t.rows[:min(previewRows, len(t.rows))],
 		Choices: append([]string(nil), ImportFields...)}
-	var details []string
-	if prod, err := s.Campaigns.Catalog.Get(ctx, c.ProductID); err == nil {
-		for _, d := range prod.RecipientDetails {
-			details = append(details, d.Key)
-			out.Choices = append(out.Choices, detailFieldPrefix+d.Key)
-		}
+	details, _ := s.giftDetails(ctx, c.ProductID)
+	for _, key := range details {
+		out.Choices = append(out.Choices, detailFieldPrefix+key)
 	}
 	if out.Fields, err = mapColumns(t.headers, nil, details); err != nil {
 		return ImportPreview{}, err
@@ -113,4 +110,18 @@ func (s *Service) GetImport(ctx context.Context, p core.Principal, campaignID, i
 		return core.AsCoreError(json.Unmarshal(imp.Summary, &sum))
 	})
 	return sum, err
+}
+
+// giftDetails are the keys of the recipient details gift productID asks
+// for, and whether it needs a portrait; none when the catalog does not
+// hold the gift.
+func (s *Service) giftDetails(ctx context.Context, productID string) (keys []string, portrait bool) {
+	prod, err := s.Campaigns.Catalog.Get(ctx, productID)
+	if err != nil {
+		return nil, false
+	}
+	for _, d := range prod.RecipientDetails {
+		keys = append(keys, d.Key)
+	}
+	return keys, prod.RequiresPortrait
 }
