@@ -160,10 +160,5 @@ func checkPrefix(prefix string) error {
 	if len(prefix) > MaxColumnPrefix {
 		return core.Invalid("columnPrefix", "must be at most %d characters", MaxColumnPrefix)
 	}
-	for _, c := range []byte(prefix) {
-		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '-' || c == '.') {
-			return core.Invalid("columnPrefix", "may hold only letters, digits, _, - and .")
-		}
-	}
-	return nil
+	return plainChars("columnPrefix", prefix)
 }

@@ -44,7 +44,13 @@ func checkID(field, id string) error {
 	if id == "" || len(id) > MaxUploadIDLength {
 		return core.Invalid(field, "must be 1 to %d characters", MaxUploadIDLength)
 	}
-	for _, c := range []byte(id) {
+	return plainChars(field, id)
+}
+
+// plainChars refuses, naming field, a value holding anything but ASCII
+// letters, digits, _, - and . (an ID, a column prefix).
+func plainChars(field, v string) error {
+	for _, c := range []byte(v) {
 		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '-' || c == '.') {
 			return core.Invalid(field, "may hold only letters, digits, _, - and .")
 		}
