@@ -165,8 +165,8 @@ func (a *Service) applyTopupEvent(ctx context.Context, ev ProcessorEvent) error 
 			}
 		}
 	case ev.Type == EventSessionExpired:
-		if _, err := db.New(a.DB).TopupExpire(ctx, ev.SessionID); err != nil {
-			return core.Internal(err)
+		if err := a.Ledger.ExpireTopup(ctx, ev.SessionID); err != nil {
+			return err
 		}
 	}
 	_, err := a.recordEvent(ctx, db.New(a.DB), ev, ev.SessionID, "")

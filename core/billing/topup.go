@@ -45,8 +45,8 @@ func (a *Service) ReconcileTopup(ctx context.Context, p core.Principal, sessionI
 		}
 		return ledger.TopupCompleted, nil
 	case ledger.SessionExpired:
-		if _, err := q.TopupExpire(ctx, sessionID); err != nil {
-			return "", core.Internal(err)
+		if err := a.Ledger.ExpireTopup(ctx, sessionID); err != nil {
+			return "", err
 		}
 		return ledger.TopupExpired, nil
 	}

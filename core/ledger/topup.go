@@ -280,6 +280,17 @@ type SandboxPayment struct {
 	State     TopupState
 }
 
+// ExpireTopup closes the top-up of processorSessionID when its session
+// expired unpaid at the processor: created -> expired; a completed or
+// expired top-up (or none) changes nothing. Like CompleteTopup it is the
+// processor's word, so it takes no principal. It returns INTERNAL_ERROR.
+func (a *Service) ExpireTopup(ctx context.Context, processorSessionID string) error {
+	if _, err := db.New(a.DB).TopupExpire(ctx, processorSessionID); err != nil {
+		return core.Internal(err)
+	}
+	return nil
+}
+
 // SandboxPayment reads the sandbox top-up with sessionID in p's workspace.
 // It returns the codes of Authorize (ActPay: a signed-in owner or admin),
 // NOT_FOUND (no sandbox session in the workspace) or INTERNAL_ERROR.
