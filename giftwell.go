@@ -16,6 +16,7 @@ import (
 	"github.com/giftwell/giftwell/core/catalog"
 	"github.com/giftwell/giftwell/core/connect"
 	"github.com/giftwell/giftwell/core/distribution"
+	"github.com/giftwell/giftwell/core/gift"
 	"github.com/giftwell/giftwell/core/giftlink"
 	"github.com/giftwell/giftwell/core/guide"
 	"github.com/giftwell/giftwell/core/identity"
@@ -35,8 +36,11 @@ type App struct {
 	Connect *connect.Service
 	// Ledger keeps balances, the ledger and top-ups.
 	Ledger *ledger.Service
-	// Campaigns keeps campaigns, rosters, the queue and gifts.
+	// Campaigns keeps campaigns, rosters, previews, checkouts and the queue.
 	Campaigns *campaign.Service
+	// Gifts keeps gifts: their records, statuses, refunds to the balance
+	// and the test-mode fulfilment simulator.
+	Gifts *gift.Service
 	// Billing keeps card checkouts, launch, the processor's events and invoices.
 	Billing *billing.Service
 	// GiftLinks keeps gift links: the recipient's page, messages, regift,
@@ -66,11 +70,12 @@ func New(db *pgxpool.Pool, cfg core.Config, clock core.Clock, log *slog.Logger) 
 	k := core.NewKernel(db, cfg, clock, log)
 	cat := catalog.NewStore(db).WithClock(k.Clock)
 	led := &ledger.Service{Kernel: k}
-	campaigns := &campaign.Service{Kernel: k, Catalog: cat, Ledger: led, TestFulfilment: true}
-	links := &giftlink.Service{Kernel: k, Campaigns: campaigns, Catalog: cat}
+	gifts := &gift.Service{Kernel: k, Catalog: cat, Ledger: led, TestFulfilment: true}
+	campaigns := &campaign.Service{Kernel: k, Catalog: cat, Ledger: led, Gifts: gifts}
+	links := &giftlink.Service{Kernel: k, Campaigns: campaigns, Gifts: gifts, Catalog: cat}
 	hooks := &webhook.Service{Kernel: k}
 	k.Outbox = hooks
-	bill := &billing.Service{Kernel: k, Campaigns: campaigns, Ledger: led}
+	bill := &billing.Service{Kernel: k, Campaigns: campaigns, Gifts: gifts, Ledger: led}
 	// Card-paid gifts are refunded through the checkout that paid them.
 	links.CardRefunder = bill
 	art := &artwork.Service{Kernel: k}
@@ -81,6 +86,7 @@ func New(db *pgxpool.Pool, cfg core.Config, clock core.Clock, log *slog.Logger) 
 		Connect:      &connect.Service{Kernel: k},
 		Ledger:       led,
 		Campaigns:    campaigns,
+		Gifts:        gifts,
 		Billing:      bill,
 		GiftLinks:    links,
 		Distribution: &distribution.Service{Kernel: k, Campaigns: campaigns, GiftLinks: links, Artwork: art},

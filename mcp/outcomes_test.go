@@ -31,24 +31,24 @@ func TestOutcomesOverMCP(t *testing.T) {
 	require.NoError(t, err)
 	added, err := app.Campaigns.AddToPlaybook(ctx, key, c.ID, campaign.PlaybookPersonAdd{Recipient: campaign.RecipientInput{Name: "Ana", ExternalID: "crm-7", SourceSystem: "crm"}})
 	require.NoError(t, err)
-	gift, err := app.Campaigns.ApproveGift(ctx, owner, campaign.QueueDecision{CampaignID: c.ID, RecipientID: added.RecipientID})
+	sent, err := app.Campaigns.ApproveGift(ctx, owner, campaign.QueueDecision{CampaignID: c.ID, RecipientID: added.RecipientID})
 	require.NoError(t, err)
 
 	a := agent{t: t, cs: b.connect(t, "/mcp", b.env.OwnerKey, "")}
-	args := map[string]any{"id": gift.ID, "outcome": "meeting_held", "externalEventId": "cal-1", "source": "calendar"}
+	args := map[string]any{"id": sent.ID, "outcome": "meeting_held", "externalEventId": "cal-1", "source": "calendar"}
 	first := a.ok("record_outcome", args)
 	require.Equal(t, "meeting_held", first["outcome"])
 	require.Equal(t, first, a.ok("record_outcome", args))
-	conflict := a.fails("record_outcome", map[string]any{"id": gift.ID, "outcome": "replied", "externalEventId": "cal-1", "source": "calendar"}, core.CodeIdempotencyConflict)
+	conflict := a.fails("record_outcome", map[string]any{"id": sent.ID, "outcome": "replied", "externalEventId": "cal-1", "source": "calendar"}, core.CodeIdempotencyConflict)
 	require.Contains(t, conflict["error"], "externalEventId")
-	bad := a.fails("record_outcome", map[string]any{"id": gift.ID, "outcome": "replied", "occurredAt": "2027-01-01T00:00:00Z"}, core.CodeValidation)
+	bad := a.fails("record_outcome", map[string]any{"id": sent.ID, "outcome": "replied", "occurredAt": "2027-01-01T00:00:00Z"}, core.CodeValidation)
 	require.Contains(t, bad["error"], "occurredAt")
 	a.fails("record_outcome", map[string]any{"id": "send_nope", "outcome": "replied"}, core.CodeNotFound)
 
 	page := a.ok("get_tracking", map[string]any{"externalId": "crm-7"})
 	require.Nil(t, page["nextCursor"])
 	item := page["items"].([]any)[0].(map[string]any)
-	require.Equal(t, gift.ID, item["sendId"])
+	require.Equal(t, sent.ID, item["sendId"])
 	require.Equal(t, "meeting_held", item["outcome"])
 	results := a.ok("campaign_results", map[string]any{"id": c.ID})
 	require.EqualValues(t, 1, results["meetingsHeld"])
@@ -76,7 +76,7 @@ func TestOutcomesOverMCP(t *testing.T) {
 	// Another workspace finds none of it.
 	other := apptest.NewWorkspace(t, app, apptest.WorkspaceOptions{})
 	theirs := agent{t: t, cs: b.connect(t, "/mcp", other.OwnerKey, "")}
-	theirs.fails("record_outcome", map[string]any{"id": gift.ID, "outcome": "replied"}, core.CodeNotFound)
+	theirs.fails("record_outcome", map[string]any{"id": sent.ID, "outcome": "replied"}, core.CodeNotFound)
 	theirs.fails("campaign_results", map[string]any{"id": c.ID}, core.CodeNotFound)
 	require.Equal(t, []any{}, theirs.ok("get_tracking", map[string]any{})["items"])
 }

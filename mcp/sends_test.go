@@ -8,6 +8,7 @@ import (
 
 	"github.com/giftwell/giftwell/core"
 	"github.com/giftwell/giftwell/core/campaign"
+	"github.com/giftwell/giftwell/core/gift"
 	"github.com/giftwell/giftwell/internal/apptest"
 )
 
@@ -34,7 +35,7 @@ func TestSendsOverMCP(t *testing.T) {
 		require.NoError(t, err)
 		ids = append(ids, g.ID)
 	}
-	_, err = app.Campaigns.MoveGift(ctx, campaign.GiftMove{SendID: ids[1], To: campaign.SendDeclined, Reason: "not interested"})
+	_, err = app.Gifts.MoveGift(ctx, gift.GiftMove{SendID: ids[1], To: gift.SendDeclined, Reason: "not interested"})
 	require.NoError(t, err)
 
 	for _, token := range []string{b.env.OwnerKey, connRead} {

@@ -72,7 +72,7 @@ func TestListTrackingEventsOverMCP(t *testing.T) {
 		"name": "Ana Diaz", "email": "ana@example.com", "sourceSystem": "crm", "externalId": "crm-7", "message": "A private note for {{firstName}}",
 	}})
 	require.Equal(t, "waiting", added["approval"].(map[string]any)["state"])
-	gift, err := app.Campaigns.ApproveGift(ctx, owner, campaign.QueueDecision{CampaignID: c.ID, RecipientID: added["recipientId"].(string)})
+	sent, err := app.Campaigns.ApproveGift(ctx, owner, campaign.QueueDecision{CampaignID: c.ID, RecipientID: added["recipientId"].(string)})
 	require.NoError(t, err)
 
 	items, next := pollEvents(t, a, map[string]any{"cursor": stored}, 1)
@@ -85,7 +85,7 @@ func TestListTrackingEventsOverMCP(t *testing.T) {
 	require.Equal(t, []string{"campaignId", "createdAt", "cursor", "data", "id", "mode", "sendId", "type"}, keys)
 	require.Equal(t, "send.created", it["type"])
 	require.Equal(t, "test", it["mode"])
-	require.Equal(t, gift.ID, it["sendId"])
+	require.Equal(t, sent.ID, it["sendId"])
 	require.Equal(t, c.ID, it["campaignId"])
 	require.Equal(t, apptest.Epoch.Format(time.RFC3339), it["createdAt"])
 	data := it["data"].(map[string]any)
@@ -101,7 +101,7 @@ func TestListTrackingEventsOverMCP(t *testing.T) {
 	again := a.ok("list_tracking_events", map[string]any{"cursor": next})
 	require.Equal(t, []any{}, again["items"])
 	require.Equal(t, []any{}, a.ok("list_tracking_events", map[string]any{"type": "send.auto_approved"})["items"])
-	require.Len(t, a.ok("list_tracking_events", map[string]any{"type": "send.created", "sendId": gift.ID, "status": "awaiting_address", "externalId": "crm-7", "campaignId": c.ID})["items"], 1)
+	require.Len(t, a.ok("list_tracking_events", map[string]any{"type": "send.created", "sendId": sent.ID, "status": "awaiting_address", "externalId": "crm-7", "campaignId": c.ID})["items"], 1)
 	reader := agent{t: t, cs: b.connect(t, "/mcp?profile=gifting", connRead, "")}
 	require.Equal(t, []any{it}, reader.ok("list_tracking_events", map[string]any{"limit": 100})["items"])
 

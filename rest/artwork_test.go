@@ -121,25 +121,25 @@ func TestPortraitApprovalOverREST(t *testing.T) {
 	added, err := app.Campaigns.AddToPlaybook(ctx, key, c.ID, campaign.PlaybookPersonAdd{Recipient: campaign.RecipientInput{
 		Name: "Ana", Photo: &campaign.RecipientPhoto{Source: campaign.PhotoUpload, AssetID: photo}}})
 	require.NoError(t, err)
-	gift, err := app.Campaigns.ApproveGift(ctx, owner, campaign.QueueDecision{CampaignID: c.ID, RecipientID: added.RecipientID})
+	sent, err := app.Campaigns.ApproveGift(ctx, owner, campaign.QueueDecision{CampaignID: c.ID, RecipientID: added.RecipientID})
 	require.NoError(t, err)
 
-	before := h.get("/sends/"+gift.ID, withKey(h.env.OwnerKey))
+	before := h.get("/sends/"+sent.ID, withKey(h.env.OwnerKey))
 	portrait := before.data().(map[string]any)["portrait"].(map[string]any)
 	require.Equal(t, "awaiting_approval", portrait["state"])
-	t.Logf("GET /sends/%s portrait: %v", gift.ID, portrait)
+	t.Logf("GET /sends/%s portrait: %v", sent.ID, portrait)
 
 	body := `{"version":1,"action":"approve","rightsConfirmed":true}`
-	require.Equal(t, http.StatusUnauthorized, h.do(http.MethodPost, "/sends/"+gift.ID+"/photo", strings.NewReader(body), withKey(connectionToken), withJSON()).Status)
-	res = h.do(http.MethodPost, "/sends/"+gift.ID+"/photo", strings.NewReader(body), withKey(h.env.OwnerKey), withJSON())
+	require.Equal(t, http.StatusUnauthorized, h.do(http.MethodPost, "/sends/"+sent.ID+"/photo", strings.NewReader(body), withKey(connectionToken), withJSON()).Status)
+	res = h.do(http.MethodPost, "/sends/"+sent.ID+"/photo", strings.NewReader(body), withKey(h.env.OwnerKey), withJSON())
 	require.Equal(t, http.StatusOK, res.Status, "%s", res.Body)
 	got := res.data().(map[string]any)
 	require.Equal(t, "approved", got["state"])
 	require.EqualValues(t, 2, got["version"])
 	require.Equal(t, photo, got["assetId"])
-	t.Logf("POST /sends/%s/photo %s -> %d %s", gift.ID, body, res.Status, res.Body)
+	t.Logf("POST /sends/%s/photo %s -> %d %s", sent.ID, body, res.Status, res.Body)
 
-	res = h.do(http.MethodPost, "/sends/"+gift.ID+"/photo", strings.NewReader(body), withKey(h.env.OwnerKey), withJSON())
+	res = h.do(http.MethodPost, "/sends/"+sent.ID+"/photo", strings.NewReader(body), withKey(h.env.OwnerKey), withJSON())
 	require.Equal(t, http.StatusConflict, res.Status, "%s", res.Body)
 	require.True(t, strings.HasPrefix(res.message(), "version: "), res.message())
 	t.Logf("stale: %d %s", res.Status, res.Body)

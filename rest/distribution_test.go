@@ -12,6 +12,7 @@ import (
 	"github.com/giftwell/giftwell/core"
 	"github.com/giftwell/giftwell/core/campaign"
 	"github.com/giftwell/giftwell/core/connect"
+	"github.com/giftwell/giftwell/core/gift"
 	"github.com/giftwell/giftwell/internal/apptest"
 )
 
@@ -50,7 +51,7 @@ func TestGiftLinkRecordsOverREST(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
 	known := campaign.RecipientInput{Name: "Ana Alvarez", SourceSystem: "crm", ExternalID: "ext-ana", Email: "ana@example.com",
-		AddressMode: campaign.AddressKnown, Address: "1 Main St", City: "Austin", State: "TX", Zip: "78701"}
+		AddressMode: gift.AddressKnown, Address: "1 Main St", City: "Austin", State: "TX", Zip: "78701"}
 	cid, gifts := giftsFor(t, h.env, known,
 		campaign.RecipientInput{Name: "Ben Brown", Email: "ben@example.com", Company: "Bolt"},
 		campaign.RecipientInput{Name: "Cy Chan", Email: "cy@example.com"})

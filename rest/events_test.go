@@ -64,9 +64,9 @@ func TestEventsOverREST(t *testing.T) {
 	for _, who := range []string{"Ana", "Ben", "Cy"} {
 		added, err := app.Campaigns.AddToPlaybook(ctx, key, c.ID, campaign.PlaybookPersonAdd{Recipient: campaign.RecipientInput{Name: who, ExternalID: "ext-" + who, SourceSystem: "crm"}})
 		require.NoError(t, err)
-		gift, err := app.Campaigns.ApproveGift(ctx, owner, campaign.QueueDecision{CampaignID: c.ID, RecipientID: added.RecipientID})
+		sent, err := app.Campaigns.ApproveGift(ctx, owner, campaign.QueueDecision{CampaignID: c.ID, RecipientID: added.RecipientID})
 		require.NoError(t, err)
-		gifts = append(gifts, gift.ID)
+		gifts = append(gifts, sent.ID)
 	}
 	items, end := pollEvents(t, h, h.env.OwnerKey, url.Values{"cursor": {stored}}, 3)
 	for i, it := range items {

@@ -32,7 +32,7 @@ func TestGiftLinksOverREST(t *testing.T) {
 	require.NoError(t, err)
 	added, err := app.Campaigns.AddToPlaybook(ctx, key, c.ID, campaign.PlaybookPersonAdd{Recipient: campaign.RecipientInput{Name: "Ana Lee", Company: "Initech"}})
 	require.NoError(t, err)
-	gift, err := app.Campaigns.ApproveGift(ctx, owner, campaign.QueueDecision{CampaignID: c.ID, RecipientID: added.RecipientID})
+	sent, err := app.Campaigns.ApproveGift(ctx, owner, campaign.QueueDecision{CampaignID: c.ID, RecipientID: added.RecipientID})
 	require.NoError(t, err)
 	owned := withKey(h.env.OwnerKey)
 	post := func(path, body string) response {
@@ -45,18 +45,18 @@ func TestGiftLinksOverREST(t *testing.T) {
 	items := res.data().([]any)
 	require.Len(t, items, 1)
 	link := items[0].(map[string]any)
-	require.Equal(t, gift.ID, link["sendId"])
+	require.Equal(t, sent.ID, link["sendId"])
 	require.Equal(t, "active", link["linkState"])
 	require.True(t, strings.HasPrefix(link["url"].(string), h.env.SiteURL+"/g/"))
 
-	res = post("/sends/"+gift.ID+"/gift-link/message", `{"generation":1,"expectedMessageVersion":1,"message":"Hi {{firstName}}"}`)
+	res = post("/sends/"+sent.ID+"/gift-link/message", `{"generation":1,"expectedMessageVersion":1,"message":"Hi {{firstName}}"}`)
 	require.Equal(t, http.StatusOK, res.Status, "%s", res.Body)
 	require.Equal(t, float64(2), res.data().(map[string]any)["messageVersion"])
-	res = post("/sends/"+gift.ID+"/gift-link/message", `{"generation":1,"expectedMessageVersion":1,"message":"again"}`)
+	res = post("/sends/"+sent.ID+"/gift-link/message", `{"generation":1,"expectedMessageVersion":1,"message":"again"}`)
 	require.Equal(t, http.StatusConflict, res.Status, "%s", res.Body)
 	require.Equal(t, string(core.CodeGiftLinkConflict), res.code())
 	require.Contains(t, res.message(), "expectedMessageVersion")
-	res = post("/campaigns/"+c.ID+"/gift-links/message", `{"message":"All of you","links":[{"sendId":"`+gift.ID+`","generation":1,"expectedMessageVersion":2}]}`)
+	res = post("/campaigns/"+c.ID+"/gift-links/message", `{"message":"All of you","links":[{"sendId":"`+sent.ID+`","generation":1,"expectedMessageVersion":2}]}`)
 	require.Equal(t, http.StatusOK, res.Status, "%s", res.Body)
 	require.Equal(t, "All of you", res.data().([]any)[0].(map[string]any)["landingMessage"])
 	for field, body := range map[string]string{
@@ -64,18 +64,18 @@ func TestGiftLinksOverREST(t *testing.T) {
 		"branding.senderCompany": `{"generation":1,"expectedMessageVersion":3,"branding":{"senderName":"Sam","senderCompany":"","contactEmail":"","logoAssetId":""}}`,
 		"generation":             `{"expectedMessageVersion":3,"message":"x"}`,
 	} {
-		res := post("/sends/"+gift.ID+"/gift-link/message", body)
+		res := post("/sends/"+sent.ID+"/gift-link/message", body)
 		require.Equal(t, http.StatusBadRequest, res.Status, "%s: %s", field, res.Body)
 		require.Contains(t, res.message(), field)
 	}
 
-	res = post("/sends/"+gift.ID+"/gift-link/revoke", `{"generation":1}`)
+	res = post("/sends/"+sent.ID+"/gift-link/revoke", `{"generation":1}`)
 	require.Equal(t, http.StatusOK, res.Status, "%s", res.Body)
 	require.Equal(t, "revoked", res.data().(map[string]any)["linkState"])
-	res = post("/sends/"+gift.ID+"/gift-link/regift", `{"generation":2,"recipient":{"name":"Bo"},"message":""}`)
+	res = post("/sends/"+sent.ID+"/gift-link/regift", `{"generation":2,"recipient":{"name":"Bo"},"message":""}`)
 	require.Equal(t, http.StatusConflict, res.Status, "%s", res.Body)
 	require.Equal(t, string(core.CodeGiftLinkConflict), res.code())
-	res = post("/sends/"+gift.ID+"/gift-link/regift", `{"generation":1,"recipient":{"name":"Bo Diaz","email":"bo@example.com"},"message":""}`)
+	res = post("/sends/"+sent.ID+"/gift-link/regift", `{"generation":1,"recipient":{"name":"Bo Diaz","email":"bo@example.com"},"message":""}`)
 	require.Equal(t, http.StatusOK, res.Status, "%s", res.Body)
 	regifted := res.data().(map[string]any)
 	require.Equal(t, float64(2), regifted["generation"])
@@ -88,7 +88,7 @@ func TestGiftLinksOverREST(t *testing.T) {
 	require.Equal(t, "regift", history[0].(map[string]any)["change"])
 
 	// The retired routes stay retired; connections reach none of these.
-	res = post("/sends/"+gift.ID+"/gift-link/email", `{}`)
+	res = post("/sends/"+sent.ID+"/gift-link/email", `{}`)
 	require.Equal(t, http.StatusGone, res.Status)
 	for _, path := range []string{"/campaigns/" + c.ID + "/gift-links", "/campaigns/" + c.ID + "/gift-link-settings"} {
 		res := h.get(path, withKey(connectionToken))

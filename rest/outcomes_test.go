@@ -36,9 +36,9 @@ func TestOutcomesOverREST(t *testing.T) {
 		h.env.Clock.Advance(time.Second) // newest first is Ben, then Ana
 		added, err := app.Campaigns.AddToPlaybook(ctx, key, c.ID, campaign.PlaybookPersonAdd{Recipient: campaign.RecipientInput{Name: who, ExternalID: "ext-" + who, SourceSystem: "crm"}})
 		require.NoError(t, err)
-		gift, err := app.Campaigns.ApproveGift(ctx, owner, campaign.QueueDecision{CampaignID: c.ID, RecipientID: added.RecipientID})
+		sent, err := app.Campaigns.ApproveGift(ctx, owner, campaign.QueueDecision{CampaignID: c.ID, RecipientID: added.RecipientID})
 		require.NoError(t, err)
-		gifts = append(gifts, gift.ID)
+		gifts = append(gifts, sent.ID)
 	}
 	post := func(sendID, body string, opts ...reqOpt) response {
 		t.Helper()

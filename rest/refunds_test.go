@@ -28,19 +28,19 @@ func TestGiftRefundsOverREST(t *testing.T) {
 	require.NoError(t, err)
 	added, err := app.Campaigns.AddToPlaybook(ctx, owner, c.ID, campaign.PlaybookPersonAdd{Recipient: campaign.RecipientInput{Name: "Ana Lee"}})
 	require.NoError(t, err)
-	gift, err := app.Campaigns.ApproveGift(ctx, owner, campaign.QueueDecision{CampaignID: c.ID, RecipientID: added.RecipientID})
+	sent, err := app.Campaigns.ApproveGift(ctx, owner, campaign.QueueDecision{CampaignID: c.ID, RecipientID: added.RecipientID})
 	require.NoError(t, err)
-	_, err = app.GiftLinks.Revoke(ctx, owner, gift.ID, 1)
+	_, err = app.GiftLinks.Revoke(ctx, owner, sent.ID, 1)
 	require.NoError(t, err)
 	refund := func(body string, opts ...reqOpt) response {
-		return h.do(http.MethodPost, "/sends/"+gift.ID+"/gift-link/refund", strings.NewReader(body),
+		return h.do(http.MethodPost, "/sends/"+sent.ID+"/gift-link/refund", strings.NewReader(body),
 			append(opts, withJSON(), withHeader("Origin", h.site))...)
 	}
 
 	res := refund(`{"reason":"wrong person"}`, withKey(h.env.OwnerKey))
 	require.Equal(t, http.StatusForbidden, res.Status, "%s", res.Body)
 	require.Equal(t, "HUMAN_APPROVAL_REQUIRED", res.code())
-	require.Equal(t, h.site+"/gifts/"+gift.ID, res.JSON["url"])
+	require.Equal(t, h.site+"/gifts/"+sent.ID, res.JSON["url"])
 	res = refund(`{}`, withCookie(ownerToken))
 	require.Equal(t, http.StatusBadRequest, res.Status, "%s", res.Body)
 	require.Contains(t, res.message(), "reason")
@@ -48,7 +48,7 @@ func TestGiftRefundsOverREST(t *testing.T) {
 	res = refund(`{"reason":"wrong person"}`, withCookie(ownerToken))
 	require.Equal(t, http.StatusOK, res.Status, "%s", res.Body)
 	r := res.data().(map[string]any)
-	require.Equal(t, []any{gift.ID, c.ID, "requested", false, "wrong person", float64(gift.TotalCents), "balance"},
+	require.Equal(t, []any{sent.ID, c.ID, "requested", false, "wrong person", float64(sent.TotalCents), "balance"},
 		[]any{r["sendId"], r["campaignId"], r["state"], r["refunded"], r["reason"], r["amountCents"], r["fundedBy"]})
 
 	res = h.get("/campaigns/"+c.ID+"/gift-refunds", withKey(h.env.OwnerKey))
@@ -58,7 +58,7 @@ func TestGiftRefundsOverREST(t *testing.T) {
 	link := res.data().([]any)[0].(map[string]any)
 	require.Equal(t, []any{"requested", false}, []any{link["refundState"], link["canRequestRefund"]})
 
-	_, err = app.GiftLinks.DecideRefund(ctx, gift.ID, giftlink.RefundApprove)
+	_, err = app.GiftLinks.DecideRefund(ctx, sent.ID, giftlink.RefundApprove)
 	require.NoError(t, err)
 	res = h.get("/campaigns/"+c.ID+"/gift-refunds", withKey(h.env.OwnerKey))
 	require.Equal(t, http.StatusOK, res.Status, "%s", res.Body)

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/giftwell/giftwell/core/campaign"
+	"github.com/giftwell/giftwell/core/gift"
 	"github.com/giftwell/giftwell/internal/apptest"
 )
 
@@ -22,7 +23,7 @@ func giftsFor(t *testing.T, env *apptest.Env, people ...campaign.RecipientInput)
 	c, err := env.App.Campaigns.CreateCampaign(ctx, owner, campaign.CampaignInput{
 		Name: "Thanks", Mode: campaign.ModeAlwaysOn, Status: campaign.StatusActive, ProductID: "gourmet-snack-crate",
 		SenderName: "Sam Seller", SenderCompany: "Acme", Message: "Thanks, {{firstName}}!",
-		Attribution: &campaign.Attribution{Source: "crm-flow", ExternalID: "campaign-ext"},
+		Attribution: &gift.Attribution{Source: "crm-flow", ExternalID: "campaign-ext"},
 	})
 	require.NoError(t, err)
 	env.TopUp(t, owner, int64(len(people))*9_000)
@@ -42,11 +43,11 @@ func TestSendsOverREST(t *testing.T) {
 	h := newHarness(t)
 	ctx := context.Background()
 	known := campaign.RecipientInput{Name: "Ana Alvarez", SourceSystem: "crm", ExternalID: "ext-ana", Email: "ana@example.com",
-		AddressMode: campaign.AddressKnown, Address: "1 Main St", City: "Austin", State: "TX", Zip: "78701"}
+		AddressMode: gift.AddressKnown, Address: "1 Main St", City: "Austin", State: "TX", Zip: "78701"}
 	cid, ids := giftsFor(t, h.env, known,
 		campaign.RecipientInput{Name: "Ben Brown", Email: "ben@example.com"},
 		campaign.RecipientInput{Name: "Cy Chan", Email: "cy@example.com"})
-	_, err := h.env.App.Campaigns.MoveGift(ctx, campaign.GiftMove{SendID: ids[2], To: campaign.SendCancelled})
+	_, err := h.env.App.Gifts.MoveGift(ctx, gift.GiftMove{SendID: ids[2], To: gift.SendCancelled})
 	require.NoError(t, err)
 
 	// One gift.

@@ -8,6 +8,7 @@ import (
 	"github.com/giftwell/giftwell"
 	"github.com/giftwell/giftwell/core"
 	"github.com/giftwell/giftwell/core/campaign"
+	"github.com/giftwell/giftwell/core/gift"
 )
 
 // AddToPlaybookInput is add_to_playbook's input.
@@ -51,7 +52,7 @@ func queueWriteTools(app *giftwell.App) []Tool {
 			},
 			Title("Add a person to a playbook"), Idempotent(), FieldsAs("recipient", "add_recipients", "recipients items"), REST(http.MethodPost, "/playbooks/{id}/people", http.StatusOK)),
 		Define("approve_gift", descApproveGift, ScopeSignedIn, core.ActApprove,
-			func(ctx context.Context, p core.Principal, in campaign.QueueDecision) (campaign.Gift, error) {
+			func(ctx context.Context, p core.Principal, in campaign.QueueDecision) (gift.Gift, error) {
 				return app.Campaigns.ApproveGift(ctx, p, in)
 			},
 			Title("Approve a gift"), Idempotent(), PersonURL(queuePage), REST(http.MethodPost, "/queue/approve", http.StatusOK)),

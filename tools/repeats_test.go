@@ -8,6 +8,7 @@ import (
 
 	"github.com/giftwell/giftwell/core"
 	"github.com/giftwell/giftwell/core/campaign"
+	"github.com/giftwell/giftwell/core/gift"
 )
 
 func TestCampaignRepeats(t *testing.T) {
@@ -26,7 +27,7 @@ func TestCampaignRepeats(t *testing.T) {
 	er := people(earlier)
 	sends := map[string]string{}
 	for i, sp := range []campaign.SendParams{
-		{}, {}, {}, {Status: campaign.SendCancelled}, {Mode: core.ModeLive},
+		{}, {}, {}, {Status: gift.SendCancelled}, {Mode: core.ModeLive},
 	} {
 		sp.CampaignID, sp.RecipientID, sp.TotalCents = earlier["id"].(string), er[i]["recipientId"].(string), 9000
 		id, err := c.env.App.Campaigns.InsertSend(ctx, c.key, sp)

@@ -6,7 +6,7 @@ import (
 
 	"github.com/giftwell/giftwell"
 	"github.com/giftwell/giftwell/core"
-	"github.com/giftwell/giftwell/core/campaign"
+	"github.com/giftwell/giftwell/core/gift"
 )
 
 // ListSendsInput is list_sends' input: the filters and the page.
@@ -33,16 +33,16 @@ const descGetSend = "Read one gift by sendId: status, orderState, mode, totalCen
 func sendTools(app *giftwell.App) []Tool {
 	return []Tool{
 		Define("list_sends", descListSends, ScopeRead, core.ActRead,
-			func(ctx context.Context, p core.Principal, in ListSendsInput) (campaign.GiftPage, error) {
-				return app.Campaigns.Gifts(ctx, p, campaign.GiftFilter{
-					CampaignID: in.CampaignID, Status: campaign.SendStatus(in.Status), Mode: core.Mode(in.Mode),
+			func(ctx context.Context, p core.Principal, in ListSendsInput) (gift.GiftPage, error) {
+				return app.Gifts.List(ctx, p, gift.GiftFilter{
+					CampaignID: in.CampaignID, Status: gift.SendStatus(in.Status), Mode: core.Mode(in.Mode),
 					ExternalID: in.ExternalID, Limit: in.Limit, Cursor: in.Cursor,
 				})
 			},
 			Title("List gifts"), ReadOnly(), REST(http.MethodGet, "/sends", http.StatusOK)),
 		Define("get_send", descGetSend, ScopeRead, core.ActRead,
-			func(ctx context.Context, p core.Principal, in SendIDInput) (campaign.Gift, error) {
-				return app.Campaigns.Gift(ctx, p, in.ID)
+			func(ctx context.Context, p core.Principal, in SendIDInput) (gift.Gift, error) {
+				return app.Gifts.Get(ctx, p, in.ID)
 			},
 			Title("Read a gift"), ReadOnly(), REST(http.MethodGet, "/sends/{id}", http.StatusOK)),
 	}

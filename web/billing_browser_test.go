@@ -6,10 +6,9 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/giftwell/giftwell/core/gift"
 
 	"github.com/stretchr/testify/require"
-
-	"github.com/giftwell/giftwell/core/campaign"
 )
 
 // Pay and launch in a browser: the review page's button, the sandbox's
@@ -41,7 +40,7 @@ func TestBrowserPayAndLaunch(t *testing.T) {
 	require.Equal(t, "7", b.poll(`document.querySelector("#launch-progress").getAttribute("value")`))
 	b.screenshot("launch-done")
 
-	gifts, err := h.env.App.Campaigns.Gifts(context.Background(), h.ownerPrincipal(), campaign.GiftFilter{CampaignID: batch.ID, Limit: 50})
+	gifts, err := h.env.App.Gifts.List(context.Background(), h.ownerPrincipal(), gift.GiftFilter{CampaignID: batch.ID, Limit: 50})
 	require.NoError(t, err)
 	require.Len(t, gifts.Items, 7)
 	b.open(h.site + "/billing")

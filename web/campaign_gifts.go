@@ -4,17 +4,17 @@ import (
 	"context"
 
 	"github.com/giftwell/giftwell/core"
-	"github.com/giftwell/giftwell/core/campaign"
+	"github.com/giftwell/giftwell/core/gift"
 	"github.com/giftwell/giftwell/core/giftlink"
 )
 
 // campaignGiftsShown is how many gifts the campaign page lists, newest
 // first: one page of list_sends. A longer list says how to see the rest.
-const campaignGiftsShown = campaign.MaxGiftLimit
+const campaignGiftsShown = gift.MaxGiftLimit
 
 // giftRow is one gift of a list with its link (nil when it has none).
 type giftRow struct {
-	Gift campaign.Gift
+	Gift gift.Gift
 	Link *giftlink.Link
 }
 
@@ -33,7 +33,7 @@ func (r giftRow) Tracking() string { return trackingText(r.Gift) }
 // loadCampaignGifts reads the newest campaignGiftsShown gifts of campaign
 // id with their links, and whether it has more.
 func (h *handler) loadCampaignGifts(ctx context.Context, p core.Principal, id string) ([]giftRow, bool, error) {
-	page, err := h.app.Campaigns.Gifts(ctx, p, campaign.GiftFilter{CampaignID: id, Limit: campaignGiftsShown})
+	page, err := h.app.Gifts.List(ctx, p, gift.GiftFilter{CampaignID: id, Limit: campaignGiftsShown})
 	if err != nil {
 		return nil, false, err
 	}

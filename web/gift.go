@@ -8,6 +8,7 @@ import (
 	"github.com/giftwell/giftwell/core"
 	"github.com/giftwell/giftwell/core/campaign"
 	"github.com/giftwell/giftwell/core/catalog"
+	"github.com/giftwell/giftwell/core/gift"
 	"github.com/giftwell/giftwell/core/giftlink"
 )
 
@@ -49,7 +50,7 @@ func (d giftData) Attribution() []string { return attributionLines(d.Gift.Attrib
 // the recipient confirms their own (which no page shows).
 func (d giftData) SenderAddress() string {
 	r := d.Gift.Recipient
-	if r.AddressMode != campaign.AddressKnown {
+	if r.AddressMode != gift.AddressKnown {
 		return ""
 	}
 	return joinNonEmpty(", ", r.Address, r.City, joinNonEmpty(" ", r.State, r.Zip))
@@ -75,7 +76,7 @@ func (h *handler) giftLoader(id string) pageLoader {
 
 // loadGiftPage reads gift id, its campaign, product, link and events for p.
 func (h *handler) loadGiftPage(ctx context.Context, p core.Principal, id string) (giftData, error) {
-	g, err := h.app.Campaigns.Gift(ctx, p, id)
+	g, err := h.app.Gifts.Get(ctx, p, id)
 	if err != nil {
 		return giftData{}, err
 	}

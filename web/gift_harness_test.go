@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/giftwell/giftwell/core/campaign"
+	"github.com/giftwell/giftwell/core/gift"
 	"github.com/giftwell/giftwell/core/giftlink"
 )
 
@@ -51,7 +52,7 @@ func (h *harness) giftWorld() giftWorld {
 		require.NoError(t, err)
 		return res.RecipientID
 	}
-	approve := func(recipientID string) campaign.Gift {
+	approve := func(recipientID string) gift.Gift {
 		g, err := app.Campaigns.ApproveGift(ctx, owner, campaign.QueueDecision{CampaignID: c.ID, RecipientID: recipientID})
 		require.NoError(t, err)
 		return g
@@ -59,7 +60,7 @@ func (h *harness) giftWorld() giftWorld {
 	w := giftWorld{CampaignID: c.ID, AdaName: "Ada Lovelace", BeaAddress: "1 Sender Street, Springfield, IL 62701"}
 	ada := approve(add(campaign.RecipientInput{Name: w.AdaName, Company: "Engines Ltd", Email: "ada@example.com", ExternalID: "crm-ada", SourceSystem: "hubspot"}))
 	w.Ada = ada.ID
-	bea := approve(add(campaign.RecipientInput{Name: "Bea Brown", AddressMode: campaign.AddressKnown,
+	bea := approve(add(campaign.RecipientInput{Name: "Bea Brown", AddressMode: gift.AddressKnown,
 		Address: "1 Sender Street", City: "Springfield", State: "IL", Zip: "62701"}))
 	w.Bea = bea.ID
 	w.Cy = approve(add(campaign.RecipientInput{Name: "Cy Young"})).ID
@@ -67,13 +68,13 @@ func (h *harness) giftWorld() giftWorld {
 
 	h.env.Clock.Advance(time.Minute)
 	h.confirmAddress(ada)
-	for _, m := range []campaign.GiftMove{
-		{SendID: w.Ada, To: campaign.SendReady},
-		{SendID: w.Bea, To: campaign.SendInProduction},
-		{SendID: w.Bea, To: campaign.SendShipped, Carrier: "UPS", TrackingNumber: "1Z999AA10123456784", TrackingURL: "https://ups.example/track/1Z999AA10123456784"},
+	for _, m := range []gift.GiftMove{
+		{SendID: w.Ada, To: gift.SendReady},
+		{SendID: w.Bea, To: gift.SendInProduction},
+		{SendID: w.Bea, To: gift.SendShipped, Carrier: "UPS", TrackingNumber: "1Z999AA10123456784", TrackingURL: "https://ups.example/track/1Z999AA10123456784"},
 	} {
 		h.env.Clock.Advance(time.Minute)
-		_, err := app.Campaigns.MoveGift(ctx, m)
+		_, err := app.Gifts.MoveGift(ctx, m)
 		require.NoError(t, err)
 	}
 	return w
@@ -81,7 +82,7 @@ func (h *harness) giftWorld() giftWorld {
 
 // confirmAddress opens g's link and confirms an address as its recipient
 // does on their page.
-func (h *harness) confirmAddress(g campaign.Gift) {
+func (h *harness) confirmAddress(g gift.Gift) {
 	h.t.Helper()
 	ctx := context.Background()
 	key, err := h.env.App.Connect.Authenticate(ctx, h.env.OwnerKey)

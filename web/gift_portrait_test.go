@@ -38,25 +38,25 @@ func TestGiftPagesShowNeedsAPhoto(t *testing.T) {
 
 	cl := h.client()
 	cl.signIn(h.env.OwnerEmail)
-	pages := func() (gift, list string) {
+	pages := func() (sent, list string) {
 		page := cl.get("/gifts/" + g.ID)
 		require.Equal(t, http.StatusOK, page.StatusCode, page.Body)
 		camp := cl.get("/campaigns/" + c.ID)
 		require.Equal(t, http.StatusOK, camp.StatusCode, camp.Body)
 		return page.Body, row(t, camp.Body, g.ID)
 	}
-	gift, list := pages()
-	require.Contains(t, gift, `id="gift-blocker">Needs a photo</span>`)
+	sent, list := pages()
+	require.Contains(t, sent, `id="gift-blocker">Needs a photo</span>`)
 	require.Contains(t, list, "Needs a photo")
 
 	p, err := app.Artwork.UpdatePhoto(ctx, key, g.ID, artwork.PhotoChange{Version: 1, Action: artwork.PhotoReplace, AssetID: h.env.ReadyArtwork(t, "portrait")})
 	require.NoError(t, err)
-	gift, list = pages()
-	require.Contains(t, gift, "Needs a photo", "awaiting approval still needs one")
+	sent, list = pages()
+	require.Contains(t, sent, "Needs a photo", "awaiting approval still needs one")
 	require.Contains(t, list, "Needs a photo")
 
 	_, err = app.Artwork.UpdatePhoto(ctx, key, g.ID, artwork.PhotoChange{Version: p.Version, Action: artwork.PhotoApprove, RightsConfirmed: true})
 	require.NoError(t, err)
-	gift, list = pages()
-	require.False(t, strings.Contains(gift, "Needs a photo") || strings.Contains(list, "Needs a photo"), "an approved portrait blocks nothing")
+	sent, list = pages()
+	require.False(t, strings.Contains(sent, "Needs a photo") || strings.Contains(list, "Needs a photo"), "an approved portrait blocks nothing")
 }

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/giftwell/giftwell/core"
-	"github.com/giftwell/giftwell/core/campaign"
+	"github.com/giftwell/giftwell/core/gift"
 	"github.com/giftwell/giftwell/core/giftlink"
 	"github.com/giftwell/giftwell/core/tracking"
 )
@@ -15,23 +15,23 @@ import (
 // The words the gift pages use for statuses, link states and events.
 
 // giftStatusName says a gift's status in words.
-func giftStatusName(s campaign.SendStatus) string {
+func giftStatusName(s gift.SendStatus) string {
 	switch s {
-	case campaign.SendAwaitingAddress:
+	case gift.SendAwaitingAddress:
 		return "Awaiting address"
-	case campaign.SendReady:
+	case gift.SendReady:
 		return "Ready"
-	case campaign.SendInProduction:
+	case gift.SendInProduction:
 		return "In production"
-	case campaign.SendShipped:
+	case gift.SendShipped:
 		return "Shipped"
-	case campaign.SendDelivered:
+	case gift.SendDelivered:
 		return "Delivered"
-	case campaign.SendDeclined:
+	case gift.SendDeclined:
 		return "Declined"
-	case campaign.SendExpired:
+	case gift.SendExpired:
 		return "Expired"
-	case campaign.SendCancelled:
+	case gift.SendCancelled:
 		return "Cancelled"
 	}
 	return string(s)
@@ -40,13 +40,13 @@ func giftStatusName(s campaign.SendStatus) string {
 // giftStatusBadge is the badge class of a gift's status, among the
 // shell's campaign badges: green when delivered, grey at the other ends,
 // amber while it waits for its recipient, blue-grey on its way.
-func giftStatusBadge(s campaign.SendStatus) string {
+func giftStatusBadge(s gift.SendStatus) string {
 	switch s {
-	case campaign.SendDelivered:
+	case gift.SendDelivered:
 		return "badge-active"
-	case campaign.SendDeclined, campaign.SendExpired, campaign.SendCancelled:
+	case gift.SendDeclined, gift.SendExpired, gift.SendCancelled:
 		return "badge-completed"
-	case campaign.SendAwaitingAddress:
+	case gift.SendAwaitingAddress:
 		return "badge-paused"
 	}
 	return "badge-draft"
@@ -56,9 +56,9 @@ func giftStatusBadge(s campaign.SendStatus) string {
 // "Used", "Revoked", "Expired 2 Aug 2026"; without a link l is nil: "None:
 // you supplied the address" for a sender-supplied address, "None yet" for
 // a gift whose link is still to be made.
-func linkStateText(g campaign.Gift, l *giftlink.Link) string {
+func linkStateText(g gift.Gift, l *giftlink.Link) string {
 	if l == nil {
-		if g.Recipient.AddressMode == campaign.AddressKnown {
+		if g.Recipient.AddressMode == gift.AddressKnown {
 			return "None: you supplied the address"
 		}
 		return "None yet"
@@ -78,7 +78,7 @@ func linkStateText(g campaign.Gift, l *giftlink.Link) string {
 
 // trackingText is a gift's carrier and tracking number, "UPS 1Z999", or ""
 // before it ships.
-func trackingText(g campaign.Gift) string {
+func trackingText(g gift.Gift) string {
 	return strings.TrimSpace(g.Carrier + " " + g.TrackingNumber)
 }
 
@@ -127,7 +127,7 @@ func eventSentence(e tracking.EventItem) string {
 
 // attributionLines are a gift's attribution values as "name: value",
 // those that are set, metadata in key order.
-func attributionLines(a campaign.Attribution) []string {
+func attributionLines(a gift.Attribution) []string {
 	var out []string
 	for _, f := range []struct{ name, v string }{
 		{"External ID", a.ExternalID}, {"Source", a.Source}, {"Contact", a.ContactID},

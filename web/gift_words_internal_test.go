@@ -6,7 +6,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/giftwell/giftwell/core"
-	"github.com/giftwell/giftwell/core/campaign"
+	"github.com/giftwell/giftwell/core/gift"
 	"github.com/giftwell/giftwell/core/tracking"
 )
 
@@ -42,12 +42,12 @@ func TestEventSentence(t *testing.T) {
 // Every status has a name and a badge.
 func TestGiftStatusWords(t *testing.T) {
 	t.Parallel()
-	for _, s := range []campaign.SendStatus{
-		campaign.SendAwaitingAddress, campaign.SendReady, campaign.SendInProduction, campaign.SendShipped,
-		campaign.SendDelivered, campaign.SendDeclined, campaign.SendExpired, campaign.SendCancelled,
+	for _, s := range []gift.SendStatus{
+		gift.SendAwaitingAddress, gift.SendReady, gift.SendInProduction, gift.SendShipped,
+		gift.SendDelivered, gift.SendDeclined, gift.SendExpired, gift.SendCancelled,
 	} {
 		require.NotEqual(t, string(s), giftStatusName(s))
 		require.NotEmpty(t, giftStatusBadge(s))
 	}
-	require.Equal(t, "None yet", linkStateText(campaign.Gift{Recipient: campaign.GiftRecipient{AddressMode: campaign.AddressConfirm}}, nil))
+	require.Equal(t, "None yet", linkStateText(gift.Gift{Recipient: gift.GiftRecipient{AddressMode: gift.AddressConfirm}}, nil))
 }

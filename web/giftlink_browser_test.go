@@ -6,9 +6,8 @@ import (
 	"testing"
 
 	"github.com/chromedp/chromedp"
+	"github.com/giftwell/giftwell/core/gift"
 	"github.com/stretchr/testify/require"
-
-	"github.com/giftwell/giftwell/core/campaign"
 )
 
 func TestBrowserGiftLinkConfirmsAnAddress(t *testing.T) {
@@ -31,7 +30,7 @@ func TestBrowserGiftLinkConfirmsAnAddress(t *testing.T) {
 	require.Equal(t, "12 Byron Way", b.value("street"), "the typed values are kept")
 	require.Equal(t, "6270", b.value("zip"))
 	giftLinkScreenshot(b, "gift-link-bad-zip")
-	require.Equal(t, campaign.SendAwaitingAddress, h.giftStatus(sendID))
+	require.Equal(t, gift.SendAwaitingAddress, h.giftStatus(sendID))
 
 	b.do(chromedp.Clear(chromedp.ID("zip")))
 	b.fill("zip", "62701-1234")
@@ -39,7 +38,7 @@ func TestBrowserGiftLinkConfirmsAnAddress(t *testing.T) {
 	require.Equal(t, "Thank you", b.text("h1"))
 	require.Contains(t, b.text("#address"), "Springfield, IL 62701-1234")
 	giftLinkScreenshot(b, "gift-link-confirmed")
-	require.Equal(t, campaign.SendReady, h.giftStatus(sendID))
+	require.Equal(t, gift.SendReady, h.giftStatus(sendID))
 
 	b.open(h.site + path)
 	require.Equal(t, "This gift link was already used", b.text("h1"))

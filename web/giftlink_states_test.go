@@ -6,9 +6,8 @@ import (
 	"net/http"
 	"testing"
 
+	"github.com/giftwell/giftwell/core/gift"
 	"github.com/stretchr/testify/require"
-
-	"github.com/giftwell/giftwell/core/campaign"
 )
 
 // TestGiftLinkPageKeepsToThePrepaidStates: the recipient page of a gift
@@ -28,7 +27,7 @@ func TestGiftLinkPageKeepsToThePrepaidStates(t *testing.T) {
 	res = c.post(path, address()) // Illinois
 	require.Equal(t, http.StatusBadRequest, res.StatusCode, res.Body)
 	require.Contains(t, html.UnescapeString(res.Body), "This gift ships only to CA, TX; Illinois (IL) is not one of them")
-	require.Equal(t, campaign.SendAwaitingAddress, h.giftStatus(sendID))
+	require.Equal(t, gift.SendAwaitingAddress, h.giftStatus(sendID))
 
 	texas := address()
 	texas.Set("city", "Austin")
@@ -36,5 +35,5 @@ func TestGiftLinkPageKeepsToThePrepaidStates(t *testing.T) {
 	texas.Set("zip", "78701")
 	res = c.post(path, texas)
 	require.Equal(t, http.StatusOK, res.StatusCode, res.Body)
-	require.Equal(t, campaign.SendReady, h.giftStatus(sendID))
+	require.Equal(t, gift.SendReady, h.giftStatus(sendID))
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/giftwell/giftwell/core/campaign"
+	"github.com/giftwell/giftwell/core/gift"
 	"github.com/giftwell/giftwell/core/giftlink"
 	"github.com/giftwell/giftwell/internal/apptest"
 )
@@ -33,22 +34,22 @@ func (h *harness) linkGift(name string) (sendID, path string) {
 	})
 	require.NoError(h.t, err)
 	res, err := h.env.App.Campaigns.AddToPlaybook(ctx, owner, c.ID, campaign.PlaybookPersonAdd{Recipient: campaign.RecipientInput{
-		Name: name, Company: "Analytical", Email: apptest.UniqueEmail("recipient"), AddressMode: campaign.AddressConfirm,
+		Name: name, Company: "Analytical", Email: apptest.UniqueEmail("recipient"), AddressMode: gift.AddressConfirm,
 	}})
 	require.NoError(h.t, err)
-	gift, err := h.env.App.Campaigns.ApproveGift(ctx, owner, campaign.QueueDecision{CampaignID: c.ID, RecipientID: res.RecipientID})
+	sent, err := h.env.App.Campaigns.ApproveGift(ctx, owner, campaign.QueueDecision{CampaignID: c.ID, RecipientID: res.RecipientID})
 	require.NoError(h.t, err)
-	l, err := h.env.App.GiftLinks.SendLink(ctx, owner, gift.ID)
+	l, err := h.env.App.GiftLinks.SendLink(ctx, owner, sent.ID)
 	require.NoError(h.t, err)
 	p, ok := strings.CutPrefix(l.URL, h.site)
 	require.True(h.t, ok, l.URL)
-	return gift.ID, p
+	return sent.ID, p
 }
 
 // giftStatus is gift sendID's status.
-func (h *harness) giftStatus(sendID string) campaign.SendStatus {
+func (h *harness) giftStatus(sendID string) gift.SendStatus {
 	h.t.Helper()
-	g, err := h.env.App.Campaigns.Gift(context.Background(), h.ownerPrincipal(), sendID)
+	g, err := h.env.App.Gifts.Get(context.Background(), h.ownerPrincipal(), sendID)
 	require.NoError(h.t, err)
 	return g.Status
 }
@@ -99,7 +100,7 @@ func TestGiftLinkPageConfirmsAnAddress(t *testing.T) {
 	require.Contains(t, res.Body, `id="zip" name="zip" type="text" value="6270" aria-describedby="zip-hint zip-error" aria-invalid="true"`)
 	require.Contains(t, res.Body, `value="12 &#34;Byron&#34; Way"`)
 	require.Contains(t, res.Body, `<a href="#zip">`)
-	require.Equal(t, campaign.SendAwaitingAddress, h.giftStatus(sendID))
+	require.Equal(t, gift.SendAwaitingAddress, h.giftStatus(sendID))
 
 	res = c.post(path, address())
 	require.Equal(t, http.StatusOK, res.StatusCode, res.Body)
@@ -107,7 +108,7 @@ func TestGiftLinkPageConfirmsAnAddress(t *testing.T) {
 	require.Contains(t, res.Body, "<h1>Thank you</h1>")
 	require.Contains(t, res.Body, "Springfield, IL 62701", "the answer echoes the address once")
 	require.Contains(t, res.Body, "This is a test gift: nothing will ship.")
-	require.Equal(t, campaign.SendReady, h.giftStatus(sendID))
+	require.Equal(t, gift.SendReady, h.giftStatus(sendID))
 
 	// The used link says so and shows neither the gift nor the address.
 	for _, res := range []response{c.get(path), c.post(path, address()), c.post(path+"/decline", nil)} {
@@ -117,7 +118,7 @@ func TestGiftLinkPageConfirmsAnAddress(t *testing.T) {
 			require.NotContains(t, res.Body, secret)
 		}
 	}
-	require.Equal(t, campaign.SendReady, h.giftStatus(sendID))
+	require.Equal(t, gift.SendReady, h.giftStatus(sendID))
 	require.NotContains(t, h.logs.String(), strings.TrimPrefix(path, "/g/"))
 }
 
@@ -132,13 +133,13 @@ func TestGiftLinkPageDeclines(t *testing.T) {
 	require.Equal(t, http.StatusForbidden, res.StatusCode)
 	res = c.post(path, address(), "Sec-Fetch-Site", "cross-site", "Origin", "https://evil.example")
 	require.Equal(t, http.StatusForbidden, res.StatusCode)
-	require.Equal(t, campaign.SendAwaitingAddress, h.giftStatus(sendID))
+	require.Equal(t, gift.SendAwaitingAddress, h.giftStatus(sendID))
 
 	res = c.post(path+"/decline", nil)
 	require.Equal(t, http.StatusOK, res.StatusCode, res.Body)
 	requireGiftLinkHeaders(t, res)
 	require.Contains(t, res.Body, "<h1>Gift declined</h1>")
-	require.Equal(t, campaign.SendDeclined, h.giftStatus(sendID))
+	require.Equal(t, gift.SendDeclined, h.giftStatus(sendID))
 
 	res = c.post(path+"/decline", nil)
 	require.Equal(t, http.StatusConflict, res.StatusCode)
@@ -159,7 +160,7 @@ func TestGiftLinkEndStatesAndGuesses(t *testing.T) {
 	require.Equal(t, http.StatusNotFound, res.StatusCode)
 	require.Contains(t, res.Body, "Gift link not found")
 
-	h.env.Clock.Advance(campaign.GiftLinkLifetime)
+	h.env.Clock.Advance(gift.GiftLinkLifetime)
 	res = c.get(path)
 	require.Equal(t, http.StatusOK, res.StatusCode)
 	require.Contains(t, res.Body, "This gift link expired")

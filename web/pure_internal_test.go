@@ -16,6 +16,7 @@ import (
 	"github.com/giftwell/giftwell/core/billing"
 	"github.com/giftwell/giftwell/core/campaign"
 	"github.com/giftwell/giftwell/core/distribution"
+	"github.com/giftwell/giftwell/core/gift"
 	"github.com/giftwell/giftwell/core/giftlink"
 	"github.com/giftwell/giftwell/core/identity"
 	"github.com/giftwell/giftwell/core/ledger"
@@ -78,7 +79,7 @@ func TestEveryPageRenders(t *testing.T) {
 	require.NoError(t, err)
 	data := map[string]any{
 		"home": homeData{Drafts: 1, Waiting: 2, WaitingPlaybooks: 1, Address: tracking.AddressWait{Awaiting: 2, ExpiringSoon: 1}, Events: []homeEvent{{SendID: "send_1", Text: "Gift created"}}},
-		"gift": giftData{giftRow: giftRow{Gift: campaign.Gift{ID: "send_1", Status: campaign.SendShipped, Carrier: "UPS", TrackingNumber: "1Z", TrackingURL: "https://ups.example/1Z"}},
+		"gift": giftData{giftRow: giftRow{Gift: gift.Gift{ID: "send_1", Status: gift.SendShipped, Carrier: "UPS", TrackingNumber: "1Z", TrackingURL: "https://ups.example/1Z"}},
 			Timeline: []timelineLine{{Text: "Gift created"}}, MoreEvents: true},
 		"keys":     &keysData{},
 		"team":     &teamData{},
@@ -94,7 +95,7 @@ func TestEveryPageRenders(t *testing.T) {
 		"login":            loginData{Next: "/"},
 		"message":          messageData{Title: "T", Text: "X"},
 		"campaigns":        campaignsData{},
-		"campaign":         campaignData{Review: true, Gifts: []giftRow{{Gift: campaign.Gift{ID: "send_1", Status: campaign.SendReady}}}, MoreGifts: true},
+		"campaign":         campaignData{Review: true, Gifts: []giftRow{{Gift: gift.Gift{ID: "send_1", Status: gift.SendReady}}}, MoreGifts: true},
 		"balance":          balanceData{CanTopUp: true, Ledger: []ledger.LedgerEntry{{Kind: ledger.LedgerDebit, Cents: -100}}},
 		"sandbox_pay":      ledger.SandboxPayment{State: ledger.TopupCreated},
 		"sandbox_checkout": billing.SandboxCheckout{SessionID: "sbx_1", Checkout: billing.Checkout{ID: "chk_1", State: billing.CheckoutOpen, RecipientCount: 2}},

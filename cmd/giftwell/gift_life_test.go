@@ -101,9 +101,9 @@ func TestGiftLifeOverMCP(t *testing.T) {
 	added := tr.mcpCall(srv.URL, key, "add_to_playbook", map[string]any{"id": c.ID,
 		"recipient": map[string]any{"name": "Priya Raman", "company": "Globex", "email": "priya@globex.example", "sourceSystem": "hubspot", "externalId": "c-1042"}})
 	recipientID := added["recipientId"].(string)
-	gift, err := env.App.Campaigns.ApproveGift(ctx, owner, campaign.QueueDecision{CampaignID: c.ID, RecipientID: recipientID})
+	sent, err := env.App.Campaigns.ApproveGift(ctx, owner, campaign.QueueDecision{CampaignID: c.ID, RecipientID: recipientID})
 	require.NoError(t, err)
-	tr.say("\n(the signed-in owner approves %s in the queue page: gift %s, %s)", recipientID, gift.ID, gift.Status)
+	tr.say("\n(the signed-in owner approves %s in the queue page: gift %s, %s)", recipientID, sent.ID, sent.Status)
 
 	records := tr.mcpCall(srv.URL, key, "get_gift_link_records", map[string]any{"id": c.ID, "availability": "ready"})
 	record := records["records"].([]any)[0].(map[string]any)
@@ -126,21 +126,21 @@ func TestGiftLifeOverMCP(t *testing.T) {
 	for deadline := time.Now().Add(30 * time.Second); len(types) < 4; time.Sleep(100 * time.Millisecond) {
 		require.True(t, time.Now().Before(deadline), "the feed shows %v", types)
 		tr.quiet = true
-		events := tr.mcpCall(srv.URL, key, "list_tracking_events", map[string]any{"sendId": gift.ID})
+		events := tr.mcpCall(srv.URL, key, "list_tracking_events", map[string]any{"sendId": sent.ID})
 		tr.quiet = false
 		types = types[:0]
 		for _, e := range events["items"].([]any) {
 			types = append(types, e.(map[string]any)["type"].(string))
 		}
 	}
-	tr.mcpCall(srv.URL, key, "list_tracking_events", map[string]any{"sendId": gift.ID})
+	tr.mcpCall(srv.URL, key, "list_tracking_events", map[string]any{"sendId": sent.ID})
 	require.Equal(t, []string{"send.created", "send.link_opened", "send.address_confirmed", "send.status_changed"}, types)
 
 	dsn := env.App.DB.Config().ConnString()
 	for _, args := range [][]string{
-		{"--send", gift.ID, "--status", "in_production", "--reason", "order placed"},
-		{"--send", gift.ID, "--status", "shipped", "--carrier", "UPS", "--tracking-number", "1Z999AA10123456784", "--tracking-url", "https://www.ups.com/track?tracknum=1Z999AA10123456784"},
-		{"--send", gift.ID, "--status", "delivered"},
+		{"--send", sent.ID, "--status", "in_production", "--reason", "order placed"},
+		{"--send", sent.ID, "--status", "shipped", "--carrier", "UPS", "--tracking-number", "1Z999AA10123456784", "--tracking-url", "https://www.ups.com/track?tracknum=1Z999AA10123456784"},
+		{"--send", sent.ID, "--status", "delivered"},
 	} {
 		stdout, stderr, code := runCLI(t, dsn, append([]string{"staff", "gift"}, args...)...)
 		require.Equal(t, 0, code, stderr)
@@ -149,12 +149,12 @@ func TestGiftLifeOverMCP(t *testing.T) {
 		tr.say("\n$ giftwell staff gift %s\n%s", strings.Join(args, " "), trimStaffLine(line))
 	}
 
-	tracking := tr.mcpCall(srv.URL, key, "get_tracking", map[string]any{"sendId": gift.ID})
+	tracking := tr.mcpCall(srv.URL, key, "get_tracking", map[string]any{"sendId": sent.ID})
 	item := tracking["items"].([]any)[0].(map[string]any)
 	require.Equal(t, "delivered", item["status"])
 	require.Equal(t, "UPS", item["carrier"])
 
-	outcome := map[string]any{"id": gift.ID, "outcome": "meeting_booked", "externalEventId": "hubspot-meeting-88", "source": "hubspot"}
+	outcome := map[string]any{"id": sent.ID, "outcome": "meeting_booked", "externalEventId": "hubspot-meeting-88", "source": "hubspot"}
 	first := tr.mcpCall(srv.URL, key, "record_outcome", outcome)
 	again := tr.mcpCall(srv.URL, key, "record_outcome", outcome)
 	require.Equal(t, first, again, "one externalEventId records once")

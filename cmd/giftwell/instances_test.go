@@ -84,10 +84,10 @@ func TestTwoInstancesDriveOnePlaybook(t *testing.T) {
 	require.Equal(t, "INSUFFICIENT_BALANCE", refused["code"])
 	topup := call(http.MethodPost, "/balance/topup", `{"cents":10000,"idempotencyKey":"two-instances-topup"}`, true, http.StatusOK)
 	require.NoError(t, env.App.Ledger.CompleteTopup(ctx, topup["sessionId"].(string)))
-	gift := call(http.MethodPost, "/queue/approve", decision, true, http.StatusOK)
-	require.Equal(t, "balance", gift["fundedBy"])
+	sent := call(http.MethodPost, "/queue/approve", decision, true, http.StatusOK)
+	require.Equal(t, "balance", sent["fundedBy"])
 	same := call(http.MethodPost, "/queue/approve", decision, true, http.StatusOK)
-	require.Equal(t, gift["id"], same["id"], "approving again on the other instance returns the same gift")
+	require.Equal(t, sent["id"], same["id"], "approving again on the other instance returns the same gift")
 	balance := call(http.MethodGet, "/balance", "", false, http.StatusOK)
 	require.Equal(t, 1_000.0, balance["cents"])
 	res, b := send(t, http.MethodGet, urls[step%2]+"/api/v1/balance/ledger", env.OwnerKey, "", nil)
@@ -97,7 +97,7 @@ func TestTwoInstancesDriveOnePlaybook(t *testing.T) {
 	}
 	require.NoError(t, json.Unmarshal([]byte(b), &ledger))
 	require.Len(t, ledger.Data, 2)
-	require.Equal(t, gift["id"], ledger.Data[0]["sendId"])
+	require.Equal(t, sent["id"], ledger.Data[0]["sendId"])
 	env.RequireLedgerConsistent(t, owner)
 	for _, line := range trail {
 		t.Log(line)

@@ -121,7 +121,7 @@ func serveTestFulfilmentFlag(fs *flag.FlagSet, cfg *serveConfig) {
 
 // configure sets what serve's flags say on app's services.
 func (cfg serveConfig) configure(app *giftwell.App) {
-	app.Campaigns.TestFulfilment = bool(cfg.testFulfilment)
+	app.Gifts.TestFulfilment = bool(cfg.testFulfilment)
 }
 
 // serveRateLimitFlag adds --rate-limit-per-minute: the requests each

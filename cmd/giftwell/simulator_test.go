@@ -10,12 +10,13 @@ import (
 
 	"github.com/giftwell/giftwell/core"
 	"github.com/giftwell/giftwell/core/campaign"
+	"github.com/giftwell/giftwell/core/gift"
 	"github.com/giftwell/giftwell/internal/apptest"
 )
 
 // readyTestGift approves a test gift for a person with a known address:
 // ready, its simulator step queued.
-func readyTestGift(t *testing.T, env *apptest.Env) (campaign.Gift, core.Principal) {
+func readyTestGift(t *testing.T, env *apptest.Env) (gift.Gift, core.Principal) {
 	t.Helper()
 	ctx := context.Background()
 	_, owner := env.SignIn(t, env.OwnerEmail)
@@ -27,12 +28,12 @@ func readyTestGift(t *testing.T, env *apptest.Env) (campaign.Gift, core.Principa
 	env.TopUp(t, owner, 20_000)
 	res, err := env.App.Campaigns.AddToPlaybook(ctx, owner, c.ID, campaign.PlaybookPersonAdd{Recipient: campaign.RecipientInput{
 		Name: "Ana", SourceSystem: "crm", ExternalID: "1", Email: "ana@example.com",
-		AddressMode: campaign.AddressKnown, Address: "1 Main St", City: "Austin", State: "TX", Zip: "78701",
+		AddressMode: gift.AddressKnown, Address: "1 Main St", City: "Austin", State: "TX", Zip: "78701",
 	}})
 	require.NoError(t, err)
 	g, err := env.App.Campaigns.ApproveGift(ctx, owner, campaign.QueueDecision{CampaignID: c.ID, RecipientID: res.RecipientID})
 	require.NoError(t, err)
-	require.Equal(t, campaign.SendReady, g.Status)
+	require.Equal(t, gift.SendReady, g.Status)
 	return g, owner
 }
 
@@ -47,8 +48,8 @@ func TestCLIStaffGiftSchedulesTheNextStep(t *testing.T) {
 	require.Equal(t, 0, code, stderr)
 	require.Contains(t, stdout, `"status":"in_production"`)
 	var steps []string
-	for _, j := range apptest.Jobs(t, env.App, campaign.SimulateFulfilmentArgs{}.Kind()) {
-		var a campaign.SimulateFulfilmentArgs
+	for _, j := range apptest.Jobs(t, env.App, gift.SimulateFulfilmentArgs{}.Kind()) {
+		var a gift.SimulateFulfilmentArgs
 		require.NoError(t, json.Unmarshal(j.EncodedArgs, &a))
 		require.Equal(t, g.ID, a.SendID)
 		steps = append(steps, string(a.Step))
@@ -70,8 +71,8 @@ func TestJobsSimulateTestFulfilment(t *testing.T) {
 	cfg.configure(env.App)
 	startJobs(t, env, &outbox{})
 	require.Eventually(t, func() bool {
-		got, err := env.App.Campaigns.Gift(ctx, owner, g.ID)
-		return err == nil && got.Status == campaign.SendDelivered && got.Carrier == campaign.SimulatedCarrier
+		got, err := env.App.Gifts.Get(ctx, owner, g.ID)
+		return err == nil && got.Status == gift.SendDelivered && got.Carrier == gift.SimulatedCarrier
 	}, 30*time.Second, 100*time.Millisecond, "the simulator's three steps ran")
 }
 
@@ -99,9 +100,9 @@ func TestServeTestFulfilmentFlag(t *testing.T) {
 		cfg, err := serveFlags(tc.args)
 		require.NoError(t, err, "%q %v", tc.env, tc.args)
 		require.Equal(t, tc.want, bool(cfg.testFulfilment), "%q %v", tc.env, tc.args)
-		app.Campaigns.TestFulfilment = !tc.want
+		app.Gifts.TestFulfilment = !tc.want
 		cfg.configure(app)
-		require.Equal(t, tc.want, app.Campaigns.TestFulfilment, "%q %v", tc.env, tc.args)
+		require.Equal(t, tc.want, app.Gifts.TestFulfilment, "%q %v", tc.env, tc.args)
 	}
 	_, err := serveFlags([]string{"--test-fulfilment=sometimes"})
 	require.ErrorContains(t, err, `"sometimes" is neither on nor off`)

@@ -8,7 +8,7 @@ import (
 
 	"github.com/giftwell/giftwell"
 	"github.com/giftwell/giftwell/core"
-	"github.com/giftwell/giftwell/core/campaign"
+	"github.com/giftwell/giftwell/core/gift"
 	"github.com/giftwell/giftwell/core/giftlink"
 )
 
@@ -72,16 +72,16 @@ func staffGift(ctx context.Context, args []string, stdout io.Writer) error {
 	app := giftwell.New(d.Pool, core.Config{}, nil, nil)
 	// A test gift the move makes ready, in_production or shipped gets the
 	// simulator's next step, which serve works (unless its simulator is off).
-	app.Campaigns.TestFulfilment = envBool("GIFTWELL_TEST_FULFILMENT", true)
+	app.Gifts.TestFulfilment = envBool("GIFTWELL_TEST_FULFILMENT", true)
 	if err := insertJobs(d.Pool, app); err != nil {
 		return err
 	}
-	var g campaign.Gift
+	var g gift.Gift
 	if *finalPrice != 0 {
-		g, err = app.Campaigns.ConfirmFinalPrice(ctx, *send, *finalPrice)
+		g, err = app.Gifts.ConfirmFinalPrice(ctx, *send, *finalPrice)
 	} else {
-		g, err = app.Campaigns.MoveGift(ctx, campaign.GiftMove{
-			SendID: *send, To: campaign.SendStatus(*status), Reason: *reason,
+		g, err = app.Gifts.MoveGift(ctx, gift.GiftMove{
+			SendID: *send, To: gift.SendStatus(*status), Reason: *reason,
 			Carrier: *carrier, TrackingNumber: *number, TrackingURL: *trackingURL,
 		})
 	}
@@ -99,6 +99,6 @@ func staffGift(ctx context.Context, args []string, stdout io.Writer) error {
 // ship it, where it goes (the recipient's confirmed address, which no key,
 // connection or signed-in read shows).
 type staffGiftLine struct {
-	campaign.Gift
+	gift.Gift
 	ShippingAddress *giftlink.Address `json:"shippingAddress"`
 }

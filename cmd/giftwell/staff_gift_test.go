@@ -10,6 +10,7 @@ import (
 
 	"github.com/giftwell/giftwell/core"
 	"github.com/giftwell/giftwell/core/campaign"
+	"github.com/giftwell/giftwell/core/gift"
 	"github.com/giftwell/giftwell/internal/apptest"
 )
 
@@ -28,7 +29,7 @@ func TestCLIStaffGift(t *testing.T) {
 	add := func(n string) string {
 		t.Helper()
 		in := campaign.RecipientInput{Name: "Person " + n, SourceSystem: "crm", ExternalID: "ext-" + n, Email: "p" + n + "@example.com",
-			AddressMode: campaign.AddressKnown, Address: "1 Main St", City: "Austin", State: "TX", Zip: "78701"}
+			AddressMode: gift.AddressKnown, Address: "1 Main St", City: "Austin", State: "TX", Zip: "78701"}
 		res, err := env.App.Campaigns.AddToPlaybook(ctx, owner, c.ID, campaign.PlaybookPersonAdd{Recipient: in})
 		require.NoError(t, err)
 		g, err := env.App.Campaigns.ApproveGift(ctx, owner, campaign.QueueDecision{CampaignID: c.ID, RecipientID: res.RecipientID})
@@ -38,7 +39,7 @@ func TestCLIStaffGift(t *testing.T) {
 	shipped, cancelled := add("1"), add("2")
 	require.Equal(t, int64(2_000), balance(t, env, owner))
 
-	gift := func(args ...string) map[string]any {
+	sent := func(args ...string) map[string]any {
 		t.Helper()
 		stdout, stderr, code := runCLI(t, dsn, append([]string{"staff", "gift"}, args...)...)
 		require.Equal(t, 0, code, stderr)
@@ -48,17 +49,17 @@ func TestCLIStaffGift(t *testing.T) {
 		require.NoError(t, json.Unmarshal([]byte(stdout), &g))
 		return g
 	}
-	g := gift("--send", shipped, "--status", "in_production", "--reason", "order placed")
+	g := sent("--send", shipped, "--status", "in_production", "--reason", "order placed")
 	require.Equal(t, "in_production", g["status"])
 	require.Equal(t, map[string]any{"name": "Person 1", "street": "1 Main St", "city": "Austin", "state": "TX", "zip": "78701"},
 		g["shippingAddress"], "staff see where it ships")
 	require.Equal(t, "placed", g["orderState"])
-	g = gift("--send", shipped, "--status", "shipped", "--carrier", "UPS", "--tracking-number", "1Z999", "--tracking-url", "https://ups.example/1Z999")
+	g = sent("--send", shipped, "--status", "shipped", "--carrier", "UPS", "--tracking-number", "1Z999", "--tracking-url", "https://ups.example/1Z999")
 	require.Equal(t, []any{"shipped", "UPS", "1Z999", "https://ups.example/1Z999"}, []any{g["status"], g["carrier"], g["trackingNumber"], g["trackingUrl"]})
 
 	// Cancelling credits the gift back once, however often it is repeated.
 	for range 2 {
-		require.Equal(t, "cancelled", gift("--send", cancelled, "--status", "cancelled")["status"])
+		require.Equal(t, "cancelled", sent("--send", cancelled, "--status", "cancelled")["status"])
 	}
 	require.Equal(t, int64(11_000), balance(t, env, owner))
 	env.RequireLedgerConsistent(t, owner)

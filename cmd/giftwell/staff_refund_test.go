@@ -11,6 +11,7 @@ import (
 
 	"github.com/giftwell/giftwell/core"
 	"github.com/giftwell/giftwell/core/campaign"
+	"github.com/giftwell/giftwell/core/gift"
 	"github.com/giftwell/giftwell/internal/apptest"
 )
 
@@ -38,12 +39,12 @@ func newStaffDesk(t *testing.T, product string) *staffDesk {
 }
 
 // approve adds a person (mode confirm unless known) and approves them.
-func (d *staffDesk) approve(n string, known bool) campaign.Gift {
+func (d *staffDesk) approve(n string, known bool) gift.Gift {
 	d.t.Helper()
 	ctx := context.Background()
 	in := campaign.RecipientInput{Name: "Person " + n, Email: "p" + n + "@example.com"}
 	if known {
-		in.AddressMode, in.Address, in.City, in.State, in.Zip = campaign.AddressKnown, "1 Main St", "Austin", "TX", "78701"
+		in.AddressMode, in.Address, in.City, in.State, in.Zip = gift.AddressKnown, "1 Main St", "Austin", "TX", "78701"
 	}
 	res, err := d.env.App.Campaigns.AddToPlaybook(ctx, d.owner, d.campaign, campaign.PlaybookPersonAdd{Recipient: in})
 	require.NoError(d.t, err)
@@ -122,9 +123,9 @@ func TestCLIStaffFinalPrice(t *testing.T) {
 		" from the balance and its final price is $104.00; it waits for staff and the balance is never charged more\n",
 		d.staffFails("gift", "--send", changed.ID, "--final-price", itoa(higher)))
 	require.Equal(t, paid, balance(t, d.env, d.owner))
-	g, err := d.env.App.Campaigns.Gift(context.Background(), d.owner, changed.ID)
+	g, err := d.env.App.Gifts.Get(context.Background(), d.owner, changed.ID)
 	require.NoError(t, err)
-	require.Equal(t, campaign.PriceBalanceMismatch, g.PriceReview)
+	require.Equal(t, gift.PriceBalanceMismatch, g.PriceReview)
 	require.Equal(t, higher, *g.FinalPriceCents)
 	require.Equal(t, changed.TotalCents, g.TotalCents, "what the gift cost stays what the balance paid")
 	require.Contains(t, d.staffFails("gift", "--send", changed.ID, "--status", "in_production"), "giftwell: BALANCE_MISMATCH: ")

@@ -11,6 +11,7 @@ import (
 	"github.com/giftwell/giftwell"
 	"github.com/giftwell/giftwell/core/artwork"
 	"github.com/giftwell/giftwell/core/campaign"
+	"github.com/giftwell/giftwell/core/gift"
 	"github.com/giftwell/giftwell/core/giftlink"
 	"github.com/giftwell/giftwell/core/identity"
 	"github.com/giftwell/giftwell/core/webhook"
@@ -56,7 +57,7 @@ func (w *PruneSignInRecordsWorker) Work(ctx context.Context, _ *river.Job[PruneS
 func addWorkers(workers *river.Workers, app *giftwell.App, sender identity.EmailSender) []*river.PeriodicJob {
 	river.AddWorker(workers, &identity.DeliverEmailWorker{Identity: app.Identity, Sender: sender})
 	river.AddWorker(workers, &campaign.ScheduledApprovalWorker{Campaigns: app.Campaigns})
-	river.AddWorker(workers, &campaign.SimulateFulfilmentWorker{Campaigns: app.Campaigns})
+	river.AddWorker(workers, &gift.SimulateFulfilmentWorker{Gifts: app.Gifts})
 	river.AddWorker(workers, &PruneSignInRecordsWorker{app: app})
 	river.AddWorker(workers, &giftlink.ExpireLinksWorker{GiftLinks: app.GiftLinks})
 	river.AddWorker(workers, &webhook.DeliverWorker{Webhooks: app.Webhooks})

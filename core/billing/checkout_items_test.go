@@ -9,6 +9,7 @@ import (
 
 	"github.com/giftwell/giftwell/core"
 	"github.com/giftwell/giftwell/core/campaign"
+	"github.com/giftwell/giftwell/core/gift"
 )
 
 // A checkout item's refundEligible is its link's canRequestRefund: true for
@@ -24,7 +25,7 @@ func TestCheckoutItemRefundEligibleFollowsTheRefundRule(t *testing.T) {
 	for i := range 5 {
 		r := campaign.RecipientInput{Name: fmt.Sprintf("Person %d", i), Email: fmt.Sprintf("q%d-%s@example.com", i, core.RandomHex(3))}
 		if i == 4 {
-			r.AddressMode, r.Address, r.City, r.State, r.Zip = campaign.AddressKnown, "1 Main St", "Austin", "TX", "78701"
+			r.AddressMode, r.Address, r.City, r.State, r.Zip = gift.AddressKnown, "1 Main St", "Austin", "TX", "78701"
 		}
 		rs = append(rs, r)
 	}
@@ -58,12 +59,12 @@ func TestCheckoutItemRefundEligibleFollowsTheRefundRule(t *testing.T) {
 		require.Equal(t, gifts[i].ID, it.SendID)
 		require.Equal(t, want[i], it.RefundEligible, "position %d (%s)", i, it.Status)
 		if i == 4 {
-			require.Equal(t, string(campaign.SendReady), it.Status)
+			require.Equal(t, string(gift.SendReady), it.Status)
 			continue
 		}
 		l, err := app.GiftLinks.SendLink(ctx, f.owner, it.SendID)
 		require.NoError(t, err)
 		require.Equal(t, l.CanRequestRefund, it.RefundEligible, "position %d: the link's rule", i)
 	}
-	require.Equal(t, string(campaign.SendExpired), items[3].Status)
+	require.Equal(t, string(gift.SendExpired), items[3].Status)
 }

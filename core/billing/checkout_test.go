@@ -11,6 +11,7 @@ import (
 	"github.com/giftwell/giftwell/core"
 	"github.com/giftwell/giftwell/core/billing"
 	"github.com/giftwell/giftwell/core/campaign"
+	"github.com/giftwell/giftwell/core/gift"
 	"github.com/giftwell/giftwell/internal/apptest"
 	"github.com/giftwell/giftwell/sql/db"
 )
@@ -108,12 +109,12 @@ func TestCheckoutSandboxEndToEnd(t *testing.T) {
 	require.Empty(t, first.Errors)
 	require.Equal(t, 3, *first.NextCursor)
 	for _, g := range first.Sends {
-		require.Equal(t, campaign.FundedByCheckout, g.FundedBy)
+		require.Equal(t, gift.FundedByCheckout, g.FundedBy)
 		require.Equal(t, c.AmountCents/4, g.TotalCents)
 	}
-	require.Equal(t, campaign.SendAwaitingAddress, first.Sends[0].Status)
+	require.Equal(t, gift.SendAwaitingAddress, first.Sends[0].Status)
 	require.Equal(t, 1, first.Sends[0].GiftLinkGeneration, "a confirm-address person gets a gift link")
-	require.Equal(t, campaign.SendReady, first.Sends[1].Status)
+	require.Equal(t, gift.SendReady, first.Sends[1].Status)
 	replay, err := app.Billing.LaunchCampaign(ctx, f.owner, f.batch.ID, 0)
 	require.NoError(t, err)
 	require.Equal(t, first, replay, "the same cursor never makes a second gift")
@@ -121,7 +122,7 @@ func TestCheckoutSandboxEndToEnd(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, last.Sends, 1)
 	require.Nil(t, last.NextCursor)
-	gifts, err := app.Campaigns.Gifts(ctx, f.owner, campaign.GiftFilter{CampaignID: f.batch.ID, Limit: 50})
+	gifts, err := app.Gifts.List(ctx, f.owner, gift.GiftFilter{CampaignID: f.batch.ID, Limit: 50})
 	require.NoError(t, err)
 	require.Len(t, gifts.Items, 4)
 

@@ -8,6 +8,7 @@ import (
 
 	"github.com/giftwell/giftwell/core"
 	"github.com/giftwell/giftwell/core/campaign"
+	"github.com/giftwell/giftwell/core/gift"
 	"github.com/giftwell/giftwell/sql/db"
 )
 
@@ -16,9 +17,9 @@ const LaunchBatch = 3
 
 // LaunchResult is one launch call's work.
 type LaunchResult struct {
-	Sends      []campaign.Gift `json:"sends" jsonschema:"the gifts of the positions this call covered (made now or by an earlier call with the same cursor), fundedBy checkout"`
-	Errors     []LaunchError   `json:"errors" jsonschema:"positions that could not become gifts, with why; they are not retried"`
-	NextCursor *int            `json:"nextCursor" jsonschema:"call again with this cursor; null when every paid position is prepared"`
+	Sends      []gift.Gift   `json:"sends" jsonschema:"the gifts of the positions this call covered (made now or by an earlier call with the same cursor), fundedBy checkout"`
+	Errors     []LaunchError `json:"errors" jsonschema:"positions that could not become gifts, with why; they are not retried"`
+	NextCursor *int          `json:"nextCursor" jsonschema:"call again with this cursor; null when every paid position is prepared"`
 }
 
 // LaunchError is a paid position that could not become a gift.
@@ -50,7 +51,7 @@ func (a *Service) LaunchCampaign(ctx context.Context, p core.Principal, id strin
 	if cursor < 0 {
 		return LaunchResult{}, core.Invalid("cursor", "must be 0 or more: the nextCursor of the previous call")
 	}
-	out := LaunchResult{Sends: []campaign.Gift{}, Errors: []LaunchError{}}
+	out := LaunchResult{Sends: []gift.Gift{}, Errors: []LaunchError{}}
 	var sendIDs []string
 	err := pgx.BeginFunc(ctx, a.DB, func(tx pgx.Tx) error {
 		q := db.New(tx)
@@ -106,7 +107,7 @@ func (a *Service) LaunchCampaign(ctx context.Context, p core.Principal, id strin
 		return LaunchResult{}, core.AsCoreError(err)
 	}
 	for _, sid := range sendIDs {
-		g, err := a.Campaigns.Gift(ctx, p, sid)
+		g, err := a.Gifts.Get(ctx, p, sid)
 		if err != nil {
 			return LaunchResult{}, err
 		}

@@ -8,7 +8,7 @@ import (
 
 	"github.com/giftwell/giftwell/core"
 	"github.com/giftwell/giftwell/core/billing"
-	"github.com/giftwell/giftwell/core/campaign"
+	"github.com/giftwell/giftwell/core/gift"
 	"github.com/giftwell/giftwell/internal/apptest"
 )
 
@@ -48,7 +48,7 @@ func TestLaunchFromASkippingCursorReturnsToTheFirstPending(t *testing.T) {
 	require.Equal(t, billing.CheckoutConsumed, list[0].State)
 	require.Equal(t, 0, list[0].RemainingCount)
 	require.Equal(t, 4, list[0].LaunchCursor)
-	gifts, err := app.Campaigns.Gifts(ctx, f.owner, campaign.GiftFilter{CampaignID: f.batch.ID, Limit: 50})
+	gifts, err := app.Gifts.List(ctx, f.owner, gift.GiftFilter{CampaignID: f.batch.ID, Limit: 50})
 	require.NoError(t, err)
 	require.Len(t, gifts.Items, 4)
 
@@ -84,7 +84,7 @@ END $$`)
 
 	_, err = app.Billing.LaunchCampaign(ctx, f.owner, f.batch.ID, 0)
 	apptest.RequireCode(t, err, core.CodeInternal)
-	gifts, err := app.Campaigns.Gifts(ctx, f.owner, campaign.GiftFilter{CampaignID: f.batch.ID, Limit: 50})
+	gifts, err := app.Gifts.List(ctx, f.owner, gift.GiftFilter{CampaignID: f.batch.ID, Limit: 50})
 	require.NoError(t, err)
 	require.Empty(t, gifts.Items, "position 0's gift was rolled back with the batch")
 	items, err = app.Billing.CheckoutItems(ctx, f.owner, c.ID)
@@ -105,7 +105,7 @@ END $$`)
 	require.Len(t, step.Sends, 3)
 	require.Empty(t, step.Errors)
 	require.Equal(t, 3, *step.NextCursor)
-	gifts, err = app.Campaigns.Gifts(ctx, f.owner, campaign.GiftFilter{CampaignID: f.batch.ID, Limit: 50})
+	gifts, err = app.Gifts.List(ctx, f.owner, gift.GiftFilter{CampaignID: f.batch.ID, Limit: 50})
 	require.NoError(t, err)
 	require.Len(t, gifts.Items, 3)
 }

@@ -9,20 +9,20 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/giftwell/giftwell/core/billing"
-	"github.com/giftwell/giftwell/core/campaign"
+	"github.com/giftwell/giftwell/core/gift"
 	"github.com/giftwell/giftwell/core/giftlink"
 	"github.com/giftwell/giftwell/sql/db"
 )
 
 // paidAndLaunched pays f's checkout on the sandbox and launches every
 // position; it returns the checkout and its gifts in roster order.
-func paidAndLaunched(t *testing.T, f fixture) (billing.Checkout, []campaign.Gift) {
+func paidAndLaunched(t *testing.T, f fixture) (billing.Checkout, []gift.Gift) {
 	t.Helper()
 	ctx := context.Background()
 	c := f.checkout(t, "paid-and-launched")
 	_, err := f.env.App.Billing.PaySandboxCheckout(ctx, f.owner, sessionOf(t, f, c.ID))
 	require.NoError(t, err)
-	var gifts []campaign.Gift
+	var gifts []gift.Gift
 	for cursor := 0; ; {
 		step, err := f.env.App.Billing.LaunchCampaign(ctx, f.owner, f.batch.ID, cursor)
 		require.NoError(t, err)
@@ -44,8 +44,8 @@ func TestCardPaidGiftRefundedThroughTheProcessor(t *testing.T) {
 	app := f.env.App
 	_, gifts := paidAndLaunched(t, f)
 	g := gifts[0]
-	require.Equal(t, campaign.FundedByCheckout, g.FundedBy)
-	require.Equal(t, campaign.SendAwaitingAddress, g.Status)
+	require.Equal(t, gift.FundedByCheckout, g.FundedBy)
+	require.Equal(t, gift.SendAwaitingAddress, g.Status)
 	_, err := app.GiftLinks.Revoke(ctx, f.owner, g.ID, 1)
 	require.NoError(t, err)
 	before, err := app.Campaigns.Balance(ctx, f.owner)
@@ -54,7 +54,7 @@ func TestCardPaidGiftRefundedThroughTheProcessor(t *testing.T) {
 	r, err := app.GiftLinks.RequestRefund(ctx, f.owner, g.ID, "left the company")
 	require.NoError(t, err)
 	require.Equal(t, giftlink.RefundRequested, r.State)
-	require.Equal(t, campaign.FundedByCheckout, r.FundedBy)
+	require.Equal(t, gift.FundedByCheckout, r.FundedBy)
 
 	var wg sync.WaitGroup
 	results := make([]giftlink.GiftRefund, 6)

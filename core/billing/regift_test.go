@@ -27,8 +27,8 @@ func TestRegiftWaitsForACheckoutInProgress(t *testing.T) {
 	require.NoError(t, err)
 	res, err := app.Billing.LaunchCampaign(ctx, f.owner, f.batch.ID, 0)
 	require.NoError(t, err)
-	gift := res.Sends[0]
-	require.Equal(t, 1, gift.GiftLinkGeneration)
+	sent := res.Sends[0]
+	require.Equal(t, 1, sent.GiftLinkGeneration)
 
 	cur, err := app.Campaigns.GetCampaign(ctx, f.owner, f.batch.ID)
 	require.NoError(t, err)
@@ -42,15 +42,15 @@ func TestRegiftWaitsForACheckoutInProgress(t *testing.T) {
 	regift := giftlink.Regift{Generation: 1, Recipient: giftlink.RegiftRecipient{Name: "Someone Else"}}
 	_, err = app.Billing.PaySandboxCheckout(ctx, f.owner, sessionOf(t, f, c2.ID))
 	require.NoError(t, err)
-	_, err = app.GiftLinks.Regift(ctx, f.owner, gift.ID, regift)
+	_, err = app.GiftLinks.Regift(ctx, f.owner, sent.ID, regift)
 	apptest.RequireCode(t, err, core.CodeCheckoutLocked)
 	canRegift := func() bool {
 		t.Helper()
-		one, err := app.GiftLinks.SendLink(ctx, f.owner, gift.ID)
+		one, err := app.GiftLinks.SendLink(ctx, f.owner, sent.ID)
 		require.NoError(t, err)
 		list, err := app.GiftLinks.CampaignLinks(ctx, f.owner, f.batch.ID)
 		require.NoError(t, err)
-		i := slices.IndexFunc(list, func(l giftlink.Link) bool { return l.SendID == gift.ID })
+		i := slices.IndexFunc(list, func(l giftlink.Link) bool { return l.SendID == sent.ID })
 		require.GreaterOrEqual(t, i, 0)
 		require.Equal(t, one.CanRegift, list[i].CanRegift, "the gift and the campaign's list agree")
 		return one.CanRegift
@@ -59,7 +59,7 @@ func TestRegiftWaitsForACheckoutInProgress(t *testing.T) {
 	_, err = app.Billing.LaunchCampaign(ctx, f.owner, f.batch.ID, 0)
 	require.NoError(t, err)
 	require.True(t, canRegift())
-	l, err := app.GiftLinks.Regift(ctx, f.owner, gift.ID, regift)
+	l, err := app.GiftLinks.Regift(ctx, f.owner, sent.ID, regift)
 	require.NoError(t, err)
 	require.Equal(t, 2, l.Generation)
 }

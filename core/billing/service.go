@@ -7,6 +7,7 @@ package billing
 import (
 	"github.com/giftwell/giftwell/core"
 	"github.com/giftwell/giftwell/core/campaign"
+	"github.com/giftwell/giftwell/core/gift"
 	"github.com/giftwell/giftwell/core/ledger"
 )
 
@@ -17,6 +18,8 @@ type Service struct {
 	*core.Kernel
 	// Campaigns quotes checkouts and creates the gifts launch prepares.
 	Campaigns *campaign.Service
+	// Gifts reads the gifts launch created.
+	Gifts *gift.Service
 	// Ledger holds the payment processor (Ledger.Payments) and completes
 	// top-ups.
 	Ledger *ledger.Service

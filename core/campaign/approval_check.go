@@ -6,6 +6,7 @@ import (
 
 	"github.com/giftwell/giftwell/core"
 	"github.com/giftwell/giftwell/core/catalog"
+	"github.com/giftwell/giftwell/core/gift"
 )
 
 // One set of checks decides whether a playbook person can get their gift:
@@ -94,7 +95,7 @@ func personChecks(c campaignRecord, product *catalog.Product, who person, priorS
 	if priorSendID != "" {
 		add(ReasonRepeatReview, "gifted before (%s); a signed-in owner or admin approves the repeat at the review page", priorSendID)
 	}
-	if who.AddressMode == AddressConfirm && mode == core.ModeLive && !prepaid {
+	if who.AddressMode == gift.AddressConfirm && mode == core.ModeLive && !prepaid {
 		add(ReasonAddressRequired, "live mode needs a sender-supplied US address: add this person again with addressMode known and their address")
 	}
 	return out

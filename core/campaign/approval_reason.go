@@ -1,5 +1,7 @@
 package campaign
 
+import "github.com/giftwell/giftwell/core/gift"
+
 // ApprovalReason is why a person added to a playbook waits for a signed-in
 // owner or admin (PlaybookApproval.reason). The spec names three values
 // (auto_approve_off, low_balance, shipping_quote) and leaves the complete set
@@ -73,7 +75,7 @@ var reasons = map[ApprovalReason]reasonInfo{
 	ReasonPersonalizationRequired: {"The gift's lettering is missing or breaks its personalizationText limits. Set customization.displayText on the campaign.", "Finish personalization"},
 	ReasonArtworkRequired:         {"The gift needs artwork. Upload it and set recipient.assetIds or customization.logoAssetId.", "Artwork missing"},
 	ReasonNoteRequired:            {"The note is missing, over 500 characters, or uses a placeholder the person lacks. Fix the message and add the person again.", "Finish the note"},
-	ReasonPortraitRequired:        {"The gift needs a portrait photo of the person. Add recipient.photo (an upload or a LinkedIn profile).", "Needs a photo"},
+	ReasonPortraitRequired:        {"The gift needs a portrait photo of the person. Add recipient.photo (an upload or a LinkedIn profile).", gift.PortraitBlocker},
 	ReasonAdultConfirmation:       {"An alcohol gift needs adultRecipientConfirmed: true, which is never inferred. Ask the user to confirm the person is 21 or older.", "Confirm 21 or older"},
 	ReasonAddressRequired:         {"Live gifts need a sender-supplied US address. Ask the user and add the person with addressMode known.", "Needs a shipping address"},
 	ReasonGiftUnavailable:         {"The playbook's gift is retired, unavailable or unpriced. Choose a current gift with search_gifts and update the campaign.", "Gift unavailable"},

@@ -13,6 +13,7 @@ import (
 
 	"github.com/giftwell/giftwell/core"
 	"github.com/giftwell/giftwell/core/catalog"
+	"github.com/giftwell/giftwell/core/gift"
 	"github.com/giftwell/giftwell/sql/db"
 )
 
@@ -37,7 +38,7 @@ func isLockNotAvailable(err error) bool {
 type autoDecision struct {
 	state  ApprovalState
 	reason ApprovalReason
-	gift   Gift
+	gift   gift.Gift
 }
 
 // approval is the decision as a PlaybookApproval.
@@ -94,7 +95,7 @@ func (a *Service) decideAuto(ctx context.Context, tx pgx.Tx, c campaignRecord, p
 		return autoDecision{state: ApprovalWaiting, reason: ks[0].reason}, nil
 	}
 	g, err := a.createGift(ctx, tx, giftParams{
-		c: c, who: who, unitCents: unit, mode: mode, fundedBy: FundedByBalance, autoApproved: true,
+		c: c, who: who, unitCents: unit, mode: mode, fundedBy: gift.FundedByBalance, autoApproved: true,
 	})
 	if err != nil {
 		return autoDecision{}, err

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/gift"
 )
 
 // CampaignMode is a campaign's kind (the spec's `mode`): a playbook, a batch
@@ -60,7 +61,7 @@ const (
 	MaxCampaignNameLength  = 200
 	MaxDescriptionLength   = 2000
 	MaxSenderLength        = 200
-	MaxPerPersonCents      = 10_000_000
+	MaxPerPersonCents      = gift.MaxPriceCents
 	MinMonthlyBudgetCents  = 100
 	MaxMonthlyBudgetCents  = 100_000_000
 	MaxPlaybookSends       = core.RecipientsPerPlaybook
@@ -86,18 +87,6 @@ const (
 	CustomizationWelcome      = "giftLinkWelcome"
 	CustomizationContactEmail = "giftLinkContactEmail"
 )
-
-// Attribution ties gifts to the customer's records. Gift values override
-// campaign values; a recipient's externalId becomes the gift's externalId by
-// default. Personal data and secrets must not be put in it.
-type Attribution struct {
-	ExternalID    string            `json:"externalId,omitempty" jsonschema:"your ID for the campaign or gift" schema:"maxLength=200"`
-	Source        string            `json:"source,omitempty" jsonschema:"e.g. a CRM or workflow" schema:"maxLength=200"`
-	ContactID     string            `json:"contactId,omitempty" schema:"maxLength=200"`
-	AccountID     string            `json:"accountId,omitempty" schema:"maxLength=200"`
-	OpportunityID string            `json:"opportunityId,omitempty" schema:"maxLength=200"`
-	Metadata      map[string]string `json:"metadata,omitempty" jsonschema:"up to 10 more values; no personal data or secrets" schema:"maxProperties=10,items.maxLength=200"`
-}
 
 // AutoApprove is a playbook's auto-approve rule, set by a signed-in person
 // (a later issue); read-only for keys.
@@ -132,7 +121,7 @@ type Campaign struct {
 	RecipientCount     int               `json:"recipientCount" jsonschema:"how many people are on the roster"`
 	Recipients         []Recipient       `json:"recipients,omitzero" jsonschema:"the roster in order (reads of one campaign only)"`
 	Customization      map[string]string `json:"customization" jsonschema:"up to eight text fields: displayText (lettering), logoAssetId, giftLinkWelcome, giftLinkContactEmail and others for the order"`
-	Attribution        Attribution       `json:"attribution" jsonschema:"references to the customer's records"`
+	Attribution        gift.Attribution  `json:"attribution" jsonschema:"references to the customer's records"`
 	PolicyVersion      int64             `json:"policyVersion" jsonschema:"send it back as expectedPolicyVersion on the next write"`
 	RequiresPayment    bool              `json:"requiresPayment" jsonschema:"true for batch and single campaigns, which a signed-in owner or admin pays at checkout; playbooks are paid from the balance"`
 	ReviewURL          string            `json:"reviewUrl" jsonschema:"the page where a signed-in person reviews the campaign and turns it on; hand it to a person"`
@@ -163,7 +152,7 @@ type CampaignInput struct {
 	RecipientSource    RecipientSource   `json:"recipientSource,omitempty" jsonschema:"default workflow for playbooks, manual otherwise" schema:"enum=manual|workflow"`
 	Recipients         []RecipientInput  `json:"recipients,omitempty" jsonschema:"batch or single: up to 500; create playbooks with none" schema:"type=array,maxItems=2000"`
 	Customization      map[string]string `json:"customization,omitempty" jsonschema:"up to 8 texts of 400 characters: displayText (lettering within personalizationText), logoAssetId, giftLinkWelcome, giftLinkContactEmail" schema:"maxProperties=8,items.maxLength=400"`
-	Attribution        *Attribution      `json:"attribution,omitempty" jsonschema:"your records' IDs; no personal data or secrets" schema:"type=object"`
+	Attribution        *gift.Attribution `json:"attribution,omitempty" jsonschema:"your records' IDs; no personal data or secrets" schema:"type=object"`
 	IdempotencyKey     string            `json:"idempotencyKey,omitempty" jsonschema:"the same key and body, resent, return the same campaign" schema:"minLength=8,maxLength=150"`
 }
 
@@ -192,7 +181,7 @@ type CampaignPatch struct {
 	RecipientSource    *RecipientSource  `json:"recipientSource,omitempty" jsonschema:"manual or workflow" schema:"type=string,enum=manual|workflow"`
 	Recipients         []RecipientInput  `json:"recipients,omitempty" jsonschema:"the whole new roster; an active playbook takes, without a version, one that keeps everyone and appends" schema:"type=array,maxItems=2000"`
 	Customization      map[string]string `json:"customization,omitempty" jsonschema:"replaces every customization field (see create_campaign)" schema:"maxProperties=8,items.maxLength=400"`
-	Attribution        *Attribution      `json:"attribution,omitempty" jsonschema:"replaces the attribution" schema:"type=object"`
+	Attribution        *gift.Attribution `json:"attribution,omitempty" jsonschema:"replaces the attribution" schema:"type=object"`
 	// ExpectedPolicyVersion is the campaign's policyVersion as last read;
 	// keys and connections must send it (see UpdateCampaign).
 	ExpectedPolicyVersion int64 `json:"expectedPolicyVersion,omitempty" jsonschema:"the policyVersion last read; keys need it" schema:"minimum=1,maximum=9007199254740991"`

@@ -8,6 +8,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/gift"
 	"github.com/giftwell/giftwell/sql/db"
 )
 
@@ -117,36 +118,36 @@ type LaunchParams struct {
 // person whose address the recipient confirms gets a gift link. It returns
 // NOT_FOUND for a person no longer on the roster and INVALID_REQUEST_STATE
 // for one who already has a gift.
-func (a *Service) LaunchGift(ctx context.Context, tx pgx.Tx, lp LaunchParams) (Gift, error) {
+func (a *Service) LaunchGift(ctx context.Context, tx pgx.Tx, lp LaunchParams) (gift.Gift, error) {
 	q := db.New(tx)
 	c, err := lockCampaign(ctx, q, lp.WorkspaceID, lp.CampaignID)
 	if err != nil {
-		return Gift{}, err
+		return gift.Gift{}, err
 	}
 	row, err := q.RecipientGetForApproval(ctx, db.RecipientGetForApprovalParams{CampaignID: c.ID, ID: lp.RecipientID})
 	if core.IsNoRows(err) {
-		return Gift{}, core.FieldError(core.CodeNotFound, "recipientId", "%s is no longer on campaign %s", lp.RecipientID, c.ID)
+		return gift.Gift{}, core.FieldError(core.CodeNotFound, "recipientId", "%s is no longer on campaign %s", lp.RecipientID, c.ID)
 	}
 	if err != nil {
-		return Gift{}, core.Internal(err)
+		return gift.Gift{}, core.Internal(err)
 	}
 	who, err := personFromRow(row)
 	if err != nil {
-		return Gift{}, core.Internal(err)
+		return gift.Gift{}, core.Internal(err)
 	}
 	if _, err := q.SendGetByRecipient(ctx, who.id); err == nil {
-		return Gift{}, core.FieldError(core.CodeInvalidRequestState, "recipientId", "%s (%s) already has a gift", who.id, who.displayName())
+		return gift.Gift{}, core.FieldError(core.CodeInvalidRequestState, "recipientId", "%s (%s) already has a gift", who.id, who.displayName())
 	} else if !core.IsNoRows(err) {
-		return Gift{}, core.Internal(err)
+		return gift.Gift{}, core.Internal(err)
 	}
-	gp := giftParams{c: c, who: who, unitCents: lp.UnitCents, mode: lp.Mode, fundedBy: FundedByCheckout, approvedBy: lp.ApprovedBy,
+	gp := giftParams{c: c, who: who, unitCents: lp.UnitCents, mode: lp.Mode, fundedBy: gift.FundedByCheckout, approvedBy: lp.ApprovedBy,
 		shippingStates: lp.ShippingStates}
 	if lp.Prepaid && len(lp.ShippingStates) == 0 {
 		// A checkout bought at the prepaid offer ships only within the
 		// offer's states: the recipient page refuses an address elsewhere.
 		product, err := a.storedProduct(ctx, c.ProductID)
 		if err != nil {
-			return Gift{}, err
+			return gift.Gift{}, err
 		}
 		if product != nil && product.PrepaidOffer != nil {
 			gp.shippingStates = product.PrepaidOffer.ShippingStates

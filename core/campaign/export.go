@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/csv"
+	"encoding/json"
 	"strconv"
 	"time"
 
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/gift"
 	"github.com/giftwell/giftwell/sql/db"
 )
 
@@ -67,4 +69,35 @@ func (a *Service) ExportCampaign(ctx context.Context, p core.Principal, id strin
 		return nil
 	})
 	return out, err
+}
+
+// sendRow is a gift as the export reads it.
+type sendRow struct {
+	ID          string
+	RecipientID string
+	ProductID   string
+	Status      gift.SendStatus
+	Mode        core.Mode
+	TotalCents  int64
+	Outcome     string
+	Attribution gift.Attribution
+	CreatedAt   time.Time
+}
+
+// listSends reads a campaign's gifts, oldest first.
+func listSends(ctx context.Context, q *db.Queries, campaignID string) ([]sendRow, error) {
+	rows, err := q.SendListByCampaign(ctx, campaignID)
+	if err != nil {
+		return nil, core.Internal(err)
+	}
+	out := make([]sendRow, 0, len(rows))
+	for _, r := range rows {
+		s := sendRow{ID: r.ID, RecipientID: r.RecipientID, ProductID: r.ProductID, Status: gift.SendStatus(r.Status), Mode: core.Mode(r.Mode),
+			TotalCents: r.TotalCents, Outcome: r.Outcome, CreatedAt: r.CreatedAt}
+		if err := json.Unmarshal(r.Attribution, &s.Attribution); err != nil {
+			return nil, core.Internal(err)
+		}
+		out = append(out, s)
+	}
+	return out, nil
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/giftwell/giftwell/core"
 	"github.com/giftwell/giftwell/core/artwork"
 	"github.com/giftwell/giftwell/core/campaign"
+	"github.com/giftwell/giftwell/core/gift"
 	"github.com/giftwell/giftwell/internal/apptest"
 )
 
@@ -24,28 +25,28 @@ func TestPortraitBlocksProductionUntilApproved(t *testing.T) {
 	pb := e.playbook("custom-portrait-illustration", campaign.CampaignInput{})
 	person := func(n string) campaign.RecipientInput {
 		in := queued(n)
-		in.AddressMode, in.Address, in.City, in.State, in.Zip = campaign.AddressKnown, "1 Main St", "Austin", "TX", "78701"
+		in.AddressMode, in.Address, in.City, in.State, in.Zip = gift.AddressKnown, "1 Main St", "Austin", "TX", "78701"
 		in.Photo = &campaign.RecipientPhoto{Source: campaign.PhotoLinkedIn, ProfileURL: "https://www.linkedin.com/in/" + n}
 		return in
 	}
 	ids := e.add(pb.ID, person("ana"), person("bo"))
-	var gifts []campaign.Gift
+	var gifts []gift.Gift
 	for _, id := range ids {
 		g, err := e.env.App.Campaigns.ApproveGift(ctx, e.owner, campaign.QueueDecision{CampaignID: pb.ID, RecipientID: id})
 		require.NoError(t, err)
-		require.Equal(t, campaign.SendReady, g.Status)
+		require.Equal(t, gift.SendReady, g.Status)
 		require.Equal(t, artwork.PortraitAwaitingPhoto, g.Portrait.State)
 		gifts = append(gifts, g)
 	}
 	staff, simulated := gifts[0], gifts[1]
 
-	_, err := e.env.App.Campaigns.MoveGift(ctx, campaign.GiftMove{SendID: staff.ID, To: campaign.SendInProduction})
+	_, err := e.env.App.Gifts.MoveGift(ctx, gift.GiftMove{SendID: staff.ID, To: gift.SendInProduction})
 	require.Equal(t, []string{"portrait"}, apptest.RequireCode(t, err, core.CodeInvalidRequestState).Fields)
-	moved, err := e.env.App.Campaigns.SimulateFulfilment(ctx, simulated.ID, campaign.SendInProduction)
+	moved, err := e.env.App.Gifts.SimulateFulfilment(ctx, simulated.ID, gift.SendInProduction)
 	require.NoError(t, err)
 	require.False(t, moved, "the simulator skips a gift awaiting its photo")
 	// The simulator's jobs wait (snoozed) rather than finish or fail.
-	jobs := apptest.WorkJobs(t, e.env.App, &campaign.SimulateFulfilmentWorker{Campaigns: e.env.App.Campaigns})
+	jobs := apptest.WorkJobs(t, e.env.App, &gift.SimulateFulfilmentWorker{Gifts: e.env.App.Gifts})
 	require.Len(t, jobs, 2)
 	for _, j := range jobs {
 		require.Equal(t, rivertype.JobStateScheduled, j.State, "errors: %v", j.Errors)
@@ -55,16 +56,16 @@ func TestPortraitBlocksProductionUntilApproved(t *testing.T) {
 	for _, g := range gifts {
 		p, err := e.env.App.Artwork.UpdatePhoto(ctx, e.key, g.ID, artwork.PhotoChange{Version: 1, Action: artwork.PhotoReplace, AssetID: photo})
 		require.NoError(t, err)
-		_, err = e.env.App.Campaigns.MoveGift(ctx, campaign.GiftMove{SendID: g.ID, To: campaign.SendInProduction})
+		_, err = e.env.App.Gifts.MoveGift(ctx, gift.GiftMove{SendID: g.ID, To: gift.SendInProduction})
 		require.Equal(t, []string{"portrait"}, apptest.RequireCode(t, err, core.CodeInvalidRequestState).Fields, "awaiting approval still blocks")
 		_, err = e.env.App.Artwork.UpdatePhoto(ctx, e.key, g.ID, artwork.PhotoChange{Version: p.Version, Action: artwork.PhotoApprove, RightsConfirmed: true})
 		require.NoError(t, err)
 	}
 
-	g, err := e.env.App.Campaigns.MoveGift(ctx, campaign.GiftMove{SendID: staff.ID, To: campaign.SendInProduction})
+	g, err := e.env.App.Gifts.MoveGift(ctx, gift.GiftMove{SendID: staff.ID, To: gift.SendInProduction})
 	require.NoError(t, err)
-	require.Equal(t, campaign.SendInProduction, g.Status)
-	moved, err = e.env.App.Campaigns.SimulateFulfilment(ctx, simulated.ID, campaign.SendInProduction)
+	require.Equal(t, gift.SendInProduction, g.Status)
+	moved, err = e.env.App.Gifts.SimulateFulfilment(ctx, simulated.ID, gift.SendInProduction)
 	require.NoError(t, err)
 	require.True(t, moved)
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/giftwell/giftwell/core"
 	"github.com/giftwell/giftwell/core/artwork"
 	"github.com/giftwell/giftwell/core/campaign"
+	"github.com/giftwell/giftwell/core/gift"
 	"github.com/giftwell/giftwell/internal/apptest"
 )
 
@@ -28,17 +29,17 @@ func TestPortraitLifecycle(t *testing.T) {
 	bo := queued("Bo")
 	bo.Photo = &campaign.RecipientPhoto{Source: campaign.PhotoLinkedIn, ProfileURL: "https://www.linkedin.com/in/bo"}
 	ids := e.add(pb.ID, ana, bo)
-	approve := func(recipientID string) campaign.Gift {
+	approve := func(recipientID string) gift.Gift {
 		g, err := e.env.App.Campaigns.ApproveGift(ctx, e.owner, campaign.QueueDecision{CampaignID: pb.ID, RecipientID: recipientID})
 		require.NoError(t, err)
 		return g
 	}
-	gift, linked := approve(ids[0]), approve(ids[1])
-	require.Equal(t, &artwork.Portrait{State: artwork.PortraitAwaitingApproval, Version: 1, AssetID: photo}, gift.Portrait)
+	sent, linked := approve(ids[0]), approve(ids[1])
+	require.Equal(t, &artwork.Portrait{State: artwork.PortraitAwaitingApproval, Version: 1, AssetID: photo}, sent.Portrait)
 	require.Equal(t, &artwork.Portrait{State: artwork.PortraitAwaitingPhoto, Version: 1}, linked.Portrait)
 
 	update := func(ch artwork.PhotoChange) (artwork.Portrait, error) {
-		return e.env.App.Artwork.UpdatePhoto(ctx, e.key, gift.ID, ch)
+		return e.env.App.Artwork.UpdatePhoto(ctx, e.key, sent.ID, ch)
 	}
 	_, err := update(artwork.PhotoChange{Version: 1, Action: artwork.PhotoApprove})
 	require.Equal(t, []string{"rightsConfirmed"}, apptest.RequireCode(t, err, core.CodeValidation).Fields)
@@ -64,12 +65,12 @@ func TestPortraitLifecycle(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, artwork.Portrait{State: artwork.PortraitAwaitingApproval, Version: 4, AssetID: second}, p)
 
-	got, err := e.env.App.Campaigns.Gift(ctx, e.key, gift.ID)
+	got, err := e.env.App.Gifts.Get(ctx, e.key, sent.ID)
 	require.NoError(t, err)
 	require.Equal(t, &p, got.Portrait, "the gift shows its portrait")
 
 	// Once the order is reviewed, the portrait stays as it is.
-	_, err = e.env.App.DB.Exec(ctx, `UPDATE sends SET status = 'in_production' WHERE id = $1`, gift.ID)
+	_, err = e.env.App.DB.Exec(ctx, `UPDATE sends SET status = 'in_production' WHERE id = $1`, sent.ID)
 	require.NoError(t, err)
 	_, err = update(artwork.PhotoChange{Version: 4, Action: artwork.PhotoApprove, RightsConfirmed: true})
 	require.Contains(t, apptest.RequireCode(t, err, core.CodeInvalidRequestState).Message, "close once the order is reviewed")

@@ -10,6 +10,7 @@ import (
 
 	"github.com/giftwell/giftwell/core"
 	"github.com/giftwell/giftwell/core/campaign"
+	"github.com/giftwell/giftwell/core/gift"
 	"github.com/giftwell/giftwell/internal/apptest"
 	"github.com/giftwell/giftwell/sql/db"
 )
@@ -91,14 +92,14 @@ func TestAddToPlaybookWaitsThenOwnerApproves(t *testing.T) {
 	st, _ = w.state(c.ID, first.RecipientID)
 	require.Equal(t, campaign.ApprovalWaiting, st, "a refused approval changes nothing")
 	w.env.TopUp(t, w.owner, 10_000)
-	gift, err := app.Campaigns.ApproveGift(ctx, w.owner, approve)
+	sent, err := app.Campaigns.ApproveGift(ctx, w.owner, approve)
 	require.NoError(t, err)
-	require.Equal(t, int64(9_000), gift.TotalCents)
-	require.Equal(t, campaign.FundedByBalance, gift.FundedBy)
-	require.Equal(t, w.env.OwnerID, gift.ApprovedBy)
-	require.False(t, gift.AutoApproved)
-	require.Equal(t, core.ModeTest, gift.Mode)
-	require.Equal(t, "ext-1", gift.Attribution.ExternalID)
+	require.Equal(t, int64(9_000), sent.TotalCents)
+	require.Equal(t, gift.FundedByBalance, sent.FundedBy)
+	require.Equal(t, w.env.OwnerID, sent.ApprovedBy)
+	require.False(t, sent.AutoApproved)
+	require.Equal(t, core.ModeTest, sent.Mode)
+	require.Equal(t, "ext-1", sent.Attribution.ExternalID)
 	require.Equal(t, int64(1_000), w.balance())
 	st, _ = w.state(c.ID, first.RecipientID)
 	require.Equal(t, campaign.ApprovalApproved, st)
@@ -106,9 +107,9 @@ func TestAddToPlaybookWaitsThenOwnerApproves(t *testing.T) {
 	// Approving again returns the same gift and charges nothing.
 	same, err := app.Campaigns.ApproveGift(ctx, w.owner, approve)
 	require.NoError(t, err)
-	require.Equal(t, gift.ID, same.ID)
+	require.Equal(t, sent.ID, same.ID)
 	require.Equal(t, int64(1_000), w.balance())
-	evs := w.env.GiftEvents(t, gift.ID)
+	evs := w.env.GiftEvents(t, sent.ID)
 	require.Len(t, evs, 1)
 	require.Equal(t, core.EventSendCreated, evs[0].Type)
 	require.Equal(t, 1, w.requireOneDebitPerGift())
@@ -116,7 +117,7 @@ func TestAddToPlaybookWaitsThenOwnerApproves(t *testing.T) {
 	// A re-add of an approved person answers with the gift.
 	res, err := app.Campaigns.AddToPlaybook(ctx, w.key, c.ID, campaign.PlaybookPersonAdd{Recipient: in})
 	require.NoError(t, err)
-	require.Equal(t, campaign.PlaybookApproval{State: campaign.ApprovalApproved, SendID: gift.ID}, res.Approval)
+	require.Equal(t, campaign.PlaybookApproval{State: campaign.ApprovalApproved, SendID: sent.ID}, res.Approval)
 }
 
 func TestAddToPlaybookRefusals(t *testing.T) {
@@ -453,9 +454,9 @@ func TestApproveRepeat(t *testing.T) {
 	_, err = app.Campaigns.ApproveGift(ctx, w.owner, campaign.QueueDecision{CampaignID: second.ID, RecipientID: r.RecipientID})
 	e := apptest.RequireCode(t, err, core.CodeRepeatReviewRequired)
 	require.Contains(t, e.Message, "approveRepeat")
-	gift, err := app.Campaigns.ApproveGift(ctx, w.owner, campaign.QueueDecision{CampaignID: second.ID, RecipientID: r.RecipientID, ApproveRepeat: true})
+	sent, err := app.Campaigns.ApproveGift(ctx, w.owner, campaign.QueueDecision{CampaignID: second.ID, RecipientID: r.RecipientID, ApproveRepeat: true})
 	require.NoError(t, err)
-	require.Equal(t, int64(4_800), gift.TotalCents)
+	require.Equal(t, int64(4_800), sent.TotalCents)
 	repeats, err := app.Campaigns.CampaignRepeats(ctx, w.key, second.ID)
 	require.NoError(t, err)
 	require.Empty(t, repeats, "a gifted person is no longer a pending repeat")
@@ -487,7 +488,7 @@ func TestApproveInLiveMode(t *testing.T) {
 	// With an address: test funds never pay for live gifts.
 	w.env.TopUp(t, w.owner, 50_000)
 	in := newPerson("3")
-	in.AddressMode, in.Address, in.City, in.State, in.Zip = campaign.AddressKnown, "500 Congress Ave", "Austin", "TX", "78701"
+	in.AddressMode, in.Address, in.City, in.State, in.Zip = gift.AddressKnown, "500 Congress Ave", "Austin", "TX", "78701"
 	res, err = app.Campaigns.AddToPlaybook(ctx, liveKey, verified.ID, campaign.PlaybookPersonAdd{Recipient: in})
 	require.NoError(t, err)
 	require.Equal(t, campaign.ReasonLowBalance, res.Approval.Reason)

@@ -66,12 +66,12 @@ func TestNameOnlyAddIsOnePerson(t *testing.T) {
 
 	// A gifted person sent again by name is that person, with their gift.
 	w.env.TopUp(t, w.owner, 100_00)
-	gift, err := app.Campaigns.ApproveGift(ctx, w.owner, campaign.QueueDecision{CampaignID: c.ID, RecipientID: other.RecipientID})
+	sent, err := app.Campaigns.ApproveGift(ctx, w.owner, campaign.QueueDecision{CampaignID: c.ID, RecipientID: other.RecipientID})
 	require.NoError(t, err)
 	res, err := add(campaign.RecipientInput{Name: "Priya Raman", Company: "Globex"})
 	require.NoError(t, err)
 	require.True(t, res.AlreadyQueued)
-	require.Equal(t, campaign.PlaybookApproval{State: campaign.ApprovalApproved, SendID: gift.ID}, res.Approval)
+	require.Equal(t, campaign.PlaybookApproval{State: campaign.ApprovalApproved, SendID: sent.ID}, res.Approval)
 
 	// A skipped person sent again by name stays skipped.
 	_, err = add(campaign.RecipientInput{Name: "Ada Byron", Company: "Engines"})

@@ -6,6 +6,7 @@ import (
 
 	"github.com/giftwell/giftwell/core"
 	"github.com/giftwell/giftwell/core/catalog"
+	"github.com/giftwell/giftwell/core/gift"
 	"github.com/giftwell/giftwell/sql/db"
 )
 
@@ -249,7 +250,7 @@ func (a *Service) preview(c campaignRecord, product *catalog.Product, roster ros
 				require(RequirementSenderAddressRequired, *who, "live mode needs a sender-supplied US address (addressMode known)")
 			}
 		}
-		if who.AddressMode == AddressConfirm {
+		if who.AddressMode == gift.AddressConfirm {
 			switch {
 			case mode == core.ModeLive && prepaid:
 				require(RequirementAddressConfirmation, *who, fmt.Sprintf("the recipient confirms their address through the gift link, within the prepaid offer's %d states", len(pv.PrepaidOffer.ShippingStates)))

@@ -9,6 +9,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/gift"
 	"github.com/giftwell/giftwell/sql/db"
 )
 
@@ -86,11 +87,11 @@ func lockQueuePerson(ctx context.Context, q *db.Queries, p core.Principal, campa
 // which records the repeat's approval), LIVE_ADDRESSLESS_UNAVAILABLE,
 // BUDGET_CAP (send limit, playbook budget or monthly budget) and 402
 // INSUFFICIENT_BALANCE (url: the balance page).
-func (a *Service) ApproveGift(ctx context.Context, p core.Principal, in QueueDecision) (Gift, error) {
+func (a *Service) ApproveGift(ctx context.Context, p core.Principal, in QueueDecision) (gift.Gift, error) {
 	if err := core.Authorize(p, core.ActApprove, a.Config.QueueURL(in.CampaignID)); err != nil {
-		return Gift{}, err
+		return gift.Gift{}, err
 	}
-	var out Gift
+	var out gift.Gift
 	err := pgx.BeginFunc(ctx, a.DB, func(tx pgx.Tx) error {
 		q := db.New(tx)
 		qp, err := lockQueuePerson(ctx, q, p, in.CampaignID, in.RecipientID)
@@ -111,7 +112,7 @@ func (a *Service) ApproveGift(ctx context.Context, p core.Principal, in QueueDec
 			if err != nil {
 				return core.Internal(err)
 			}
-			out, err = giftFromRow(row)
+			out, err = gift.FromRow(row)
 			return err
 		}
 		mode := modeOf(p)
@@ -152,12 +153,12 @@ func (a *Service) ApproveGift(ctx context.Context, p core.Principal, in QueueDec
 			return a.approvalError(ks[0], c.ID, product)
 		}
 		out, err = a.createGift(ctx, tx, giftParams{
-			c: c, who: who, unitCents: unit, mode: mode, fundedBy: FundedByBalance, approvedBy: p.UserID,
+			c: c, who: who, unitCents: unit, mode: mode, fundedBy: gift.FundedByBalance, approvedBy: p.UserID,
 		})
 		return err
 	})
 	if err != nil {
-		return Gift{}, core.AsCoreError(err)
+		return gift.Gift{}, core.AsCoreError(err)
 	}
 	return out, nil
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/giftwell/giftwell/core"
 	"github.com/giftwell/giftwell/core/campaign"
+	"github.com/giftwell/giftwell/core/gift"
 	"github.com/giftwell/giftwell/internal/apptest"
 	"github.com/giftwell/giftwell/sql/db"
 )
@@ -310,7 +311,7 @@ func TestQueueLiveMode(t *testing.T) {
 	live.Mode = core.ModeLive
 	known := func(name string) campaign.RecipientInput {
 		p := queued(name)
-		p.AddressMode, p.Address, p.City, p.State, p.Zip = campaign.AddressKnown, "1 Main St", "Austin", "TX", "78701"
+		p.AddressMode, p.Address, p.City, p.State, p.Zip = gift.AddressKnown, "1 Main St", "Austin", "TX", "78701"
 		return p
 	}
 	// The unverified power bank first, then a crateCents: the live balance covers one crateCents.

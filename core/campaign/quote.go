@@ -9,6 +9,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/gift"
 	"github.com/giftwell/giftwell/sql/db"
 )
 
@@ -188,7 +189,7 @@ func (a *Service) CommitSend(ctx context.Context, p core.Principal, quoteID stri
 					"%s (%s) is no longer owed a gift; quote again", it.RecipientID, it.RecipientName)
 			}
 			g, err := a.createGift(ctx, tx, giftParams{
-				c: c, who: who, unitCents: it.UnitCents, mode: mode, fundedBy: FundedByBalance, approvedBy: p.UserID,
+				c: c, who: who, unitCents: it.UnitCents, mode: mode, fundedBy: gift.FundedByBalance, approvedBy: p.UserID,
 			})
 			if err != nil {
 				return err

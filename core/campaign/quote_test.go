@@ -9,6 +9,7 @@ import (
 
 	"github.com/giftwell/giftwell/core"
 	"github.com/giftwell/giftwell/core/campaign"
+	"github.com/giftwell/giftwell/core/gift"
 	"github.com/giftwell/giftwell/internal/apptest"
 )
 
@@ -60,9 +61,9 @@ func TestQuoteSendThenCommitSend(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, done.SendIDs, again.SendIDs, "committing twice makes no second gift")
 	for i, id := range done.SendIDs {
-		g, err := app.Campaigns.Gift(ctx, e.key, id)
+		g, err := app.Gifts.Get(ctx, e.key, id)
 		require.NoError(t, err)
-		require.Equal(t, campaign.FundedByBalance, g.FundedBy)
+		require.Equal(t, gift.FundedByBalance, g.FundedBy)
 		require.Equal(t, crateCents, g.TotalCents)
 		require.Equal(t, c.Recipients[i].RecipientID, g.RecipientID)
 	}

@@ -1,17 +1,9 @@
 package campaign
 
-import "time"
+import (
+	"time"
 
-// AddressMode says who supplies a person's shipping address.
-type AddressMode string
-
-// The address modes.
-const (
-	// AddressConfirm (the default): the recipient confirms their address
-	// through the gift link.
-	AddressConfirm AddressMode = "confirm"
-	// AddressKnown: the sender supplies the US address now.
-	AddressKnown AddressMode = "known"
+	"github.com/giftwell/giftwell/core/gift"
 )
 
 // PhotoSource is the discriminator of a RecipientPhoto.
@@ -68,7 +60,7 @@ type RecipientInput struct {
 	Details                 map[string]string `json:"details,omitempty" jsonschema:"answers keyed by the gift's recipientDetails; empty clears one" schema:"maxProperties=20,items.maxLength=2000"`
 	ImportID                string            `json:"importId,omitempty" jsonschema:"with importRowId" schema:"maxLength=100"`
 	ImportRowID             string            `json:"importRowId,omitempty" jsonschema:"the row of importId" schema:"maxLength=100"`
-	AddressMode             AddressMode       `json:"addressMode,omitempty" jsonschema:"confirm (default: the recipient confirms it by gift link) or known (you give the US address, city, state and zip)" schema:"enum=confirm|known"`
+	AddressMode             gift.AddressMode  `json:"addressMode,omitempty" jsonschema:"confirm (default: the recipient confirms it by gift link) or known (you give the US address, city, state and zip)" schema:"enum=confirm|known"`
 	Address                 string            `json:"address,omitempty" jsonschema:"street, with addressMode known" schema:"maxLength=200"`
 	City                    string            `json:"city,omitempty" jsonschema:"with addressMode known" schema:"maxLength=200"`
 	State                   string            `json:"state,omitempty" jsonschema:"US state code or name" schema:"maxLength=100"`
@@ -96,7 +88,7 @@ type Recipient struct {
 	Details                 map[string]string `json:"details,omitempty" jsonschema:"answers to the gift's recipientDetails"`
 	ImportID                string            `json:"importId,omitempty" jsonschema:"source import"`
 	ImportRowID             string            `json:"importRowId,omitempty" jsonschema:"row of the source import"`
-	AddressMode             AddressMode       `json:"addressMode" jsonschema:"confirm or known" schema:"enum=confirm|known"`
+	AddressMode             gift.AddressMode  `json:"addressMode" jsonschema:"confirm or known" schema:"enum=confirm|known"`
 	Address                 string            `json:"address,omitempty" jsonschema:"street address (addressMode known)"`
 	City                    string            `json:"city,omitempty" jsonschema:"city"`
 	State                   string            `json:"state,omitempty" jsonschema:"two-letter state code"`

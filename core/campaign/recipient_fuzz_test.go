@@ -9,6 +9,7 @@ import (
 	"github.com/giftwell/giftwell/core"
 	"github.com/giftwell/giftwell/core/campaign"
 	"github.com/giftwell/giftwell/core/catalog"
+	"github.com/giftwell/giftwell/core/gift"
 )
 
 // decodeStrict decodes data into v refusing unknown fields and trailing data,
@@ -110,7 +111,7 @@ func FuzzRecipientDecoder(f *testing.F) {
 				t.Fatalf("profileUrl %q normalises to %q (%s)", r.ProfileURL, again, problem)
 			}
 		}
-		if r.AddressMode == campaign.AddressKnown {
+		if r.AddressMode == gift.AddressKnown {
 			if code, ok := campaign.NormalizeUSState(r.State); !ok || code != r.State {
 				t.Fatalf("state %q", r.State)
 			}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/giftwell/giftwell/core"
 	"github.com/giftwell/giftwell/core/catalog"
+	"github.com/giftwell/giftwell/core/gift"
 	"github.com/giftwell/giftwell/sql/db"
 )
 
@@ -29,7 +30,7 @@ type personFields struct {
 	AdultConfirmed              bool
 	Details                     map[string]string
 	ImportID, ImportRowID       string
-	AddressMode                 AddressMode
+	AddressMode                 gift.AddressMode
 	Address, City, State, Zip   string
 	Country                     string
 }
@@ -62,7 +63,7 @@ func (p person) approvalOf(sendID string) *PlaybookApproval {
 
 // newPersonFields are the defaults of a person not yet on the roster.
 func newPersonFields() personFields {
-	return personFields{AddressMode: AddressConfirm, Country: "US"}
+	return personFields{AddressMode: gift.AddressConfirm, Country: "US"}
 }
 
 // same reports whether two records hold the same values (nil and empty
@@ -223,7 +224,7 @@ func applyRecipient(base personFields, in RecipientInput, path string, rules rec
 // confirm (the default) the recipient confirms it and none may be sent.
 func applyAddress(f *personFields, in RecipientInput, path string, pr *problems) {
 	if in.AddressMode != "" {
-		if in.AddressMode != AddressConfirm && in.AddressMode != AddressKnown {
+		if in.AddressMode != gift.AddressConfirm && in.AddressMode != gift.AddressKnown {
 			pr.add(at(path, "addressMode"), "must be one of confirm, known")
 			return
 		}
@@ -235,7 +236,7 @@ func applyAddress(f *personFields, in RecipientInput, path string, pr *problems)
 		}
 	}
 	supplied := strings.TrimSpace(in.Address+in.City+in.State+in.Zip) != ""
-	if f.AddressMode == AddressConfirm {
+	if f.AddressMode == gift.AddressConfirm {
 		if supplied {
 			pr.add(at(path, "addressMode"), "is confirm (the default: the recipient confirms their address); set addressMode known to supply address, city, state and zip")
 		}
@@ -408,7 +409,7 @@ func personFromRow(r db.Recipient) (person, error) {
 		Name: r.Name, Email: r.Email, Company: r.Company, Title: r.Title,
 		SourceSystem: r.SourceSystem, ExternalID: r.ExternalID, ProfileURL: r.ProfileUrl, Context: r.Context,
 		Message: r.Message, CustomTag: r.CustomTag, AssetIDs: r.AssetIds, AdultConfirmed: r.AdultRecipientConfirmed,
-		ImportID: r.ImportID, ImportRowID: r.ImportRowID, AddressMode: AddressMode(r.AddressMode),
+		ImportID: r.ImportID, ImportRowID: r.ImportRowID, AddressMode: gift.AddressMode(r.AddressMode),
 		Address: r.Address, City: r.City, State: r.State, Zip: r.Zip, Country: r.Country,
 	}
 	if len(r.Photo) > 0 {

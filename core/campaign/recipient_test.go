@@ -9,6 +9,7 @@ import (
 	"github.com/giftwell/giftwell/core"
 	"github.com/giftwell/giftwell/core/campaign"
 	"github.com/giftwell/giftwell/core/catalog"
+	"github.com/giftwell/giftwell/core/gift"
 	"github.com/giftwell/giftwell/internal/apptest"
 )
 
@@ -103,7 +104,7 @@ func TestNormalizeRecipientRules(t *testing.T) {
 	yes := true
 
 	r, err := campaign.NormalizeRecipient(campaign.RecipientInput{
-		Name: " Jane Doe ", Email: " Jane@Example.COM ", ProfileURL: "uk.linkedin.com/in/jane", AddressMode: campaign.AddressKnown,
+		Name: " Jane Doe ", Email: " Jane@Example.COM ", ProfileURL: "uk.linkedin.com/in/jane", AddressMode: gift.AddressKnown,
 		Address: "1 Main St", City: "Austin", State: "texas", Zip: "787011234", Country: "us",
 		Details: map[string]string{"city": "Austin, TX", "companyWebsite": "https://example.com"}, AdultRecipientConfirmed: &yes,
 		Photo: &campaign.RecipientPhoto{Source: campaign.PhotoLinkedIn, ProfileURL: "linkedin.com/in/Jane"},
@@ -142,14 +143,14 @@ func TestNormalizeRecipientRules(t *testing.T) {
 		{campaign.RecipientInput{ProfileURL: "https://www.linkedin.com/sales/lead/x"}, core.CodeValidation, "recipients[0].profileUrl"},
 		{campaign.RecipientInput{ProfileURL: "https://www.linkedin.com/company/acme"}, core.CodeValidation, "recipients[0].profileUrl"},
 		{campaign.RecipientInput{ProfileURL: "https://www.linkedin.com/pub/jane/1/2/3"}, core.CodeValidation, "recipients[0].profileUrl"},
-		{campaign.RecipientInput{Name: "A", AddressMode: campaign.AddressKnown, Address: "1 Main", City: "Austin", State: "TX"}, core.CodeValidation, "recipients[0].zip"},
-		{campaign.RecipientInput{Name: "A", AddressMode: campaign.AddressKnown, Address: "1 Main", City: "Austin", Zip: "78701"}, core.CodeValidation, "recipients[0].state"},
-		{campaign.RecipientInput{Name: "A", AddressMode: campaign.AddressKnown, City: "Austin", State: "TX", Zip: "78701"}, core.CodeValidation, "recipients[0].address"},
-		{campaign.RecipientInput{Name: "A", AddressMode: campaign.AddressKnown, Address: "1 Main", State: "TX", Zip: "78701"}, core.CodeValidation, "recipients[0].city"},
-		{campaign.RecipientInput{ProfileURL: "https://www.linkedin.com/in/x", AddressMode: campaign.AddressKnown, Address: "1 Main", City: "Austin", State: "TX", Zip: "78701"}, core.CodeValidation, "recipients[0].name"},
-		{campaign.RecipientInput{Name: "A", AddressMode: campaign.AddressKnown, Address: "1 Main", City: "Austin", State: "Ontario", Zip: "78701"}, core.CodeValidation, "recipients[0].state"},
-		{campaign.RecipientInput{Name: "A", AddressMode: campaign.AddressKnown, Address: "1 Main", City: "Austin", State: "TX", Zip: "7870"}, core.CodeValidation, "recipients[0].zip"},
-		{campaign.RecipientInput{Name: "A", AddressMode: campaign.AddressKnown, Address: "1 Main", City: "Austin", State: "TX", Zip: "78701", Country: "CA"}, core.CodeValidation, "recipients[0].country"},
+		{campaign.RecipientInput{Name: "A", AddressMode: gift.AddressKnown, Address: "1 Main", City: "Austin", State: "TX"}, core.CodeValidation, "recipients[0].zip"},
+		{campaign.RecipientInput{Name: "A", AddressMode: gift.AddressKnown, Address: "1 Main", City: "Austin", Zip: "78701"}, core.CodeValidation, "recipients[0].state"},
+		{campaign.RecipientInput{Name: "A", AddressMode: gift.AddressKnown, City: "Austin", State: "TX", Zip: "78701"}, core.CodeValidation, "recipients[0].address"},
+		{campaign.RecipientInput{Name: "A", AddressMode: gift.AddressKnown, Address: "1 Main", State: "TX", Zip: "78701"}, core.CodeValidation, "recipients[0].city"},
+		{campaign.RecipientInput{ProfileURL: "https://www.linkedin.com/in/x", AddressMode: gift.AddressKnown, Address: "1 Main", City: "Austin", State: "TX", Zip: "78701"}, core.CodeValidation, "recipients[0].name"},
+		{campaign.RecipientInput{Name: "A", AddressMode: gift.AddressKnown, Address: "1 Main", City: "Austin", State: "Ontario", Zip: "78701"}, core.CodeValidation, "recipients[0].state"},
+		{campaign.RecipientInput{Name: "A", AddressMode: gift.AddressKnown, Address: "1 Main", City: "Austin", State: "TX", Zip: "7870"}, core.CodeValidation, "recipients[0].zip"},
+		{campaign.RecipientInput{Name: "A", AddressMode: gift.AddressKnown, Address: "1 Main", City: "Austin", State: "TX", Zip: "78701", Country: "CA"}, core.CodeValidation, "recipients[0].country"},
 		{campaign.RecipientInput{Name: "A", Address: "1 Main"}, core.CodeValidation, "recipients[0].addressMode"},
 		{campaign.RecipientInput{Name: "A", Details: map[string]string{"shoeSize": "9"}}, core.CodeValidation, "recipients[0].details.shoeSize"},
 		{campaign.RecipientInput{Name: "A", Details: map[string]string{"city": strings.Repeat("x", 81)}}, core.CodeValidation, "recipients[0].details.city"},

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/gift"
 	"github.com/giftwell/giftwell/sql/db"
 )
 
@@ -28,7 +29,7 @@ type campaignState struct {
 	MeetingURL         string
 	RecipientSource    RecipientSource
 	Customization      map[string]string
-	Attribution        Attribution
+	Attribution        gift.Attribution
 }
 
 // campaignRecord is a stored campaign.

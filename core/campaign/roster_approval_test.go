@@ -31,7 +31,7 @@ func TestRosterShowsApprovalStates(t *testing.T) {
 		require.NoError(t, err)
 		ids[n] = res.RecipientID
 	}
-	gift, err := env.App.Campaigns.ApproveGift(ctx, owner, campaign.QueueDecision{CampaignID: c.ID, RecipientID: ids["Ben Gifted"]})
+	sent, err := env.App.Campaigns.ApproveGift(ctx, owner, campaign.QueueDecision{CampaignID: c.ID, RecipientID: ids["Ben Gifted"]})
 	require.NoError(t, err)
 	_, err = env.App.Campaigns.SkipGift(ctx, owner, campaign.QueueSkip{CampaignID: c.ID, RecipientID: ids["Cy Skipped"]})
 	require.NoError(t, err)
@@ -44,7 +44,7 @@ func TestRosterShowsApprovalStates(t *testing.T) {
 		states[r.Name] = *r.Approval
 	}
 	require.Equal(t, campaign.PlaybookApproval{State: campaign.ApprovalWaiting, Reason: campaign.ReasonAutoApproveOff}, states["Ana Waits"])
-	require.Equal(t, campaign.PlaybookApproval{State: campaign.ApprovalApproved, SendID: gift.ID}, states["Ben Gifted"])
+	require.Equal(t, campaign.PlaybookApproval{State: campaign.ApprovalApproved, SendID: sent.ID}, states["Ben Gifted"])
 	require.Equal(t, campaign.ApprovalSkipped, states["Cy Skipped"].State)
 	require.Empty(t, states["Cy Skipped"].Reason)
 

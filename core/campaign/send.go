@@ -2,22 +2,12 @@ package campaign
 
 import (
 	"context"
-	"encoding/json"
-	"time"
 
 	"github.com/jackc/pgx/v5"
 
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/gift"
 	"github.com/giftwell/giftwell/sql/db"
-)
-
-// FundedBy says how a gift was paid.
-type FundedBy string
-
-// The ways a gift is paid.
-const (
-	FundedByBalance  FundedBy = "balance"
-	FundedByCheckout FundedBy = "checkout"
 )
 
 // SendParams describe a gift for a person on a campaign's roster.
@@ -26,15 +16,15 @@ type SendParams struct {
 	RecipientID string
 	// Status is the gift's status; empty means the status approval gives
 	// (ready with a known address, awaiting_address otherwise).
-	Status     SendStatus
+	Status     gift.SendStatus
 	TotalCents int64
-	FundedBy   FundedBy
+	FundedBy   gift.FundedBy
 	// Mode is the workspace mode the gift is created in; empty means the
 	// principal's.
 	Mode core.Mode
 	// Attribution holds the gift's own values, which override the
 	// campaign's and the recipient's externalId.
-	Attribution *Attribution
+	Attribution *gift.Attribution
 	// Outcome is none unless given.
 	Outcome string
 	// ShippingStates limit where the recipient may confirm an address (a
@@ -88,47 +78,16 @@ func (a *Service) insertSend(ctx context.Context, tx pgx.Tx, p core.Principal, s
 		outcome = "none"
 	}
 	if funded == "" {
-		funded = FundedByBalance
+		funded = gift.FundedByBalance
 		if !c.Mode.Playbook() {
-			funded = FundedByCheckout
+			funded = gift.FundedByCheckout
 		}
 	}
 	g := giftParams{c: c, who: *who, unitCents: sp.TotalCents, mode: mode, fundedBy: funded, status: status,
 		attribution: sp.Attribution, outcome: outcome, approvedBy: p.UserID, recordOnly: true, shippingStates: sp.ShippingStates}
-	gift, err := a.createGift(ctx, tx, g)
+	sent, err := a.createGift(ctx, tx, g)
 	if err != nil {
 		return "", err
 	}
-	return gift.ID, nil
-}
-
-// sendRow is a gift as campaign reads use it.
-type sendRow struct {
-	ID          string
-	RecipientID string
-	ProductID   string
-	Status      SendStatus
-	Mode        core.Mode
-	TotalCents  int64
-	Outcome     string
-	Attribution Attribution
-	CreatedAt   time.Time
-}
-
-// listSends reads a campaign's gifts, oldest first.
-func listSends(ctx context.Context, q *db.Queries, campaignID string) ([]sendRow, error) {
-	rows, err := q.SendListByCampaign(ctx, campaignID)
-	if err != nil {
-		return nil, core.Internal(err)
-	}
-	out := make([]sendRow, 0, len(rows))
-	for _, r := range rows {
-		s := sendRow{ID: r.ID, RecipientID: r.RecipientID, ProductID: r.ProductID, Status: SendStatus(r.Status), Mode: core.Mode(r.Mode),
-			TotalCents: r.TotalCents, Outcome: r.Outcome, CreatedAt: r.CreatedAt}
-		if err := json.Unmarshal(r.Attribution, &s.Attribution); err != nil {
-			return nil, core.Internal(err)
-		}
-		out = append(out, s)
-	}
-	return out, nil
+	return sent.ID, nil
 }

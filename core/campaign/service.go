@@ -1,23 +1,24 @@
-// Package campaign is Giftwell's campaigns and their rosters, previews, repeats, the approval queue, auto-approve and the gifts approvals create.
+// Package campaign is Giftwell's campaigns and their rosters, notes,
+// previews, repeats, checkouts and quotes, the rules a person must meet to
+// be approved, and the queue people join. Deciding who is approved is
+// core/approval's; the gifts approvals create are core/gift's.
 package campaign
 
 import (
 	"github.com/giftwell/giftwell/core"
 	"github.com/giftwell/giftwell/core/catalog"
+	"github.com/giftwell/giftwell/core/gift"
 	"github.com/giftwell/giftwell/core/ledger"
 )
 
-// Service is the campaign subject: campaigns and their rosters, previews, repeats, the approval queue, auto-approve and the gifts approvals create. Its methods are
-// the transaction boundaries of the subject.
+// Service is the campaign subject. Its methods are the transaction
+// boundaries of the subject.
 type Service struct {
 	*core.Kernel
 	// Catalog serves the gifts campaigns order.
 	Catalog *catalog.Store
-	// Ledger pays for gifts from the balance.
+	// Ledger reads the balance that pays for playbook gifts.
 	Ledger *ledger.Service
-	// TestFulfilment turns the test-mode fulfilment simulator on
-	// (gift_simulator.go): giftwell.New sets it; serve clears it for
-	// --test-fulfilment=off. Off, no step is scheduled and a queued step
-	// does nothing.
-	TestFulfilment bool
+	// Gifts creates the gifts campaigns send.
+	Gifts *gift.Service
 }

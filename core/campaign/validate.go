@@ -11,6 +11,7 @@ import (
 
 	"github.com/giftwell/giftwell/core"
 	"github.com/giftwell/giftwell/core/catalog"
+	"github.com/giftwell/giftwell/core/gift"
 )
 
 // selectableProduct reads the gift a campaign is created with or changed to:
@@ -35,14 +36,7 @@ func (a *Service) selectableProduct(ctx context.Context, id string) (catalog.Pro
 // storedProduct reads a campaign's current gift, which may have been
 // retired since; nil when the catalog no longer has it.
 func (a *Service) storedProduct(ctx context.Context, id string) (*catalog.Product, error) {
-	p, err := a.Catalog.Get(ctx, id)
-	if err != nil {
-		if e := core.AsError(err); e.Code == core.CodeNotFound || e.Code == core.CodeValidation {
-			return nil, nil
-		}
-		return nil, err
-	}
-	return &p, nil
+	return a.Catalog.Lookup(ctx, id)
 }
 
 // playbookPerPerson is a playbook's default perPersonCents: the gift's price,
@@ -158,7 +152,7 @@ func checkCustomization(c map[string]string, product *catalog.Product, pr *probl
 
 // checkAttribution validates the attribution's 200-character fields and its
 // at most 10 metadata values.
-func checkAttribution(a Attribution, path string, pr *problems) {
+func checkAttribution(a gift.Attribution, path string, pr *problems) {
 	for _, f := range []struct{ name, v string }{
 		{"externalId", a.ExternalID}, {"source", a.Source}, {"contactId", a.ContactID},
 		{"accountId", a.AccountID}, {"opportunityId", a.OpportunityID},

@@ -119,6 +119,20 @@ func (s *Store) Get(ctx context.Context, id string) (Product, error) {
 	return snap.products[i], nil
 }
 
+// Lookup returns the product with id, or nil when the catalog does not
+// have it (an empty, over-long or unknown id): for stored records that
+// name a product the catalog may have dropped since.
+func (s *Store) Lookup(ctx context.Context, id string) (*Product, error) {
+	p, err := s.Get(ctx, id)
+	if err != nil {
+		if e := core.AsError(err); e.Code == core.CodeNotFound || e.Code == core.CodeValidation {
+			return nil, nil
+		}
+		return nil, err
+	}
+	return &p, nil
+}
+
 // Version returns the version of the catalog the store serves.
 func (s *Store) Version(ctx context.Context) (int64, error) {
 	snap, err := s.snapshot(ctx)

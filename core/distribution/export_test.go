@@ -12,6 +12,7 @@ import (
 	"github.com/giftwell/giftwell/core"
 	"github.com/giftwell/giftwell/core/campaign"
 	"github.com/giftwell/giftwell/core/distribution"
+	"github.com/giftwell/giftwell/core/gift"
 	"github.com/giftwell/giftwell/core/giftlink"
 )
 
@@ -32,7 +33,7 @@ func TestExportGiftLinks(t *testing.T) {
 	ctx := context.Background()
 	_, g1 := d.gift(campaign.RecipientInput{Name: "Ana Alvarez", Company: "=HYPERLINK(\"x\")", Email: "ana@example.com", SourceSystem: "crm", ExternalID: "a1"})
 	_, g2 := d.gift(campaign.RecipientInput{Name: "Ben Brown", Company: "Bolt", Email: "ben@example.com", SourceSystem: "crm", ExternalID: "b2"})
-	_, _ = d.gift(campaign.RecipientInput{Name: "Cy Chan", Email: "cy@example.com", AddressMode: campaign.AddressKnown,
+	_, _ = d.gift(campaign.RecipientInput{Name: "Cy Chan", Email: "cy@example.com", AddressMode: gift.AddressKnown,
 		Address: "1 Main St", City: "Austin", State: "TX", Zip: "78701"})
 	svc := d.env.App.Distribution
 

@@ -5,6 +5,7 @@ import (
 
 	"github.com/giftwell/giftwell/core"
 	"github.com/giftwell/giftwell/core/campaign"
+	"github.com/giftwell/giftwell/core/gift"
 )
 
 // rowNotice is something an import did differently than a row asked, or
@@ -66,7 +67,7 @@ func personOf(row, fields []string, importID, rowID string, portrait bool) (in c
 				return in, &rowNotice{fields: []string{"adultRecipientConfirmed"}, message: "adultRecipientConfirmed: must be true or false"}, ""
 			}
 		case FieldAddressMode:
-			in.AddressMode = campaign.AddressMode(strings.ToLower(v))
+			in.AddressMode = gift.AddressMode(strings.ToLower(v))
 		case FieldAddress:
 			in.Address = v
 		case FieldCity:

@@ -7,7 +7,7 @@ import (
 	"github.com/riverqueue/river"
 
 	"github.com/giftwell/giftwell/core"
-	"github.com/giftwell/giftwell/core/campaign"
+	"github.com/giftwell/giftwell/core/gift"
 	"github.com/giftwell/giftwell/sql/db"
 )
 
@@ -35,11 +35,11 @@ func (s *Service) ExpireLinks(ctx context.Context) (int, error) {
 				return core.Internal(err)
 			}
 			v := linkView{link: r.GiftLink, send: r.Send}
-			if v.state(s.Clock.Now()) != LinkExpired || v.send.Status != string(campaign.SendAwaitingAddress) {
+			if v.state(s.Clock.Now()) != LinkExpired || v.send.Status != string(gift.SendAwaitingAddress) {
 				return nil
 			}
-			_, err = s.Campaigns.MoveGiftTx(ctx, tx, campaign.GiftMove{
-				SendID: id, To: campaign.SendExpired, Reason: "the gift link expired unused",
+			_, err = s.Gifts.MoveGiftTx(ctx, tx, gift.GiftMove{
+				SendID: id, To: gift.SendExpired, Reason: "the gift link expired unused",
 			})
 			moved = err == nil
 			return err
@@ -65,7 +65,7 @@ func (s *Service) AddMissingLinks(ctx context.Context) (int, error) {
 	}
 	for i, r := range rows {
 		err := s.InTx(ctx, func(q *db.Queries) error {
-			return s.Campaigns.CreateGiftLink(ctx, q, r.WorkspaceID, r.CampaignID, r.ID, s.Clock.Now())
+			return s.Gifts.CreateGiftLink(ctx, q, r.WorkspaceID, r.CampaignID, r.ID, s.Clock.Now())
 		})
 		if err != nil {
 			return i, err

@@ -10,6 +10,7 @@ import (
 
 	"github.com/giftwell/giftwell/core"
 	"github.com/giftwell/giftwell/core/campaign"
+	"github.com/giftwell/giftwell/core/gift"
 	"github.com/giftwell/giftwell/core/giftlink"
 	"github.com/giftwell/giftwell/internal/apptest"
 	"github.com/giftwell/giftwell/sql/db"
@@ -77,12 +78,12 @@ func TestLedgerInvariantAfterARandomizedRun(t *testing.T) {
 			counts["refund"]++
 		default:
 			id := take()
-			to := campaign.SendCancelled
+			to := gift.SendCancelled
 			if rng.IntN(2) == 0 {
-				to = campaign.SendDeclined
+				to = gift.SendDeclined
 			}
 			for range 1 + rng.IntN(2) {
-				_, err := camps.MoveGift(ctx, campaign.GiftMove{SendID: id, To: to, Reason: "randomized run"})
+				_, err := d.env.App.Gifts.MoveGift(ctx, gift.GiftMove{SendID: id, To: to, Reason: "randomized run"})
 				require.NoError(t, err)
 			}
 			counts["cancellation"]++

@@ -6,6 +6,7 @@ import (
 
 	"github.com/giftwell/giftwell/core"
 	"github.com/giftwell/giftwell/core/campaign"
+	"github.com/giftwell/giftwell/core/gift"
 	"github.com/giftwell/giftwell/sql/db"
 )
 
@@ -34,10 +35,10 @@ type Branding struct {
 // Link is a gift-link item: the link of one gift, as list_campaign_gift_links
 // and every link write return it.
 type Link struct {
-	SendID      string              `json:"sendId" jsonschema:"the gift (send_...)"`
-	RecipientID string              `json:"recipientId" jsonschema:"the roster person"`
-	Status      campaign.SendStatus `json:"status" jsonschema:"the gift's status"`
-	Mode        core.Mode           `json:"mode" jsonschema:"test or live; a test gift's link must not reach a real prospect" schema:"enum=test|live"`
+	SendID      string          `json:"sendId" jsonschema:"the gift (send_...)"`
+	RecipientID string          `json:"recipientId" jsonschema:"the roster person"`
+	Status      gift.SendStatus `json:"status" jsonschema:"the gift's status"`
+	Mode        core.Mode       `json:"mode" jsonschema:"test or live; a test gift's link must not reach a real prospect" schema:"enum=test|live"`
 	// RecipientName is who the link is for now (a regift changes it).
 	RecipientName string    `json:"recipientName,omitempty" jsonschema:"who the link is for"`
 	LinkState     LinkState `json:"linkState" jsonschema:"active (waits for its recipient), used (address confirmed or declined), revoked or expired" schema:"enum=active|used|revoked|expired"`
@@ -117,8 +118,8 @@ func (v linkView) landingMessage() string {
 }
 
 // recipient is who the link is for now.
-func (v linkView) recipient() campaign.GiftRecipient {
-	var r campaign.GiftRecipient
+func (v linkView) recipient() gift.GiftRecipient {
+	var r gift.GiftRecipient
 	_ = json.Unmarshal(v.send.Recipient, &r)
 	return r
 }
@@ -128,7 +129,7 @@ func (v linkView) item(cfg core.Config, now time.Time) Link {
 	st := v.state(now)
 	b := v.branding()
 	l := Link{
-		SendID: v.send.ID, RecipientID: v.send.RecipientID, Status: campaign.SendStatus(v.send.Status),
+		SendID: v.send.ID, RecipientID: v.send.RecipientID, Status: gift.SendStatus(v.send.Status),
 		Mode: core.Mode(v.send.Mode), RecipientName: v.recipient().Name, LinkState: st, ExpiresAt: v.link.ExpiresAt,
 		LandingMessage: v.landingMessage(), MessageVersion: int(v.link.MessageVersion), Generation: int(v.link.Generation),
 		SenderName: b.SenderName, SenderCompany: b.SenderCompany, ContactEmail: b.ContactEmail, LogoAssetID: b.LogoAssetID,
@@ -155,7 +156,7 @@ func (v linkView) canRegift(now time.Time) error {
 		return core.FieldError(core.CodeInvalidRequestState, "sendId",
 			"the link of gift %s expired on %s; an expired gift cannot be regifted", v.send.ID, v.link.ExpiresAt.Format(time.RFC3339))
 	}
-	if v.send.Status != string(campaign.SendAwaitingAddress) || v.link.State == string(LinkUsed) {
+	if v.send.Status != string(gift.SendAwaitingAddress) || v.link.State == string(LinkUsed) {
 		return core.FieldError(core.CodeInvalidRequestState, "sendId",
 			"gift %s is %s and its link was used; only an unused gift can be regifted", v.send.ID, v.send.Status)
 	}

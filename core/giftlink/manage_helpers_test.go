@@ -8,6 +8,7 @@ import (
 
 	"github.com/giftwell/giftwell/core"
 	"github.com/giftwell/giftwell/core/campaign"
+	"github.com/giftwell/giftwell/core/gift"
 	"github.com/giftwell/giftwell/core/giftlink"
 	"github.com/giftwell/giftwell/internal/apptest"
 )
@@ -46,7 +47,7 @@ func (d *linkDesk) gift(name string) string {
 // knownGift approves a person whose address the sender supplied.
 func (d *linkDesk) knownGift(name string) string {
 	return d.giftWith(campaign.RecipientInput{
-		Name: name, Email: core.RandomHex(4) + "@example.com", AddressMode: campaign.AddressKnown,
+		Name: name, Email: core.RandomHex(4) + "@example.com", AddressMode: gift.AddressKnown,
 		Address: "1 Main St", City: "Springfield", State: "IL", Zip: "62701",
 	})
 }

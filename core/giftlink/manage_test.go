@@ -11,6 +11,7 @@ import (
 
 	"github.com/giftwell/giftwell/core"
 	"github.com/giftwell/giftwell/core/campaign"
+	"github.com/giftwell/giftwell/core/gift"
 	"github.com/giftwell/giftwell/core/giftlink"
 	"github.com/giftwell/giftwell/internal/apptest"
 )
@@ -21,11 +22,11 @@ func TestLinkMadeWithConfirmGiftStoredOnlyAsHash(t *testing.T) {
 	id := d.gift("Ada Lovelace")
 	known := d.knownGift("Bob Known")
 
-	g, err := d.env.App.Campaigns.Gift(ctx, d.key, id)
+	g, err := d.env.App.Gifts.Get(ctx, d.key, id)
 	require.NoError(t, err)
-	require.Equal(t, campaign.SendAwaitingAddress, g.Status)
+	require.Equal(t, gift.SendAwaitingAddress, g.Status)
 	require.Equal(t, 1, g.GiftLinkGeneration)
-	k, err := d.env.App.Campaigns.Gift(ctx, d.key, known)
+	k, err := d.env.App.Gifts.Get(ctx, d.key, known)
 	require.NoError(t, err)
 	require.Equal(t, 0, k.GiftLinkGeneration, "a sender-supplied address needs no link")
 
@@ -199,12 +200,12 @@ func TestRegiftMakesNewLinkAndKillsOld(t *testing.T) {
 	require.Equal(t, d.env.Clock.Now().Add(14*24*time.Hour), l.ExpiresAt.UTC(), "a new 14 days")
 	require.Equal(t, "Grace Hopper", l.RecipientName)
 
-	g, err := d.env.App.Campaigns.Gift(ctx, d.key, id)
+	g, err := d.env.App.Gifts.Get(ctx, d.key, id)
 	require.NoError(t, err)
 	require.Equal(t, 2, g.GiftLinkGeneration)
 	require.Equal(t, "Grace Hopper", g.Recipient.Name)
 	require.Equal(t, "grace@example.com", g.Recipient.Email)
-	require.Equal(t, campaign.SendAwaitingAddress, g.Status, "the payment and the gift stay")
+	require.Equal(t, gift.SendAwaitingAddress, g.Status, "the payment and the gift stay")
 	d.env.RequireLedgerConsistent(t, d.owner)
 
 	// Both tokens are known; the old one belongs to an older generation.
@@ -325,9 +326,9 @@ func TestExpiredLinksEndTheirGiftsWithoutCredit(t *testing.T) {
 	again, err := d.env.App.GiftLinks.ExpireLinks(ctx)
 	require.NoError(t, err)
 	require.Zero(t, again)
-	g, err := d.env.App.Campaigns.Gift(ctx, d.key, id)
+	g, err := d.env.App.Gifts.Get(ctx, d.key, id)
 	require.NoError(t, err)
-	require.Equal(t, campaign.SendExpired, g.Status)
+	require.Equal(t, gift.SendExpired, g.Status)
 	require.Equal(t, 1, d.events(id, core.EventSendStatusChanged))
 	require.Equal(t, giftlink.LinkActive, d.link(other).LinkState)
 	require.Len(t, d.env.RequireLedgerConsistent(t, d.owner), entries, "expiry credits nothing")

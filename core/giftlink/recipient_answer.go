@@ -6,7 +6,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/giftwell/giftwell/core"
-	"github.com/giftwell/giftwell/core/campaign"
+	"github.com/giftwell/giftwell/core/gift"
 	"github.com/giftwell/giftwell/sql/db"
 )
 
@@ -54,7 +54,7 @@ func (s *Service) Confirm(ctx context.Context, token, clientIP string, a Address
 		if err := s.RecordEvent(ctx, tx, v.event(core.EventSendAddressConfirmed)); err != nil {
 			return Page{}, err
 		}
-		if _, err := s.Campaigns.MoveGiftTx(ctx, tx, campaign.GiftMove{SendID: v.send.ID, To: campaign.SendReady, Reason: ConfirmReason}); err != nil {
+		if _, err := s.Gifts.MoveGiftTx(ctx, tx, gift.GiftMove{SendID: v.send.ID, To: gift.SendReady, Reason: ConfirmReason}); err != nil {
 			return Page{}, err
 		}
 		p := answerPage(v, PageConfirmed)
@@ -71,7 +71,7 @@ func (s *Service) Confirm(ctx context.Context, token, clientIP string, a Address
 // second or raced decline gets the used page with INVALID_REQUEST_STATE.
 func (s *Service) Decline(ctx context.Context, token, clientIP string) (Page, error) {
 	return s.answer(ctx, token, clientIP, func(tx pgx.Tx, v linkView) (Page, error) {
-		if _, err := s.Campaigns.MoveGiftTx(ctx, tx, campaign.GiftMove{SendID: v.send.ID, To: campaign.SendDeclined, Reason: DeclineReason}); err != nil {
+		if _, err := s.Gifts.MoveGiftTx(ctx, tx, gift.GiftMove{SendID: v.send.ID, To: gift.SendDeclined, Reason: DeclineReason}); err != nil {
 			return Page{}, err
 		}
 		return answerPage(v, PageDeclined), nil

@@ -10,6 +10,7 @@ import (
 
 	"github.com/giftwell/giftwell/core"
 	"github.com/giftwell/giftwell/core/campaign"
+	"github.com/giftwell/giftwell/core/gift"
 	"github.com/giftwell/giftwell/core/giftlink"
 	"github.com/giftwell/giftwell/core/ledger"
 	"github.com/giftwell/giftwell/internal/apptest"
@@ -52,13 +53,13 @@ func (g *linkGifts) gift(n string) (sendID, token string) {
 	ctx := context.Background()
 	res, err := g.env.App.Campaigns.AddToPlaybook(ctx, g.key, g.campaign, campaign.PlaybookPersonAdd{Recipient: campaign.RecipientInput{
 		Name: "Ada Lovelace " + n, Company: "Analytical " + n, Email: "ada-" + n + "@example.com",
-		SourceSystem: "crm", ExternalID: "ext-" + n, AddressMode: campaign.AddressConfirm,
+		SourceSystem: "crm", ExternalID: "ext-" + n, AddressMode: gift.AddressConfirm,
 	}})
 	require.NoError(g.t, err)
-	gift, err := g.env.App.Campaigns.ApproveGift(ctx, g.owner, campaign.QueueDecision{CampaignID: g.campaign, RecipientID: res.RecipientID})
+	sent, err := g.env.App.Campaigns.ApproveGift(ctx, g.owner, campaign.QueueDecision{CampaignID: g.campaign, RecipientID: res.RecipientID})
 	require.NoError(g.t, err)
-	require.Equal(g.t, campaign.SendAwaitingAddress, gift.Status)
-	return gift.ID, g.token(gift.ID)
+	require.Equal(g.t, gift.SendAwaitingAddress, sent.Status)
+	return sent.ID, g.token(sent.ID)
 }
 
 // token is the token of gift sendID's active link, read as an agent reads

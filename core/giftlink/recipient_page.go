@@ -6,6 +6,7 @@ import (
 
 	"github.com/giftwell/giftwell/core"
 	"github.com/giftwell/giftwell/core/campaign"
+	"github.com/giftwell/giftwell/core/gift"
 )
 
 // PageState is what the recipient's page at a gift link shows.
@@ -150,7 +151,7 @@ func pageState(v linkView, tokenGen int32, now time.Time) PageState {
 	case LinkExpired:
 		return PageExpired
 	}
-	if v.send.Status != string(campaign.SendAwaitingAddress) {
+	if v.send.Status != string(gift.SendAwaitingAddress) {
 		return PageClosed
 	}
 	return PageOpen

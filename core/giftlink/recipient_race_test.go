@@ -8,7 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/giftwell/giftwell/core"
-	"github.com/giftwell/giftwell/core/campaign"
+	"github.com/giftwell/giftwell/core/gift"
 	"github.com/giftwell/giftwell/core/giftlink"
 	"github.com/giftwell/giftwell/sql/db"
 )
@@ -81,15 +81,15 @@ func TestConcurrentAnswersOneWins(t *testing.T) {
 				func() error { _, err := links.Decline(ctx, token, ip); return err },
 				func() error { _, err := links.Confirm(ctx, token, ip, goodAddress()); return err },
 			))
-			gift, err := g.env.App.Campaigns.Gift(ctx, g.key, sendID)
+			sent, err := g.env.App.Gifts.Get(ctx, g.key, sendID)
 			require.NoError(t, err)
 			_, addrErr := db.New(g.env.App.DB).GiftAddressGet(ctx, sendID)
 			if w == 1 {
-				require.Equal(t, campaign.SendDeclined, gift.Status)
+				require.Equal(t, gift.SendDeclined, sent.Status)
 				require.True(t, core.IsNoRows(addrErr))
 				require.Equal(t, 1, g.credits(sendID))
 			} else {
-				require.Equal(t, campaign.SendReady, gift.Status)
+				require.Equal(t, gift.SendReady, sent.Status)
 				require.NoError(t, addrErr)
 				require.Equal(t, 0, g.credits(sendID))
 				require.Len(t, g.eventData(sendID, core.EventSendAddressConfirmed), 1)
@@ -110,16 +110,16 @@ func TestConcurrentAnswersOneWins(t *testing.T) {
 				},
 				func() error { return revoke(ctx, g, sendID) },
 			))
-			gift, err := g.env.App.Campaigns.Gift(ctx, g.key, sendID)
+			sent, err := g.env.App.Gifts.Get(ctx, g.key, sendID)
 			require.NoError(t, err)
 			l, err := links.SendLink(ctx, g.owner, sendID)
 			require.NoError(t, err)
 			if w == 0 {
-				require.Equal(t, campaign.SendReady, gift.Status)
+				require.Equal(t, gift.SendReady, sent.Status)
 				require.Equal(t, giftlink.LinkUsed, l.LinkState)
 			} else {
 				require.Equal(t, giftlink.Page{State: giftlink.PageRevoked}, confirmed)
-				require.Equal(t, campaign.SendAwaitingAddress, gift.Status)
+				require.Equal(t, gift.SendAwaitingAddress, sent.Status)
 				require.Equal(t, giftlink.LinkRevoked, l.LinkState)
 			}
 		}

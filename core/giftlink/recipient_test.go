@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/giftwell/giftwell/core"
-	"github.com/giftwell/giftwell/core/campaign"
+	"github.com/giftwell/giftwell/core/gift"
 	"github.com/giftwell/giftwell/core/giftlink"
 	"github.com/giftwell/giftwell/internal/apptest"
 	"github.com/giftwell/giftwell/sql/db"
@@ -73,16 +73,16 @@ func TestConfirmMakesTheGiftReadyAndKeepsTheAddressApart(t *testing.T) {
 	want := giftlink.Address{Name: "Ada Lovelace", Street: "12 Byron Way", Street2: "Apt 3", City: "Springfield", State: "IL", Zip: "62701-1234"}
 	require.Equal(t, &want, page.Address, "the answer echoes the normalised address once")
 
-	gift, err := g.env.App.Campaigns.Gift(ctx, g.key, sendID)
+	sent, err := g.env.App.Gifts.Get(ctx, g.key, sendID)
 	require.NoError(t, err)
-	require.Equal(t, campaign.SendReady, gift.Status)
-	require.NotNil(t, gift.AddressConfirmedAt)
-	raw, err := json.Marshal(gift)
+	require.Equal(t, gift.SendReady, sent.Status)
+	require.NotNil(t, sent.AddressConfirmedAt)
+	raw, err := json.Marshal(sent)
 	require.NoError(t, err)
 	for _, part := range []string{"Byron", "Apt 3", "Springfield", "62701", `"IL"`} {
 		require.NotContains(t, string(raw), part, "get_send never shows a typed address")
 	}
-	require.Empty(t, gift.Recipient.Address)
+	require.Empty(t, sent.Recipient.Address)
 
 	stored, err := db.New(g.env.App.DB).GiftAddressGet(ctx, sendID)
 	require.NoError(t, err)
@@ -92,7 +92,7 @@ func TestConfirmMakesTheGiftReadyAndKeepsTheAddressApart(t *testing.T) {
 	require.Equal(t, []core.EventType{core.EventSendCreated, core.EventSendLinkOpened, core.EventSendAddressConfirmed, core.EventSendStatusChanged}, g.events(sendID))
 	require.Equal(t, []map[string]any{{"generation": float64(1)}}, g.eventData(sendID, core.EventSendAddressConfirmed))
 	require.Equal(t, []map[string]any{{"from": "awaiting_address", "to": "ready", "reason": giftlink.ConfirmReason}}, g.eventData(sendID, core.EventSendStatusChanged))
-	require.Len(t, apptest.Jobs(t, g.env.App, campaign.SimulateFulfilmentArgs{}.Kind()), 1, "a test gift with an address starts its simulated life")
+	require.Len(t, apptest.Jobs(t, g.env.App, gift.SimulateFulfilmentArgs{}.Kind()), 1, "a test gift with an address starts its simulated life")
 
 	l, err := g.env.App.GiftLinks.SendLink(ctx, g.owner, sendID)
 	require.NoError(t, err)
@@ -124,9 +124,9 @@ func TestConfirmRefusesABadAddressAndKeepsTheLink(t *testing.T) {
 	require.Equal(t, []string{"zip"}, e.Fields)
 	require.Equal(t, giftlink.PageOpen, page.State, "the page to correct the address on")
 	require.Equal(t, "Ada Lovelace 1", page.RecipientName)
-	gift, err := g.env.App.Campaigns.Gift(ctx, g.key, sendID)
+	sent, err := g.env.App.Gifts.Get(ctx, g.key, sendID)
 	require.NoError(t, err)
-	require.Equal(t, campaign.SendAwaitingAddress, gift.Status)
+	require.Equal(t, gift.SendAwaitingAddress, sent.Status)
 	_, err = db.New(g.env.App.DB).GiftAddressGet(ctx, sendID)
 	require.True(t, core.IsNoRows(err), "nothing stored: %v", err)
 	page, err = g.env.App.GiftLinks.Open(ctx, token, ip)
@@ -145,10 +145,10 @@ func TestDeclineCreditsABalancePaidGiftOnce(t *testing.T) {
 	require.Equal(t, giftlink.PageDeclined, page.State)
 	require.Equal(t, "Acme & Co", page.Sender.SenderCompany)
 	require.Nil(t, page.Address)
-	gift, err := g.env.App.Campaigns.Gift(ctx, g.key, sendID)
+	sent, err := g.env.App.Gifts.Get(ctx, g.key, sendID)
 	require.NoError(t, err)
-	require.Equal(t, campaign.SendDeclined, gift.Status)
-	require.Nil(t, gift.AddressConfirmedAt)
+	require.Equal(t, gift.SendDeclined, sent.Status)
+	require.Nil(t, sent.AddressConfirmedAt)
 	require.Equal(t, []map[string]any{{"from": "awaiting_address", "to": "declined", "reason": giftlink.DeclineReason}}, g.eventData(sendID, core.EventSendStatusChanged))
 	require.Equal(t, 1, g.credits(sendID))
 
@@ -170,7 +170,7 @@ func TestEndStatesRevealNothing(t *testing.T) {
 		return db.New(tx).GiftLinkRevoke(ctx, db.GiftLinkRevokeParams{RevokedAt: &now, SendID: revoked})
 	}))
 	cancelled, cancelledToken := g.gift("cancelled")
-	_, err := g.env.App.Campaigns.MoveGift(ctx, campaign.GiftMove{SendID: cancelled, To: campaign.SendCancelled, Reason: "test"})
+	_, err := g.env.App.Gifts.MoveGift(ctx, gift.GiftMove{SendID: cancelled, To: gift.SendCancelled, Reason: "test"})
 	require.NoError(t, err)
 	_, expiringToken := g.gift("expiring")
 
@@ -196,7 +196,7 @@ func TestEndStatesRevealNothing(t *testing.T) {
 	}
 	require.Empty(t, g.eventData(revoked, core.EventSendLinkOpened))
 
-	g.env.Clock.Advance(campaign.GiftLinkLifetime)
+	g.env.Clock.Advance(gift.GiftLinkLifetime)
 	page, err := links.Open(ctx, expiringToken, ip)
 	require.NoError(t, err)
 	require.Equal(t, giftlink.Page{State: giftlink.PageExpired}, page)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/giftwell/giftwell/core"
 	"github.com/giftwell/giftwell/core/campaign"
+	"github.com/giftwell/giftwell/core/gift"
 	"github.com/giftwell/giftwell/core/giftlink"
 	"github.com/giftwell/giftwell/internal/apptest"
 	"github.com/giftwell/giftwell/sql/db"
@@ -73,12 +74,12 @@ func (d *rosterDesk) use(sendID string) {
 	d.t.Helper()
 	now := d.env.Clock.Now()
 	require.NoError(d.t, db.New(d.env.App.DB).GiftLinkUse(context.Background(), db.GiftLinkUseParams{UsedAt: &now, SendID: sendID}))
-	_, err := d.env.App.Campaigns.MoveGift(context.Background(), campaign.GiftMove{SendID: sendID, To: campaign.SendReady})
+	_, err := d.env.App.Gifts.MoveGift(context.Background(), gift.GiftMove{SendID: sendID, To: gift.SendReady})
 	require.NoError(d.t, err)
 }
 
 // regift makes gift sendID another person's, as a regift does.
-func (d *rosterDesk) regift(sendID string, to campaign.GiftRecipient) {
+func (d *rosterDesk) regift(sendID string, to gift.GiftRecipient) {
 	d.t.Helper()
 	raw, err := json.Marshal(to)
 	require.NoError(d.t, err)

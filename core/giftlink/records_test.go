@@ -12,6 +12,7 @@ import (
 
 	"github.com/giftwell/giftwell/core"
 	"github.com/giftwell/giftwell/core/campaign"
+	"github.com/giftwell/giftwell/core/gift"
 	"github.com/giftwell/giftwell/core/giftlink"
 	"github.com/giftwell/giftwell/internal/apptest"
 	"github.com/giftwell/giftwell/sql/db"
@@ -30,7 +31,7 @@ func TestRecordsSayWhereEachPersonStands(t *testing.T) {
 	ready := d.add(person("2"))
 	readyGift := d.approve(ready)
 	knownIn := person("3")
-	knownIn.AddressMode, knownIn.Address, knownIn.City, knownIn.State, knownIn.Zip = campaign.AddressKnown, "1 Main St", "Austin", "TX", "78701"
+	knownIn.AddressMode, knownIn.Address, knownIn.City, knownIn.State, knownIn.Zip = gift.AddressKnown, "1 Main St", "Austin", "TX", "78701"
 	known := d.add(knownIn)
 	knownGift := d.approve(known)
 	used := d.add(person("4"))
@@ -41,7 +42,7 @@ func TestRecordsSayWhereEachPersonStands(t *testing.T) {
 	d.revoke(revokedGift)
 	cancelled := d.add(person("6"))
 	cancelledGift := d.approve(cancelled)
-	_, err := app.Campaigns.MoveGift(ctx, campaign.GiftMove{SendID: cancelledGift, To: campaign.SendCancelled})
+	_, err := app.Gifts.MoveGift(ctx, gift.GiftMove{SendID: cancelledGift, To: gift.SendCancelled})
 	require.NoError(t, err)
 	skipped := d.add(person("7"))
 	_, err = app.Campaigns.SkipGift(ctx, d.owner, campaign.QueueSkip{CampaignID: d.c.ID, RecipientID: skipped})
@@ -131,8 +132,8 @@ func TestRecordsFollowRegift(t *testing.T) {
 	t.Parallel()
 	d := newRosterDesk(t)
 	id := d.add(person("1"))
-	gift := d.approve(id)
-	d.regift(gift, campaign.GiftRecipient{Name: "Nia New", Email: "nia@example.com", Company: "Newco", AddressMode: campaign.AddressConfirm})
+	sent := d.approve(id)
+	d.regift(sent, gift.GiftRecipient{Name: "Nia New", Email: "nia@example.com", Company: "Newco", AddressMode: gift.AddressConfirm})
 
 	r := d.records(giftlink.RecordsQuery{}).Records[0]
 	require.Equal(t, []string{id, "crm", "ext-1", "Nia New", "nia@example.com", "Newco", ""},

@@ -9,7 +9,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/giftwell/giftwell/core"
-	"github.com/giftwell/giftwell/core/campaign"
+	"github.com/giftwell/giftwell/core/gift"
 	"github.com/giftwell/giftwell/sql/db"
 )
 
@@ -42,13 +42,13 @@ type GiftRefund struct {
 	Mode       core.Mode   `json:"mode" jsonschema:"test or live, the gift's" schema:"enum=test|live"`
 	State      RefundState `json:"state" jsonschema:"requested (staff review it), processing (approved, the card refund is under way), refunded or rejected; requested and processing do not mean refunded" schema:"enum=requested|processing|refunded|rejected"`
 	// Refunded is true only once the money is back.
-	Refunded    bool              `json:"refunded" jsonschema:"true only once the money is back (state refunded)"`
-	Reason      string            `json:"reason" jsonschema:"why the refund was asked for"`
-	AmountCents int64             `json:"amountCents" jsonschema:"what the gift cost, USD cents"`
-	FundedBy    campaign.FundedBy `json:"fundedBy" jsonschema:"balance (credited back to the balance) or checkout (refunded to the card)" schema:"enum=balance|checkout"`
-	RequestedBy string            `json:"requestedBy" jsonschema:"the user who asked"`
-	RequestedAt time.Time         `json:"requestedAt" jsonschema:"when it was asked for"`
-	DecidedAt   *time.Time        `json:"decidedAt,omitempty" jsonschema:"when it was refunded or rejected"`
+	Refunded    bool          `json:"refunded" jsonschema:"true only once the money is back (state refunded)"`
+	Reason      string        `json:"reason" jsonschema:"why the refund was asked for"`
+	AmountCents int64         `json:"amountCents" jsonschema:"what the gift cost, USD cents"`
+	FundedBy    gift.FundedBy `json:"fundedBy" jsonschema:"balance (credited back to the balance) or checkout (refunded to the card)" schema:"enum=balance|checkout"`
+	RequestedBy string        `json:"requestedBy" jsonschema:"the user who asked"`
+	RequestedAt time.Time     `json:"requestedAt" jsonschema:"when it was asked for"`
+	DecidedAt   *time.Time    `json:"decidedAt,omitempty" jsonschema:"when it was refunded or rejected"`
 
 	workspaceID string
 }
@@ -59,7 +59,7 @@ func refundFromRow(r db.GiftRefund) GiftRefund {
 	return GiftRefund{
 		ID: r.ID, SendID: r.SendID, CampaignID: r.CampaignID, Mode: core.Mode(r.Mode), State: st,
 		Refunded: st == RefundRefunded, Reason: r.Reason, AmountCents: r.AmountCents,
-		FundedBy: campaign.FundedBy(r.FundedBy), RequestedBy: r.RequestedBy, RequestedAt: r.CreatedAt, DecidedAt: r.DecidedAt,
+		FundedBy: gift.FundedBy(r.FundedBy), RequestedBy: r.RequestedBy, RequestedAt: r.CreatedAt, DecidedAt: r.DecidedAt,
 		workspaceID: r.WorkspaceID,
 	}
 }

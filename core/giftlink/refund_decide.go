@@ -7,7 +7,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/giftwell/giftwell/core"
-	"github.com/giftwell/giftwell/core/campaign"
+	"github.com/giftwell/giftwell/core/gift"
 	"github.com/giftwell/giftwell/sql/db"
 )
 
@@ -111,8 +111,8 @@ func (s *Service) DecideRefund(ctx context.Context, sendID string, d RefundDecis
 		case d == RefundReject:
 			out, err = s.setRefundState(ctx, q, r, RefundRejected, "")
 			return err
-		case campaign.FundedBy(r.FundedBy) == campaign.FundedByBalance:
-			if _, err := s.Campaigns.RefundGiftTx(ctx, tx, sendID, "refund "+r.ID+" approved"); err != nil {
+		case gift.FundedBy(r.FundedBy) == gift.FundedByBalance:
+			if _, err := s.Gifts.RefundGiftTx(ctx, tx, sendID, "refund "+r.ID+" approved"); err != nil {
 				return err
 			}
 			out, err = s.setRefundState(ctx, q, r, RefundRefunded, "")
@@ -122,7 +122,7 @@ func (s *Service) DecideRefund(ctx context.Context, sendID string, d RefundDecis
 			if r.ProcessorRefundID == "" {
 				// The processor has not taken the refund yet: the gift
 				// must still be unused now, before the money moves.
-				if err := s.Campaigns.RefundableTx(ctx, tx, sendID); err != nil {
+				if err := s.Gifts.RefundableTx(ctx, tx, sendID); err != nil {
 					return err
 				}
 			}
@@ -167,7 +167,7 @@ func (s *Service) refundCard(ctx context.Context, r GiftRefund) (GiftRefund, err
 			out, err = s.setRefundState(ctx, q, row, RefundProcessing, res.ProcessorID)
 			return err
 		}
-		if _, err := s.Campaigns.RefundGiftTx(ctx, tx, r.SendID, "refund "+r.ID+" approved"); err != nil {
+		if _, err := s.Gifts.RefundGiftTx(ctx, tx, r.SendID, "refund "+r.ID+" approved"); err != nil {
 			if core.ErrorCode(err) != core.CodeInvalidRequestState {
 				return err
 			}

@@ -4,7 +4,7 @@ import (
 	"time"
 
 	"github.com/giftwell/giftwell/core"
-	"github.com/giftwell/giftwell/core/campaign"
+	"github.com/giftwell/giftwell/core/gift"
 )
 
 // RefundFacts are what decides whether a refund may be asked for a gift:
@@ -26,7 +26,7 @@ type RefundFacts struct {
 // linkStateAt is a link's state at now: an active link past its end, or
 // whose gift expired, is expired even before the sweep moves it.
 func linkStateAt(stored string, expiresAt time.Time, sendStatus string, now time.Time) LinkState {
-	if stored == string(LinkActive) && (!now.Before(expiresAt) || sendStatus == string(campaign.SendExpired)) {
+	if stored == string(LinkActive) && (!now.Before(expiresAt) || sendStatus == string(gift.SendExpired)) {
 		return LinkExpired
 	}
 	return LinkState(stored)
@@ -43,7 +43,7 @@ func CanRequestRefund(f RefundFacts, now time.Time) error {
 	case st != LinkRevoked && st != LinkExpired:
 		return core.FieldError(core.CodeInvalidRequestState, "id",
 			"the link of gift %s is %s; only a gift whose link was revoked or expired unused can be refunded", f.SendID, st)
-	case f.SendStatus != string(campaign.SendAwaitingAddress) && f.SendStatus != string(campaign.SendExpired):
+	case f.SendStatus != string(gift.SendAwaitingAddress) && f.SendStatus != string(gift.SendExpired):
 		return core.FieldError(core.CodeInvalidRequestState, "id",
 			"gift %s is %s; only an unused gift can be refunded", f.SendID, f.SendStatus)
 	case f.TotalCents <= 0:

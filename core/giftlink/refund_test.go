@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/giftwell/giftwell/core"
-	"github.com/giftwell/giftwell/core/campaign"
+	"github.com/giftwell/giftwell/core/gift"
 	"github.com/giftwell/giftwell/core/giftlink"
 	"github.com/giftwell/giftwell/internal/apptest"
 )
@@ -56,7 +56,7 @@ func TestRefundOfBalanceGiftCreditsOnceHoweverOftenApproved(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, giftlink.RefundRequested, r.State)
 	require.False(t, r.Refunded, "requested never reads as refunded")
-	require.Equal(t, campaign.FundedByBalance, r.FundedBy)
+	require.Equal(t, gift.FundedByBalance, r.FundedBy)
 	require.Equal(t, l.ValueCents, r.AmountCents)
 	again, err := links.RequestRefund(ctx, d.owner, id, "again")
 	require.NoError(t, err)
@@ -92,9 +92,9 @@ func TestRefundOfBalanceGiftCreditsOnceHoweverOftenApproved(t *testing.T) {
 		}
 	}
 	require.Equal(t, 1, credits)
-	g, err := d.env.App.Campaigns.Gift(ctx, d.key, id)
+	g, err := d.env.App.Gifts.Get(ctx, d.key, id)
 	require.NoError(t, err)
-	require.Equal(t, campaign.SendCancelled, g.Status)
+	require.Equal(t, gift.SendCancelled, g.Status)
 	l = d.link(id)
 	require.Equal(t, giftlink.RefundRefunded, l.RefundState)
 	require.False(t, l.CanRequestRefund)
@@ -209,17 +209,17 @@ func TestCardRefundIsRefundedOnlyWhenTheProcessorSaysSucceeded(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, giftlink.RefundProcessing, out.State, "pending at the processor")
 	require.False(t, out.Refunded)
-	g, err := d.env.App.Campaigns.Gift(ctx, d.key, id)
+	g, err := d.env.App.Gifts.Get(ctx, d.key, id)
 	require.NoError(t, err)
-	require.Equal(t, campaign.SendAwaitingAddress, g.Status, "the gift ends only with the refund")
+	require.Equal(t, gift.SendAwaitingAddress, g.Status, "the gift ends only with the refund")
 	fake.set(giftlink.CardRefundSucceeded, "")
 	out, err = links.DecideRefund(ctx, id, giftlink.RefundApprove)
 	require.NoError(t, err)
 	require.Equal(t, giftlink.RefundRefunded, out.State)
 	require.True(t, out.Refunded)
-	g, err = d.env.App.Campaigns.Gift(ctx, d.key, id)
+	g, err = d.env.App.Gifts.Get(ctx, d.key, id)
 	require.NoError(t, err)
-	require.Equal(t, campaign.SendCancelled, g.Status)
+	require.Equal(t, gift.SendCancelled, g.Status)
 
 	failed := d.revoked("Failed Card")
 	d.cardPaid(failed)
@@ -230,9 +230,9 @@ func TestCardRefundIsRefundedOnlyWhenTheProcessorSaysSucceeded(t *testing.T) {
 	e := apptest.RequireCode(t, err, core.CodeInvalidRequestState)
 	require.Contains(t, e.Message, "expired_or_canceled_card")
 	require.Equal(t, giftlink.RefundProcessing, d.link(failed).RefundState, "a failed refund is not refunded")
-	g, err = d.env.App.Campaigns.Gift(ctx, d.key, failed)
+	g, err = d.env.App.Gifts.Get(ctx, d.key, failed)
 	require.NoError(t, err)
-	require.Equal(t, campaign.SendAwaitingAddress, g.Status)
+	require.Equal(t, gift.SendAwaitingAddress, g.Status)
 }
 
 // A card-paid gift that went on to be fulfilled after its refund was asked
@@ -274,7 +274,7 @@ func TestRefundOfCardGiftGoesThroughTheCardRefunder(t *testing.T) {
 	links.CardRefunder = nil
 	r, err := links.RequestRefund(ctx, d.owner, id, "duplicate order")
 	require.NoError(t, err)
-	require.Equal(t, campaign.FundedByCheckout, r.FundedBy)
+	require.Equal(t, gift.FundedByCheckout, r.FundedBy)
 	_, err = links.DecideRefund(ctx, id, giftlink.RefundApprove)
 	apptest.RequireCode(t, err, core.CodeInternal)
 	require.Equal(t, giftlink.RefundProcessing, d.link(id).RefundState, "approved, not refunded: no processor")
@@ -302,9 +302,9 @@ func TestRefundOfCardGiftGoesThroughTheCardRefunder(t *testing.T) {
 	require.Equal(t, giftlink.CardRefund{RefundID: r.ID, WorkspaceID: d.env.WorkspaceID, CampaignID: d.campaign, SendID: id,
 		Mode: core.ModeTest, AmountCents: r.AmountCents}, fake.calls[1])
 	require.Equal(t, before, d.balanceOf(), "a card refund never touches the balance")
-	g, err := d.env.App.Campaigns.Gift(ctx, d.key, id)
+	g, err := d.env.App.Gifts.Get(ctx, d.key, id)
 	require.NoError(t, err)
-	require.Equal(t, campaign.SendCancelled, g.Status)
+	require.Equal(t, gift.SendCancelled, g.Status)
 	d.env.RequireLedgerConsistent(t, d.owner)
 }
 
@@ -315,7 +315,7 @@ func TestRefundOfAGiftCancelledMeanwhileCreditsNothingMore(t *testing.T) {
 	before := d.balanceOf()
 	_, err := d.env.App.GiftLinks.RequestRefund(ctx, d.owner, id, "wrong person")
 	require.NoError(t, err)
-	g, err := d.env.App.Campaigns.MoveGift(ctx, campaign.GiftMove{SendID: id, To: campaign.SendCancelled})
+	g, err := d.env.App.Gifts.MoveGift(ctx, gift.GiftMove{SendID: id, To: gift.SendCancelled})
 	require.NoError(t, err)
 	require.Equal(t, before+g.TotalCents, d.balanceOf(), "the cancellation credited it")
 

@@ -9,7 +9,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/giftwell/giftwell/core"
-	"github.com/giftwell/giftwell/core/campaign"
+	"github.com/giftwell/giftwell/core/gift"
 	"github.com/giftwell/giftwell/sql/db"
 )
 
@@ -75,8 +75,8 @@ func (s *Service) Regift(ctx context.Context, p core.Principal, sendID string, r
 		if err := noCheckoutInProgress(ctx, q, v.campaign.WorkspaceID, v.campaign.ID, now); err != nil {
 			return err
 		}
-		snap := campaign.GiftRecipient{
-			Name: who.Name, Email: who.Email, Company: who.Company, Title: who.Title, AddressMode: campaign.AddressConfirm,
+		snap := gift.GiftRecipient{
+			Name: who.Name, Email: who.Email, Company: who.Company, Title: who.Title, AddressMode: gift.AddressConfirm,
 		}
 		raw, err := json.Marshal(snap)
 		if err != nil {
@@ -90,12 +90,12 @@ func (s *Service) Regift(ctx context.Context, p core.Principal, sendID string, r
 		salt := core.RandomBytes(core.LinkSaltBytes)
 		msg := strings.TrimSpace(r.Message)
 		if err := q.GiftLinkRegift(ctx, db.GiftLinkRegiftParams{
-			TokenSalt: salt, Message: msg, CreatedAt: now, ExpiresAt: now.Add(campaign.GiftLinkLifetime), SendID: v.send.ID,
+			TokenSalt: salt, Message: msg, CreatedAt: now, ExpiresAt: now.Add(gift.GiftLinkLifetime), SendID: v.send.ID,
 		}); err != nil {
 			return core.Internal(err)
 		}
 		gen := v.link.Generation + 1
-		if err := campaign.AddGiftLinkToken(ctx, q, s.Config, v.send.ID, gen, salt); err != nil {
+		if err := gift.AddGiftLinkToken(ctx, q, s.Config, v.send.ID, gen, salt); err != nil {
 			return err
 		}
 		if err := q.SendSetLinkGeneration(ctx, db.SendSetLinkGenerationParams{Generation: gen, ID: v.send.ID}); err != nil {
@@ -105,7 +105,7 @@ func (s *Service) Regift(ctx context.Context, p core.Principal, sendID string, r
 		v.link.Generation, v.link.TokenSalt, v.link.Message = gen, salt, msg
 		v.link.MessageVersion++
 		v.link.State, v.link.RevokedAt = string(LinkActive), nil
-		v.link.CreatedAt, v.link.ExpiresAt, v.link.UpdatedAt = now, now.Add(campaign.GiftLinkLifetime), now
+		v.link.CreatedAt, v.link.ExpiresAt, v.link.UpdatedAt = now, now.Add(gift.GiftLinkLifetime), now
 		if err := s.recordChange(ctx, tx, p, v, changeRegift, now); err != nil {
 			return err
 		}

@@ -11,14 +11,18 @@ import (
 	"github.com/giftwell/giftwell/core"
 	"github.com/giftwell/giftwell/core/campaign"
 	"github.com/giftwell/giftwell/core/catalog"
+	"github.com/giftwell/giftwell/core/gift"
 )
 
 // Service keeps gift links.
 type Service struct {
 	*core.Kernel
-	// Campaigns moves gifts (a confirmed address makes a gift ready, a
-	// decline ends it) in the link's transaction.
+	// Campaigns holds the campaign rules a link follows (its status, note
+	// and branding) and the checkouts that block a regift.
 	Campaigns *campaign.Service
+	// Gifts moves gifts (a confirmed address makes a gift ready, a decline
+	// ends it) in the link's transaction, and refunds them.
+	Gifts *gift.Service
 	// Catalog names and pictures the gift on the recipient's page.
 	Catalog *catalog.Store
 	// CardRefunder refunds card-paid gifts whose refund staff approved

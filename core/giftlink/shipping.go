@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 
 	"github.com/giftwell/giftwell/core"
-	"github.com/giftwell/giftwell/core/campaign"
+	"github.com/giftwell/giftwell/core/gift"
 	"github.com/giftwell/giftwell/sql/db"
 )
 
@@ -31,11 +31,11 @@ func (s *Service) ShippingAddress(ctx context.Context, sendID string) (*Address,
 	if !core.IsNoRows(err) {
 		return nil, core.Internal(err)
 	}
-	var r campaign.GiftRecipient
+	var r gift.GiftRecipient
 	if err := json.Unmarshal(row, &r); err != nil {
 		return nil, core.Internal(err)
 	}
-	if r.AddressMode != campaign.AddressKnown || r.Address == "" {
+	if r.AddressMode != gift.AddressKnown || r.Address == "" {
 		return nil, nil
 	}
 	return &Address{Name: r.Name, Street: r.Address, City: r.City, State: r.State, Zip: r.Zip}, nil

@@ -8,6 +8,7 @@ import (
 
 	"github.com/giftwell/giftwell/core"
 	"github.com/giftwell/giftwell/core/campaign"
+	"github.com/giftwell/giftwell/core/gift"
 	"github.com/giftwell/giftwell/core/giftlink"
 	"github.com/giftwell/giftwell/internal/apptest"
 )
@@ -24,9 +25,9 @@ func TestConfirmRefusesAStateOutsideThePrepaidOffer(t *testing.T) {
 	sendID, token := g.gift("1")
 	_, err := g.env.App.DB.Exec(ctx, `UPDATE sends SET shipping_states = $2 WHERE id = $1`, sendID, []string{"CA", "NY", "TX"})
 	require.NoError(t, err)
-	gift, err := g.env.App.Campaigns.Gift(ctx, g.key, sendID)
+	sent, err := g.env.App.Gifts.Get(ctx, g.key, sendID)
 	require.NoError(t, err)
-	require.Equal(t, []string{"CA", "NY", "TX"}, gift.ShippingStates)
+	require.Equal(t, []string{"CA", "NY", "TX"}, sent.ShippingStates)
 
 	page, err := g.env.App.GiftLinks.Confirm(ctx, token, ip, goodAddress()) // Illinois
 	e := apptest.RequireCode(t, err, core.CodeValidation)
@@ -39,9 +40,9 @@ func TestConfirmRefusesAStateOutsideThePrepaidOffer(t *testing.T) {
 	page, err = g.env.App.GiftLinks.Confirm(ctx, token, ip, texas)
 	require.NoError(t, err)
 	require.Equal(t, giftlink.PageConfirmed, page.State)
-	gift, err = g.env.App.Campaigns.Gift(ctx, g.key, sendID)
+	sent, err = g.env.App.Gifts.Get(ctx, g.key, sendID)
 	require.NoError(t, err)
-	require.Equal(t, campaign.SendReady, gift.Status)
+	require.Equal(t, gift.SendReady, sent.Status)
 }
 
 // TestGiftCreationStoresShippingStates: the gift creation input's
@@ -57,15 +58,15 @@ func TestGiftCreationStoresShippingStates(t *testing.T) {
 	})
 	require.NoError(t, err)
 	limited, err := g.env.App.Campaigns.InsertSend(ctx, g.key, campaign.SendParams{CampaignID: c.ID, RecipientID: c.Recipients[0].RecipientID,
-		TotalCents: 5_400, FundedBy: campaign.FundedByCheckout, ShippingStates: []string{"WA", "OR"}})
+		TotalCents: 5_400, FundedBy: gift.FundedByCheckout, ShippingStates: []string{"WA", "OR"}})
 	require.NoError(t, err)
 	open, err := g.env.App.Campaigns.InsertSend(ctx, g.key, campaign.SendParams{CampaignID: c.ID, RecipientID: c.Recipients[1].RecipientID,
-		TotalCents: 5_400, FundedBy: campaign.FundedByCheckout})
+		TotalCents: 5_400, FundedBy: gift.FundedByCheckout})
 	require.NoError(t, err)
-	gift, err := g.env.App.Campaigns.Gift(ctx, g.key, limited)
+	sent, err := g.env.App.Gifts.Get(ctx, g.key, limited)
 	require.NoError(t, err)
-	require.Equal(t, []string{"WA", "OR"}, gift.ShippingStates)
-	gift, err = g.env.App.Campaigns.Gift(ctx, g.key, open)
+	require.Equal(t, []string{"WA", "OR"}, sent.ShippingStates)
+	sent, err = g.env.App.Gifts.Get(ctx, g.key, open)
 	require.NoError(t, err)
-	require.Empty(t, gift.ShippingStates)
+	require.Empty(t, sent.ShippingStates)
 }

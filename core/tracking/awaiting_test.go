@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/giftwell/giftwell/core/campaign"
+	"github.com/giftwell/giftwell/core/gift"
 	"github.com/giftwell/giftwell/core/tracking"
 	"github.com/giftwell/giftwell/internal/apptest"
 )
@@ -24,13 +25,13 @@ func TestAwaitingAddress(t *testing.T) {
 	g.approved(pb, "known") // a sender-supplied address: ready, no link
 	confirm := func(n string) string {
 		in := person(n)
-		in.AddressMode, in.Address, in.City, in.State, in.Zip = campaign.AddressConfirm, "", "", "", ""
+		in.AddressMode, in.Address, in.City, in.State, in.Zip = gift.AddressConfirm, "", "", "", ""
 		res, err := app.Campaigns.AddToPlaybook(ctx, g.key, pb, campaign.PlaybookPersonAdd{Recipient: in})
 		require.NoError(t, err)
-		gift, err := app.Campaigns.ApproveGift(ctx, g.owner, campaign.QueueDecision{CampaignID: pb, RecipientID: res.RecipientID})
+		sent, err := app.Campaigns.ApproveGift(ctx, g.owner, campaign.QueueDecision{CampaignID: pb, RecipientID: res.RecipientID})
 		require.NoError(t, err)
-		require.Equal(t, campaign.SendAwaitingAddress, gift.Status)
-		return gift.ID
+		require.Equal(t, gift.SendAwaitingAddress, sent.Status)
+		return sent.ID
 	}
 	confirm("early")
 	g.env.Clock.Advance(5 * 24 * time.Hour)

@@ -7,7 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/giftwell/giftwell/core"
-	"github.com/giftwell/giftwell/core/campaign"
+	"github.com/giftwell/giftwell/core/gift"
 	"github.com/giftwell/giftwell/internal/apptest"
 )
 
@@ -22,11 +22,11 @@ func TestGiftEvents(t *testing.T) {
 	pb := g.playbook("Timeline", false)
 	a := g.approved(pb, "1")
 	b := g.approved(pb, "2")
-	for _, m := range []campaign.GiftMove{
-		{SendID: a, To: campaign.SendInProduction},
-		{SendID: a, To: campaign.SendShipped, Carrier: "UPS", TrackingNumber: "1Z999", TrackingURL: "https://ups.example/1Z999"},
+	for _, m := range []gift.GiftMove{
+		{SendID: a, To: gift.SendInProduction},
+		{SendID: a, To: gift.SendShipped, Carrier: "UPS", TrackingNumber: "1Z999", TrackingURL: "https://ups.example/1Z999"},
 	} {
-		_, err := app.Campaigns.MoveGift(ctx, m)
+		_, err := app.Gifts.MoveGift(ctx, m)
 		require.NoError(t, err)
 	}
 

@@ -12,6 +12,7 @@ import (
 
 	"github.com/giftwell/giftwell/core"
 	"github.com/giftwell/giftwell/core/campaign"
+	"github.com/giftwell/giftwell/core/gift"
 	"github.com/giftwell/giftwell/core/tracking"
 	"github.com/giftwell/giftwell/internal/apptest"
 )
@@ -57,7 +58,7 @@ func person(n string) campaign.RecipientInput {
 	return campaign.RecipientInput{
 		Name: "Person " + n, Company: "Co " + n, SourceSystem: "crm", ExternalID: "ext-" + n, Email: "secret-" + n + "@example.com",
 		ProfileURL: "https://www.linkedin.com/in/secret-" + n, Message: "A private note for {{firstName}} " + n,
-		AddressMode: campaign.AddressKnown, Address: "1 Secret Street", City: "Springfield", State: "IL", Zip: "62701",
+		AddressMode: gift.AddressKnown, Address: "1 Secret Street", City: "Springfield", State: "IL", Zip: "62701",
 	}
 }
 
@@ -70,9 +71,9 @@ func (g *gifts) approved(campaignID, n string) string {
 	res, err := g.env.App.Campaigns.AddToPlaybook(ctx, g.key, campaignID, campaign.PlaybookPersonAdd{Recipient: person(n)})
 	require.NoError(g.t, err)
 	require.Equal(g.t, campaign.ApprovalWaiting, res.Approval.State)
-	gift, err := g.env.App.Campaigns.ApproveGift(ctx, g.owner, campaign.QueueDecision{CampaignID: campaignID, RecipientID: res.RecipientID})
+	sent, err := g.env.App.Campaigns.ApproveGift(ctx, g.owner, campaign.QueueDecision{CampaignID: campaignID, RecipientID: res.RecipientID})
 	require.NoError(g.t, err)
-	return gift.ID
+	return sent.ID
 }
 
 // autoApproved adds person n to auto-approving playbook campaignID, which

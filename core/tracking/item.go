@@ -7,7 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/giftwell/giftwell/core"
-	"github.com/giftwell/giftwell/core/campaign"
+	"github.com/giftwell/giftwell/core/gift"
 	"github.com/giftwell/giftwell/sql/db"
 )
 
@@ -22,18 +22,18 @@ const (
 // Item is one gift as tracking shows it: the spec's tracking item. It
 // holds no address, email or note of any kind.
 type Item struct {
-	SendID         string               `json:"sendId" jsonschema:"the gift (send_...)"`
-	CampaignID     string               `json:"campaignId" jsonschema:"the gift's campaign"`
-	Attribution    campaign.Attribution `json:"attribution" jsonschema:"the gift's attribution (externalId and the rest)"`
-	Status         campaign.SendStatus  `json:"status" jsonschema:"awaiting_address, ready, in_production, shipped, delivered; or the ends declined, expired, cancelled" schema:"enum=awaiting_address|ready|in_production|shipped|delivered|declined|expired|cancelled"`
-	Outcome        Outcome              `json:"outcome" jsonschema:"the customer-reported outcome that occurred last" schema:"enum=none|replied|meeting_booked|meeting_held"`
-	OrderState     campaign.OrderState  `json:"orderState" jsonschema:"the production order: none until production starts, then placed, shipped, delivered" schema:"enum=none|placed|shipped|delivered"`
-	Mode           core.Mode            `json:"mode" jsonschema:"test or live, as created" schema:"enum=test|live"`
-	CreatedAt      time.Time            `json:"createdAt" jsonschema:"when the gift was created"`
-	TotalCents     int64                `json:"totalCents" jsonschema:"what the gift cost in USD cents, all-in"`
-	Carrier        string               `json:"carrier" jsonschema:"the shipping carrier; empty until shipped"`
-	TrackingNumber string               `json:"trackingNumber" jsonschema:"the carrier's tracking number; empty until shipped"`
-	TrackingURL    string               `json:"trackingUrl" jsonschema:"where the shipment can be followed; empty until shipped"`
+	SendID         string           `json:"sendId" jsonschema:"the gift (send_...)"`
+	CampaignID     string           `json:"campaignId" jsonschema:"the gift's campaign"`
+	Attribution    gift.Attribution `json:"attribution" jsonschema:"the gift's attribution (externalId and the rest)"`
+	Status         gift.SendStatus  `json:"status" jsonschema:"awaiting_address, ready, in_production, shipped, delivered; or the ends declined, expired, cancelled" schema:"enum=awaiting_address|ready|in_production|shipped|delivered|declined|expired|cancelled"`
+	Outcome        Outcome          `json:"outcome" jsonschema:"the customer-reported outcome that occurred last" schema:"enum=none|replied|meeting_booked|meeting_held"`
+	OrderState     gift.OrderState  `json:"orderState" jsonschema:"the production order: none until production starts, then placed, shipped, delivered" schema:"enum=none|placed|shipped|delivered"`
+	Mode           core.Mode        `json:"mode" jsonschema:"test or live, as created" schema:"enum=test|live"`
+	CreatedAt      time.Time        `json:"createdAt" jsonschema:"when the gift was created"`
+	TotalCents     int64            `json:"totalCents" jsonschema:"what the gift cost in USD cents, all-in"`
+	Carrier        string           `json:"carrier" jsonschema:"the shipping carrier; empty until shipped"`
+	TrackingNumber string           `json:"trackingNumber" jsonschema:"the carrier's tracking number; empty until shipped"`
+	TrackingURL    string           `json:"trackingUrl" jsonschema:"where the shipment can be followed; empty until shipped"`
 }
 
 // ItemFilter narrows get_tracking; empty fields do not narrow.
@@ -161,7 +161,7 @@ func (in ItemsInput) validate() (int, error) {
 	case limit < 1 || limit > MaxTrackingLimit:
 		return 0, core.Invalid("limit", "must be between 1 and %d", MaxTrackingLimit)
 	}
-	if in.Status != "" && !campaign.SendStatus(in.Status).Valid() {
+	if in.Status != "" && !gift.SendStatus(in.Status).Valid() {
 		return 0, core.Invalid("status", "must be one of awaiting_address, ready, in_production, shipped, delivered, declined, expired, cancelled")
 	}
 	for _, f := range []struct{ field, value string }{
@@ -177,8 +177,8 @@ func (in ItemsInput) validate() (int, error) {
 // trackingItem maps a stored gift.
 func trackingItem(r db.Send) (Item, error) {
 	it := Item{
-		SendID: r.ID, CampaignID: r.CampaignID, Status: campaign.SendStatus(r.Status), Outcome: Outcome(r.Outcome),
-		OrderState: campaign.OrderStateOf(campaign.SendStatus(r.Status)), Mode: core.Mode(r.Mode), CreatedAt: r.CreatedAt.UTC(),
+		SendID: r.ID, CampaignID: r.CampaignID, Status: gift.SendStatus(r.Status), Outcome: Outcome(r.Outcome),
+		OrderState: gift.OrderStateOf(gift.SendStatus(r.Status)), Mode: core.Mode(r.Mode), CreatedAt: r.CreatedAt.UTC(),
 		TotalCents: r.TotalCents, Carrier: r.Carrier, TrackingNumber: r.TrackingNumber, TrackingURL: r.TrackingUrl,
 	}
 	if err := json.Unmarshal(r.Attribution, &it.Attribution); err != nil {

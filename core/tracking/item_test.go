@@ -8,7 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/giftwell/giftwell/core"
-	"github.com/giftwell/giftwell/core/campaign"
+	"github.com/giftwell/giftwell/core/gift"
 	"github.com/giftwell/giftwell/core/tracking"
 	"github.com/giftwell/giftwell/internal/apptest"
 )
@@ -27,9 +27,9 @@ func TestTrackingItems(t *testing.T) {
 	b := g.approved(manual, "2")
 	g.env.Clock.Advance(time.Second)
 	c := g.approved(other, "3")
-	_, err := app.Campaigns.MoveGift(ctx, campaign.GiftMove{SendID: b, To: campaign.SendInProduction, Reason: "test"})
+	_, err := app.Gifts.MoveGift(ctx, gift.GiftMove{SendID: b, To: gift.SendInProduction, Reason: "test"})
 	require.NoError(t, err)
-	_, err = app.Campaigns.MoveGift(ctx, campaign.GiftMove{SendID: b, To: campaign.SendShipped, Reason: "test",
+	_, err = app.Gifts.MoveGift(ctx, gift.GiftMove{SendID: b, To: gift.SendShipped, Reason: "test",
 		Carrier: "UPS", TrackingNumber: "1Z999", TrackingURL: "https://ups.example/1Z999"})
 	require.NoError(t, err)
 
@@ -38,8 +38,8 @@ func TestTrackingItems(t *testing.T) {
 	require.Nil(t, page.NextCursor)
 	require.Equal(t, []string{c, b, a}, sendIDs(page.Items))
 	shipped := page.Items[1]
-	require.Equal(t, campaign.SendShipped, shipped.Status)
-	require.Equal(t, campaign.OrderShipped, shipped.OrderState)
+	require.Equal(t, gift.SendShipped, shipped.Status)
+	require.Equal(t, gift.OrderShipped, shipped.OrderState)
 	require.Equal(t, tracking.OutcomeNone, shipped.Outcome)
 	require.Equal(t, core.ModeTest, shipped.Mode)
 	require.Equal(t, "UPS", shipped.Carrier)
@@ -48,8 +48,8 @@ func TestTrackingItems(t *testing.T) {
 	require.Equal(t, "ext-2", shipped.Attribution.ExternalID)
 	require.Equal(t, int64(9_000), shipped.TotalCents)
 	require.Equal(t, manual, shipped.CampaignID)
-	require.Equal(t, campaign.SendReady, page.Items[0].Status)
-	require.Equal(t, campaign.OrderNone, page.Items[0].OrderState)
+	require.Equal(t, gift.SendReady, page.Items[0].Status)
+	require.Equal(t, gift.OrderNone, page.Items[0].OrderState)
 	// Exactly the spec's fields, nothing personal.
 	var fields map[string]any
 	require.NoError(t, jsonUnmarshal(raw(t, shipped), &fields))
@@ -143,23 +143,23 @@ func TestCampaignResults(t *testing.T) {
 	for i := range ids {
 		ids[i] = g.approved(c, string(rune('1'+i)))
 	}
-	move := func(id string, to ...campaign.SendStatus) {
+	move := func(id string, to ...gift.SendStatus) {
 		for _, s := range to {
-			_, err := app.Campaigns.MoveGift(ctx, campaign.GiftMove{SendID: id, To: s, Reason: "test"})
+			_, err := app.Gifts.MoveGift(ctx, gift.GiftMove{SendID: id, To: s, Reason: "test"})
 			require.NoError(t, err)
 		}
 	}
 	out := func(id string, o tracking.Outcome) { g.outcome(tracking.OutcomeInput{SendID: id, Outcome: o}) }
-	move(ids[0], campaign.SendInProduction, campaign.SendShipped, campaign.SendDelivered)
-	move(ids[1], campaign.SendInProduction, campaign.SendShipped, campaign.SendDelivered)
+	move(ids[0], gift.SendInProduction, gift.SendShipped, gift.SendDelivered)
+	move(ids[1], gift.SendInProduction, gift.SendShipped, gift.SendDelivered)
 	out(ids[0], tracking.OutcomeMeetingHeld)
 	out(ids[1], tracking.OutcomeReplied)
 	out(ids[2], tracking.OutcomeMeetingBooked)
 	// A cancelled gift's earlier meeting counts nowhere.
 	out(ids[3], tracking.OutcomeMeetingBooked)
-	move(ids[3], campaign.SendCancelled)
+	move(ids[3], gift.SendCancelled)
 	// A declined gift counts but commits nothing.
-	move(ids[4], campaign.SendDeclined)
+	move(ids[4], gift.SendDeclined)
 
 	res, err := app.Tracking.CampaignResults(ctx, g.key, c)
 	require.NoError(t, err)

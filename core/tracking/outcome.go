@@ -6,7 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/giftwell/giftwell/core"
-	"github.com/giftwell/giftwell/core/campaign"
+	"github.com/giftwell/giftwell/core/gift"
 	"github.com/giftwell/giftwell/sql/db"
 	"github.com/jackc/pgx/v5"
 )
@@ -119,7 +119,7 @@ func (a *Service) RecordOutcome(ctx context.Context, p core.Principal, in Outcom
 				return core.Internal(err)
 			}
 		}
-		if campaign.SendStatus(send.Status) == campaign.SendCancelled {
+		if gift.SendStatus(send.Status) == gift.SendCancelled {
 			return core.FieldError(core.CodeInvalidRequestState, "id", "gift %s was cancelled; cancelled gifts take no outcomes and count in no results", send.ID)
 		}
 		row, err := q.OutcomeInsert(ctx, db.OutcomeInsertParams{

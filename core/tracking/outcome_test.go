@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/giftwell/giftwell/core"
-	"github.com/giftwell/giftwell/core/campaign"
+	"github.com/giftwell/giftwell/core/gift"
 	"github.com/giftwell/giftwell/core/tracking"
 	"github.com/giftwell/giftwell/internal/apptest"
 )
@@ -134,7 +134,7 @@ func TestRecordOutcome(t *testing.T) {
 
 	// A cancelled gift takes no new report; a retry of an earlier one
 	// still answers with it.
-	_, err = app.Campaigns.MoveGift(ctx, campaign.GiftMove{SendID: b, To: campaign.SendCancelled, Reason: "test"})
+	_, err = app.Gifts.MoveGift(ctx, gift.GiftMove{SendID: b, To: gift.SendCancelled, Reason: "test"})
 	require.NoError(t, err)
 	_, err = app.Tracking.RecordOutcome(ctx, g.key, tracking.OutcomeInput{SendID: b, Outcome: tracking.OutcomeMeetingBooked})
 	require.Equal(t, []string{"id"}, apptest.RequireCode(t, err, core.CodeInvalidRequestState).Fields)

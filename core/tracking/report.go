@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/giftwell/giftwell/core"
-	"github.com/giftwell/giftwell/core/campaign"
+	"github.com/giftwell/giftwell/core/gift"
 	"github.com/giftwell/giftwell/sql/db"
 )
 
@@ -211,8 +211,8 @@ func readWeeks(ctx context.Context, q *db.Queries, workspaceID string, r reportR
 
 // newReportCounts are zero counts naming every gift status.
 func newReportCounts() ReportCounts {
-	c := ReportCounts{Statuses: make(map[string]int, len(campaign.SendStatuses))}
-	for _, s := range campaign.SendStatuses {
+	c := ReportCounts{Statuses: make(map[string]int, len(gift.SendStatuses))}
+	for _, s := range gift.SendStatuses {
 		c.Statuses[string(s)] = 0
 	}
 	return c
@@ -221,7 +221,7 @@ func newReportCounts() ReportCounts {
 // add counts row (one campaign's gifts in one status) into c.
 func (c *ReportCounts) add(row db.ReportCampaignsRow) {
 	c.Statuses[row.Status] += int(row.Gifts)
-	if campaign.SendStatus(row.Status) == campaign.SendCancelled {
+	if gift.SendStatus(row.Status) == gift.SendCancelled {
 		c.Cancelled += int(row.Gifts)
 		return
 	}

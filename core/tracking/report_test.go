@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/giftwell/giftwell/core"
-	"github.com/giftwell/giftwell/core/campaign"
+	"github.com/giftwell/giftwell/core/gift"
 	"github.com/giftwell/giftwell/core/tracking"
 	"github.com/giftwell/giftwell/internal/apptest"
 )
@@ -31,7 +31,7 @@ func TestGetReport(t *testing.T) {
 	// Week of Monday 2026-03-02: three Alpha gifts, one cancelled, one with a meeting.
 	a1, a2 := g.autoApproved(alpha, "a1"), g.autoApproved(alpha, "a2")
 	a3 := g.autoApproved(alpha, "a3")
-	_, err := app.Campaigns.MoveGift(ctx, campaign.GiftMove{SendID: a3, To: campaign.SendCancelled, Reason: "test"})
+	_, err := app.Gifts.MoveGift(ctx, gift.GiftMove{SendID: a3, To: gift.SendCancelled, Reason: "test"})
 	require.NoError(t, err)
 	outcome(a2, tracking.OutcomeMeetingBooked)
 	// Week of 2026-03-09: two Beta gifts, a reply and a meeting held.
@@ -48,7 +48,7 @@ func TestGetReport(t *testing.T) {
 	require.Equal(t, 4, r.Totals.Gifts)
 	require.Equal(t, 1, r.Totals.Cancelled)
 	require.Equal(t, 1, r.Totals.Statuses["cancelled"])
-	require.Len(t, r.Totals.Statuses, len(campaign.SendStatuses), "every status is named")
+	require.Len(t, r.Totals.Statuses, len(gift.SendStatuses), "every status is named")
 	unit := r.Totals.CommittedCents / 4
 	require.Positive(t, unit)
 	require.Equal(t, 3, r.Totals.ReportedReplies, "a meeting is a reply too")

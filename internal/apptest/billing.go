@@ -9,6 +9,7 @@ import (
 
 	"github.com/giftwell/giftwell/core"
 	"github.com/giftwell/giftwell/core/campaign"
+	"github.com/giftwell/giftwell/core/gift"
 )
 
 // NewBatch creates a draft batch of people people for p (gourmet-snack-crate,
@@ -26,7 +27,7 @@ func (e *Env) NewBatchOf(t testing.TB, p core.Principal, productID string, peopl
 	for i := range people {
 		r := campaign.RecipientInput{Name: fmt.Sprintf("Person %d", i), Email: fmt.Sprintf("p%d-%s@example.com", i, core.RandomHex(3))}
 		if i > 0 {
-			r.AddressMode, r.Address, r.City, r.State, r.Zip = campaign.AddressKnown, "1 Main St", "Austin", "TX", "78701"
+			r.AddressMode, r.Address, r.City, r.State, r.Zip = gift.AddressKnown, "1 Main St", "Austin", "TX", "78701"
 		}
 		rs = append(rs, r)
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/giftwell/giftwell/core"
 	"github.com/giftwell/giftwell/core/campaign"
+	"github.com/giftwell/giftwell/core/gift"
 	"github.com/giftwell/giftwell/core/ledger"
 )
 
@@ -71,7 +72,7 @@ func TestLedgerInvariantRandomizedRun(t *testing.T) {
 		case op == 5 && len(gifts) > 0:
 			send := gifts[rng.IntN(len(gifts))]
 			for range 1 + rng.IntN(2) {
-				_, err := app.Campaigns.MoveGift(ctx, campaign.GiftMove{SendID: send, To: campaign.SendCancelled, Reason: "randomized run"})
+				_, err := app.Gifts.MoveGift(ctx, gift.GiftMove{SendID: send, To: gift.SendCancelled, Reason: "randomized run"})
 				if err != nil {
 					require.Equal(t, core.CodeInvalidRequestState, core.ErrorCode(err), "%v", err)
 				}

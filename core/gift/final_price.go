@@ -1,4 +1,4 @@
-package campaign
+package gift
 
 import (
 	"context"
@@ -39,8 +39,8 @@ const (
 // past production, and a card-paid gift whose amount changed (the card is
 // charged only through checkout).
 func (a *Service) ConfirmFinalPrice(ctx context.Context, sendID string, cents int64) (Gift, error) {
-	if cents <= 0 || cents > MaxPerPersonCents {
-		return Gift{}, core.Invalid("finalPrice", "must be 1-%d cents", MaxPerPersonCents)
+	if cents <= 0 || cents > MaxPriceCents {
+		return Gift{}, core.Invalid("finalPrice", "must be 1-%d cents", MaxPriceCents)
 	}
 	var (
 		g        Gift
@@ -72,7 +72,7 @@ func (a *Service) ConfirmFinalPrice(ctx context.Context, sendID string, cents in
 			return core.Internal(err)
 		}
 		row.FinalPriceCents, row.PriceReview, row.UpdatedAt = &cents, &rv, now
-		g, err = giftFromRow(row)
+		g, err = FromRow(row)
 		return err
 	})
 	if err != nil {

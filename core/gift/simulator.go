@@ -1,4 +1,4 @@
-package campaign
+package gift
 
 import (
 	"context"
@@ -155,14 +155,14 @@ func simulatedTrackingNumber(sendID string) string {
 // waiting for its portrait's approval snoozes the job for portraitRetry.
 type SimulateFulfilmentWorker struct {
 	river.WorkerDefaults[SimulateFulfilmentArgs]
-	Campaigns *Service
+	Gifts *Service
 }
 
 var _ river.Worker[SimulateFulfilmentArgs] = (*SimulateFulfilmentWorker)(nil)
 
 // Work runs the job's step once.
 func (w *SimulateFulfilmentWorker) Work(ctx context.Context, job *river.Job[SimulateFulfilmentArgs]) error {
-	_, waiting, err := w.Campaigns.simulateFulfilment(ctx, job.Args.SendID, job.Args.Step)
+	_, waiting, err := w.Gifts.simulateFulfilment(ctx, job.Args.SendID, job.Args.Step)
 	if err == nil && waiting {
 		return river.JobSnooze(portraitRetry)
 	}

@@ -1,4 +1,4 @@
-package campaign
+package gift
 
 import (
 	"slices"

@@ -1,4 +1,4 @@
-package campaign
+package gift
 
 import (
 	"context"
@@ -128,7 +128,7 @@ func (a *Service) moveGift(ctx context.Context, tx pgx.Tx, m GiftMove) (Gift, er
 	statusChanged := from != m.To
 	trackingChanged := next.Carrier != row.Carrier || next.TrackingNumber != row.TrackingNumber || next.TrackingUrl != row.TrackingUrl
 	if !statusChanged && !trackingChanged {
-		return giftFromRow(row)
+		return FromRow(row)
 	}
 	now := a.Clock.Now()
 	next.UpdatedAt = now
@@ -171,7 +171,7 @@ func (a *Service) moveGift(ctx context.Context, tx pgx.Tx, m GiftMove) (Gift, er
 			return Gift{}, err
 		}
 	}
-	return giftFromRow(next)
+	return FromRow(next)
 }
 
 // refundGift credits a balance-paid gift's cost back to the balance it was

@@ -1,4 +1,4 @@
-package campaign
+package gift
 
 import (
 	"context"
@@ -9,16 +9,12 @@ import (
 
 // startPortrait gives a new gift whose product requiresPortrait its
 // portrait (artwork.StartPortrait) in workspace workspaceID: awaiting_approval with the person's
-// uploaded photo, awaiting_photo otherwise (no photo yet, or a LinkedIn
+// uploaded photo (asset), awaiting_photo otherwise (no photo yet, or a LinkedIn
 // profile staff source a photo from). update_recipient_photo moves it on.
-func (a *Service) startPortrait(ctx context.Context, q *db.Queries, workspaceID string, g *Gift, who person) error {
+func (a *Service) startPortrait(ctx context.Context, q *db.Queries, workspaceID string, g *Gift, asset string) error {
 	product, err := a.storedProduct(ctx, g.ProductID)
 	if err != nil || product == nil || !product.RequiresPortrait {
 		return err
-	}
-	asset := ""
-	if who.Photo != nil && who.Photo.Source == PhotoUpload {
-		asset = who.Photo.AssetID
 	}
 	g.Portrait, err = artwork.StartPortrait(ctx, q, workspaceID, g.ID, asset, g.CreatedAt)
 	return err

@@ -1,4 +1,4 @@
-package campaign
+package gift
 
 import (
 	"context"
@@ -42,11 +42,11 @@ type GiftPage struct {
 	NextCursor *string `json:"nextCursor" jsonschema:"pass as cursor, with the same filters, for the next page; null on the last page"`
 }
 
-// Gifts returns a page of p's workspace's gifts, newest first, narrowed by
+// List returns a page of p's workspace's gifts, newest first, narrowed by
 // f. The cursor is opaque: the last gift's creation time and ID and the
 // filters it was issued for, with a checksum. It returns VALIDATION_ERROR
 // naming status, mode, limit or cursor, or the codes of Authorize.
-func (a *Service) Gifts(ctx context.Context, p core.Principal, f GiftFilter) (GiftPage, error) {
+func (a *Service) List(ctx context.Context, p core.Principal, f GiftFilter) (GiftPage, error) {
 	if err := core.Authorize(p, core.ActRead, ""); err != nil {
 		return GiftPage{}, err
 	}
@@ -98,7 +98,7 @@ func (a *Service) Gifts(ctx context.Context, p core.Principal, f GiftFilter) (Gi
 			page.NextCursor = &next
 			break
 		}
-		g, err := giftFromRow(r)
+		g, err := FromRow(r)
 		if err != nil {
 			return GiftPage{}, err
 		}
@@ -107,9 +107,9 @@ func (a *Service) Gifts(ctx context.Context, p core.Principal, f GiftFilter) (Gi
 	return page, nil
 }
 
-// Gift returns one gift of p's workspace. It returns NOT_FOUND for a gift
+// Get returns one gift of p's workspace. It returns NOT_FOUND for a gift
 // of another workspace or none, or the codes of Authorize.
-func (a *Service) Gift(ctx context.Context, p core.Principal, sendID string) (Gift, error) {
+func (a *Service) Get(ctx context.Context, p core.Principal, sendID string) (Gift, error) {
 	if err := core.Authorize(p, core.ActRead, ""); err != nil {
 		return Gift{}, err
 	}
@@ -122,7 +122,7 @@ func (a *Service) Gift(ctx context.Context, p core.Principal, sendID string) (Gi
 		if err != nil {
 			return core.Internal(err)
 		}
-		g, err = giftFromRow(r)
+		g, err = FromRow(r)
 		return err
 	})
 	return g, err

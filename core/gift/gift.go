@@ -1,4 +1,4 @@
-package campaign
+package gift
 
 import (
 	"context"
@@ -72,54 +72,67 @@ type Gift struct {
 	UpdatedAt      time.Time `json:"updatedAt" jsonschema:"when the gift last changed"`
 }
 
-// giftParams describe a gift to create for a person of a campaign.
-type giftParams struct {
-	c   campaignRecord
-	who person
-	// unitCents is what the gift costs (the product's price + shipping).
-	unitCents int64
-	mode      core.Mode
-	fundedBy  FundedBy
-	status    SendStatus
-	// approvedBy is the approving user, "" for auto-approve.
-	approvedBy   string
-	autoApproved bool
-	// attribution holds the gift's own values, or nil.
-	attribution *Attribution
-	outcome     string
-	// shippingStates limit where the recipient may confirm an address (a
-	// prepaid offer's shippingStates, two-letter codes); nil allows every
-	// state.
-	shippingStates []string
-	// recordOnly records a gift that was paid elsewhere (InsertSend's
-	// history): no debit and no events.
-	recordOnly bool
+// New describes a gift to create: everything about it is settled by the
+// caller (the approval, checkout or quote that creates it), which has
+// locked the campaign.
+type New struct {
+	WorkspaceID string
+	CampaignID  string
+	RecipientID string
+	ProductID   string
+	// Recipient is the person as they are now; the gift keeps this copy.
+	Recipient GiftRecipient
+	// UnitCents is what the gift costs (the product's price + shipping).
+	UnitCents int64
+	// Mode is test or live; empty means test.
+	Mode     core.Mode
+	FundedBy FundedBy
+	// Status is the gift's first status; empty means the one its address
+	// mode gives (ready with a known address, awaiting_address otherwise).
+	Status SendStatus
+	// ApprovedBy is the approving user, "" for auto-approve.
+	ApprovedBy   string
+	AutoApproved bool
+	// PerGiftMaxCents is the auto-approve limit an auto-approved gift was
+	// approved under, for its send.auto_approved event; nil leaves it out.
+	PerGiftMaxCents *int64
+	// Attribution is the gift's whole attribution, already resolved.
+	Attribution Attribution
+	// Outcome is none unless given.
+	Outcome string
+	// ShippingStates limit where the recipient may confirm an address (a
+	// prepaid offer's two-letter states); nil allows every state.
+	ShippingStates []string
+	// Note is the gift's note with its placeholders filled.
+	Note string
+	// Customization is the campaign's customization the gift is made with.
+	Customization map[string]string
+	// PortraitAssetID is the person's uploaded photo, for a product that
+	// requiresPortrait; "" starts the portrait awaiting a photo.
+	PortraitAssetID string
+	// RecordOnly records a gift that was paid elsewhere (InsertSend's
+	// history): no debit, no link and no events.
+	RecordOnly bool
 }
 
-// createGift creates the gift of gp inside the caller's transaction, which
-// has locked the campaign: a balance-funded gift is debited first (402
-// INSUFFICIENT_BALANCE when the balance cannot cover it), then the send row
-// (one gift per person, whatever races: the unique index
-// sends_recipient_once), the person's approval state, and the send.created
-// event, plus send.auto_approved for auto-approve. Either all of it lands or
-// none. A test gift created ready starts the fulfilment simulator
+// Create creates gift n inside the caller's transaction: a balance-funded
+// gift is debited first (402 INSUFFICIENT_BALANCE when the balance cannot
+// cover it), then the send row (one gift per person, whatever races: the
+// unique index sends_recipient_once), its portrait, its first gift link
+// when the recipient confirms the address, and the send.created event, plus
+// send.auto_approved for auto-approve. Either all of it lands or none. A
+// test gift created ready starts the fulfilment simulator
 // (scheduleSimulation).
-func (a *Service) createGift(ctx context.Context, tx pgx.Tx, gp giftParams) (Gift, error) {
+func (a *Service) Create(ctx context.Context, tx pgx.Tx, n New) (Gift, error) {
 	q := db.New(tx)
-	c, who := gp.c, gp.who
 	g := Gift{
-		ID: core.NewID(core.PrefixSend), CampaignID: c.ID, RecipientID: who.id, ProductID: c.ProductID,
-		Status: gp.status, Mode: gp.mode, TotalCents: gp.unitCents, FundedBy: gp.fundedBy,
-		Attribution: giftAttribution(c.Attribution, who, gp.attribution), AutoApproved: gp.autoApproved,
-		ApprovedBy: gp.approvedBy, Outcome: gp.outcome, CreatedAt: a.Clock.Now(), OrderState: OrderNone,
-		Recipient: GiftRecipient{
-			Name: who.Name, Email: who.Email, Company: who.Company, Title: who.Title, SourceSystem: who.SourceSystem,
-			ExternalID: who.ExternalID, ProfileURL: who.ProfileURL, AddressMode: who.AddressMode,
-			Address: who.Address, City: who.City, State: who.State, Zip: who.Zip, Country: who.Country,
-		},
+		ID: core.NewID(core.PrefixSend), CampaignID: n.CampaignID, RecipientID: n.RecipientID, ProductID: n.ProductID,
+		Status: n.Status, Mode: n.Mode, TotalCents: n.UnitCents, FundedBy: n.FundedBy, Attribution: n.Attribution,
+		AutoApproved: n.AutoApproved, ApprovedBy: n.ApprovedBy, Outcome: n.Outcome, CreatedAt: a.Clock.Now(),
+		Recipient: n.Recipient,
 	}
 	if g.Status == "" {
-		g.Status = initialStatus(who.AddressMode)
+		g.Status = initialStatus(n.Recipient.AddressMode)
 	}
 	g.OrderState = OrderStateOf(g.Status)
 	g.UpdatedAt = g.CreatedAt
@@ -129,8 +142,8 @@ func (a *Service) createGift(ctx context.Context, tx pgx.Tx, gp giftParams) (Gif
 	if g.Outcome == "" {
 		g.Outcome = "none"
 	}
-	if g.FundedBy == FundedByBalance && !gp.recordOnly {
-		if _, err := a.Ledger.Debit(ctx, q, c.WorkspaceID, g.Mode, g.TotalCents, g.ID, c.ID); err != nil {
+	if g.FundedBy == FundedByBalance && !n.RecordOnly {
+		if _, err := a.Ledger.Debit(ctx, q, n.WorkspaceID, g.Mode, g.TotalCents, g.ID, n.CampaignID); err != nil {
 			return Gift{}, err
 		}
 	}
@@ -142,7 +155,7 @@ func (a *Service) createGift(ctx context.Context, tx pgx.Tx, gp giftParams) (Gif
 	if err != nil {
 		return Gift{}, core.Internal(err)
 	}
-	cust := c.Customization
+	cust := n.Customization
 	if cust == nil {
 		cust = map[string]string{}
 	}
@@ -150,60 +163,51 @@ func (a *Service) createGift(ctx context.Context, tx pgx.Tx, gp giftParams) (Gif
 	if err != nil {
 		return Gift{}, core.Internal(err)
 	}
-	note := resolveNote(c.Message, who.Message, who.noteValues())
+	who := g.Recipient
 	if err := q.SendInsert(ctx, db.SendInsertParams{
-		ID: g.ID, WorkspaceID: c.WorkspaceID, CampaignID: c.ID, RecipientID: who.id, ProductID: c.ProductID,
+		ID: g.ID, WorkspaceID: n.WorkspaceID, CampaignID: n.CampaignID, RecipientID: n.RecipientID, ProductID: n.ProductID,
 		Status: string(g.Status), Mode: string(g.Mode), TotalCents: g.TotalCents, FundedBy: string(g.FundedBy),
 		Attribution: attr, Outcome: g.Outcome, RecipientEmail: who.Email, RecipientSourceSystem: who.SourceSystem,
 		RecipientExternalID: who.ExternalID, RecipientProfileUrl: who.ProfileURL, RecipientName: who.Name,
-		AutoApproved: g.AutoApproved, ApprovedBy: g.ApprovedBy, Recipient: snap, Message: note.resolved,
+		AutoApproved: g.AutoApproved, ApprovedBy: g.ApprovedBy, Recipient: snap, Message: n.Note,
 		Customization: custJSON, CreatedAt: g.CreatedAt,
 	}); err != nil {
 		if name, ok := core.ViolatedUnique(err); ok && name == "sends_recipient_once" {
-			return Gift{}, core.FieldError(core.CodeInvalidRequestState, "recipientId", "%s already has a gift", who.id)
+			return Gift{}, core.FieldError(core.CodeInvalidRequestState, "recipientId", "%s already has a gift", n.RecipientID)
 		}
 		return Gift{}, core.Internal(err)
 	}
-	if len(gp.shippingStates) > 0 {
-		if err := q.SendSetShippingStates(ctx, db.SendSetShippingStatesParams{ShippingStates: gp.shippingStates, ID: g.ID}); err != nil {
+	if len(n.ShippingStates) > 0 {
+		if err := q.SendSetShippingStates(ctx, db.SendSetShippingStatesParams{ShippingStates: n.ShippingStates, ID: g.ID}); err != nil {
 			return Gift{}, core.Internal(err)
 		}
-		g.ShippingStates = gp.shippingStates
+		g.ShippingStates = n.ShippingStates
 	}
-	if err := a.startPortrait(ctx, q, c.WorkspaceID, &g, who); err != nil {
+	if err := a.startPortrait(ctx, q, n.WorkspaceID, &g, n.PortraitAssetID); err != nil {
 		return Gift{}, err
 	}
-	state := ApprovalApproved
-	if g.AutoApproved {
-		state = ApprovalAutoApproved
-	}
-	if _, err := q.RecipientSetApproval(ctx, db.RecipientSetApprovalParams{
-		ApprovalState: string(state), UpdatedAt: g.CreatedAt, CampaignID: c.ID, ID: who.id,
-	}); err != nil {
-		return Gift{}, core.Internal(err)
-	}
-	if gp.recordOnly {
+	if n.RecordOnly {
 		return g, nil
 	}
 	if g.Status == SendAwaitingAddress {
-		if err := a.CreateGiftLink(ctx, q, c.WorkspaceID, c.ID, g.ID, g.CreatedAt); err != nil {
+		if err := a.CreateGiftLink(ctx, q, n.WorkspaceID, n.CampaignID, g.ID, g.CreatedAt); err != nil {
 			return Gift{}, err
 		}
 		g.GiftLinkGeneration = 1
 	}
 	data := map[string]any{
-		"campaignId": c.ID, "sendId": g.ID, "recipientId": who.id, "productId": g.ProductID, "status": g.Status,
+		"campaignId": n.CampaignID, "sendId": g.ID, "recipientId": n.RecipientID, "productId": g.ProductID, "status": g.Status,
 		"totalCents": g.TotalCents, "fundedBy": g.FundedBy, "attribution": g.Attribution, "autoApproved": g.AutoApproved,
 	}
-	ev := core.EventRecord{WorkspaceID: c.WorkspaceID, Type: core.EventSendCreated, Mode: g.Mode, CampaignID: c.ID, SendID: g.ID, RecipientID: who.id, Data: data}
+	ev := core.EventRecord{WorkspaceID: n.WorkspaceID, Type: core.EventSendCreated, Mode: g.Mode, CampaignID: n.CampaignID, SendID: g.ID, RecipientID: n.RecipientID, Data: data}
 	if err := a.RecordEvent(ctx, tx, ev); err != nil {
 		return Gift{}, err
 	}
 	if g.AutoApproved {
 		ev.Type = core.EventSendAutoApproved
-		if c.AutoApprove != nil {
+		if n.PerGiftMaxCents != nil {
 			ev.Data = maps.Clone(data)
-			ev.Data["perGiftMaxCents"] = c.AutoApprove.PerGiftMaxCents
+			ev.Data["perGiftMaxCents"] = *n.PerGiftMaxCents
 		}
 		if err := a.RecordEvent(ctx, tx, ev); err != nil {
 			return Gift{}, err
@@ -215,14 +219,14 @@ func (a *Service) createGift(ctx context.Context, tx pgx.Tx, gp giftParams) (Gif
 	return g, nil
 }
 
-// giftAttribution is a gift's attribution: the campaign's values, the
+// AttributionOf is a gift's attribution: the campaign's values, the
 // person's externalId over the campaign's, and the gift's own values (own)
 // over both.
-func giftAttribution(campaign Attribution, who person, own *Attribution) Attribution {
+func AttributionOf(campaign Attribution, externalID string, own *Attribution) Attribution {
 	attr := campaign
 	attr.Metadata = maps.Clone(attr.Metadata)
-	if who.ExternalID != "" {
-		attr.ExternalID = who.ExternalID
+	if externalID != "" {
+		attr.ExternalID = externalID
 	}
 	if own == nil {
 		return attr
@@ -245,8 +249,8 @@ func giftAttribution(campaign Attribution, who person, own *Attribution) Attribu
 	return attr
 }
 
-// giftFromRow maps a stored send.
-func giftFromRow(r db.Send) (Gift, error) {
+// FromRow maps a stored send.
+func FromRow(r db.Send) (Gift, error) {
 	g := Gift{
 		ID: r.ID, CampaignID: r.CampaignID, RecipientID: r.RecipientID, ProductID: r.ProductID,
 		Status: SendStatus(r.Status), Mode: core.Mode(r.Mode), TotalCents: r.TotalCents, FundedBy: FundedBy(r.FundedBy),

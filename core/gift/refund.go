@@ -1,4 +1,4 @@
-package campaign
+package gift
 
 import (
 	"context"
@@ -41,11 +41,11 @@ func (a *Service) RefundGiftTx(ctx context.Context, tx pgx.Tx, sendID, reason st
 				return Gift{}, err
 			}
 		}
-		return giftFromRow(row)
+		return FromRow(row)
 	case SendCancelled, SendDeclined:
 		// Ended meanwhile: its move already credited a balance-paid gift.
 	}
-	return giftFromRow(row)
+	return FromRow(row)
 }
 
 // RefundableTx locks gift sendID in the caller's transaction and says
