@@ -10,6 +10,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/approval"
 	"github.com/giftwell/giftwell/core/artwork"
 	"github.com/giftwell/giftwell/core/billing"
 	"github.com/giftwell/giftwell/core/campaign"
@@ -36,8 +37,12 @@ type App struct {
 	Connect *connect.Service
 	// Ledger keeps balances, the ledger and top-ups.
 	Ledger *ledger.Service
-	// Campaigns keeps campaigns, rosters, previews, checkouts and the queue.
+	// Campaigns keeps campaigns, rosters, notes, previews and the rules
+	// approvals read.
 	Campaigns *campaign.Service
+	// Approvals keeps the queue and its decisions: approve and skip,
+	// auto-approve, playbook adds, repeats, quotes and launch.
+	Approvals *approval.Service
 	// Gifts keeps gifts: their records, statuses, refunds to the balance
 	// and the test-mode fulfilment simulator.
 	Gifts *gift.Service
@@ -71,11 +76,12 @@ func New(db *pgxpool.Pool, cfg core.Config, clock core.Clock, log *slog.Logger) 
 	cat := catalog.NewStore(db).WithClock(k.Clock)
 	led := &ledger.Service{Kernel: k}
 	gifts := &gift.Service{Kernel: k, Catalog: cat, Ledger: led, TestFulfilment: true}
-	campaigns := &campaign.Service{Kernel: k, Catalog: cat, Ledger: led, Gifts: gifts}
+	campaigns := &campaign.Service{Kernel: k, Catalog: cat}
+	approvals := &approval.Service{Kernel: k, Campaigns: campaigns, Gifts: gifts, Ledger: led}
 	links := &giftlink.Service{Kernel: k, Campaigns: campaigns, Gifts: gifts, Catalog: cat}
 	hooks := &webhook.Service{Kernel: k}
 	k.Outbox = hooks
-	bill := &billing.Service{Kernel: k, Campaigns: campaigns, Gifts: gifts, Ledger: led}
+	bill := &billing.Service{Kernel: k, Campaigns: campaigns, Approvals: approvals, Gifts: gifts, Ledger: led}
 	// Card-paid gifts are refunded through the checkout that paid them.
 	links.CardRefunder = bill
 	art := &artwork.Service{Kernel: k}
@@ -86,6 +92,7 @@ func New(db *pgxpool.Pool, cfg core.Config, clock core.Clock, log *slog.Logger) 
 		Connect:      &connect.Service{Kernel: k},
 		Ledger:       led,
 		Campaigns:    campaigns,
+		Approvals:    approvals,
 		Gifts:        gifts,
 		Billing:      bill,
 		GiftLinks:    links,
@@ -108,7 +115,7 @@ func (a *App) RequeueBackgroundWork(ctx context.Context) (int, error) {
 	if err != nil {
 		return emails, err
 	}
-	approvals, err := a.Campaigns.RequeueScheduledApprovals(ctx)
+	approvals, err := a.Approvals.RequeueScheduledApprovals(ctx)
 	if err != nil {
 		return emails + approvals, err
 	}

@@ -8,6 +8,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/giftwell/giftwell/core/approval"
 	"github.com/giftwell/giftwell/core/campaign"
 	"github.com/giftwell/giftwell/internal/apptest"
 )
@@ -84,8 +85,8 @@ func BenchmarkReadToolListQueue(b *testing.B) {
 		b.Fatal(err)
 	}
 	for i := range 50 {
-		in := campaign.PlaybookPersonAdd{Recipient: campaign.RecipientInput{Name: fmt.Sprintf("Person %d", i), SourceSystem: "crm", ExternalID: fmt.Sprint(i)}}
-		if _, err := app.Campaigns.AddToPlaybook(ctx, key, c.ID, in); err != nil {
+		in := approval.PlaybookPersonAdd{Recipient: campaign.RecipientInput{Name: fmt.Sprintf("Person %d", i), SourceSystem: "crm", ExternalID: fmt.Sprint(i)}}
+		if _, err := app.Approvals.AddToPlaybook(ctx, key, c.ID, in); err != nil {
 			b.Fatal(err)
 		}
 	}

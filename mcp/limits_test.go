@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/approval"
 	"github.com/giftwell/giftwell/core/campaign"
 	"github.com/giftwell/giftwell/internal/apptest"
 )
@@ -27,7 +28,7 @@ func TestAutoApproveLimitsOverMCP(t *testing.T) {
 		SenderName: "S", SenderCompany: "A", Message: "Thanks, {{firstName}}!", BudgetCents: 18000, MaxSends: 2, MonthlyBudgetCents: 50000,
 	})
 	require.NoError(t, err)
-	c, err = b.env.App.Campaigns.SetAutoApprove(ctx, owner, c.ID, campaign.AutoApproveSettings{Enabled: true, PerGiftMaxCents: apptest.Ptr[int64](10000)})
+	c, err = b.env.App.Approvals.SetAutoApprove(ctx, owner, c.ID, approval.AutoApproveSettings{Enabled: true, PerGiftMaxCents: apptest.Ptr[int64](10000)})
 	require.NoError(t, err)
 	member := b.env.AddPerson(t, core.RoleMember)
 	review := b.env.SiteURL + "/campaigns/" + c.ID + "?review=1"

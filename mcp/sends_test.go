@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/approval"
 	"github.com/giftwell/giftwell/core/campaign"
 	"github.com/giftwell/giftwell/core/gift"
 	"github.com/giftwell/giftwell/internal/apptest"
@@ -28,10 +29,10 @@ func TestSendsOverMCP(t *testing.T) {
 	b.env.TopUp(t, owner, 27_000)
 	var ids []string
 	for _, name := range []string{"Ana", "Ben", "Cy"} {
-		res, err := app.Campaigns.AddToPlaybook(ctx, owner, c.ID, campaign.PlaybookPersonAdd{Recipient: campaign.RecipientInput{
+		res, err := app.Approvals.AddToPlaybook(ctx, owner, c.ID, approval.PlaybookPersonAdd{Recipient: campaign.RecipientInput{
 			Name: name, SourceSystem: "crm", ExternalID: "ext-" + name}})
 		require.NoError(t, err)
-		g, err := app.Campaigns.ApproveGift(ctx, owner, campaign.QueueDecision{CampaignID: c.ID, RecipientID: res.RecipientID})
+		g, err := app.Approvals.ApproveGift(ctx, owner, approval.QueueDecision{CampaignID: c.ID, RecipientID: res.RecipientID})
 		require.NoError(t, err)
 		ids = append(ids, g.ID)
 	}
@@ -74,7 +75,7 @@ func TestSendsOverMCP(t *testing.T) {
 	}
 	// A declined balance gift came back to the balance once.
 	b.env.RequireLedgerConsistent(t, owner)
-	bal, err := app.Campaigns.Balance(ctx, owner)
+	bal, err := app.Approvals.Balance(ctx, owner)
 	require.NoError(t, err)
 	require.Equal(t, int64(9_000), bal.Cents)
 

@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/approval"
 	"github.com/giftwell/giftwell/core/campaign"
 	"github.com/giftwell/giftwell/internal/apptest"
 )
@@ -72,7 +73,7 @@ func TestListTrackingEventsOverMCP(t *testing.T) {
 		"name": "Ana Diaz", "email": "ana@example.com", "sourceSystem": "crm", "externalId": "crm-7", "message": "A private note for {{firstName}}",
 	}})
 	require.Equal(t, "waiting", added["approval"].(map[string]any)["state"])
-	sent, err := app.Campaigns.ApproveGift(ctx, owner, campaign.QueueDecision{CampaignID: c.ID, RecipientID: added["recipientId"].(string)})
+	sent, err := app.Approvals.ApproveGift(ctx, owner, approval.QueueDecision{CampaignID: c.ID, RecipientID: added["recipientId"].(string)})
 	require.NoError(t, err)
 
 	items, next := pollEvents(t, a, map[string]any{"cursor": stored}, 1)

@@ -12,6 +12,7 @@ import (
 	"github.com/getkin/kin-openapi/openapi3filter"
 	"github.com/stretchr/testify/require"
 
+	"github.com/giftwell/giftwell/core/approval"
 	"github.com/giftwell/giftwell/core/campaign"
 )
 
@@ -118,10 +119,10 @@ func TestPortraitApprovalOverREST(t *testing.T) {
 	c, err := app.Campaigns.CreateCampaign(ctx, owner, campaign.CampaignInput{Name: "Portraits", Mode: campaign.ModeAlwaysOn, Status: campaign.StatusActive,
 		ProductID: "custom-portrait-illustration", SenderName: "Sam", SenderCompany: "Acme", Message: "Thanks, {{firstName}}!"})
 	require.NoError(t, err)
-	added, err := app.Campaigns.AddToPlaybook(ctx, key, c.ID, campaign.PlaybookPersonAdd{Recipient: campaign.RecipientInput{
+	added, err := app.Approvals.AddToPlaybook(ctx, key, c.ID, approval.PlaybookPersonAdd{Recipient: campaign.RecipientInput{
 		Name: "Ana", Photo: &campaign.RecipientPhoto{Source: campaign.PhotoUpload, AssetID: photo}}})
 	require.NoError(t, err)
-	sent, err := app.Campaigns.ApproveGift(ctx, owner, campaign.QueueDecision{CampaignID: c.ID, RecipientID: added.RecipientID})
+	sent, err := app.Approvals.ApproveGift(ctx, owner, approval.QueueDecision{CampaignID: c.ID, RecipientID: added.RecipientID})
 	require.NoError(t, err)
 
 	before := h.get("/sends/"+sent.ID, withKey(h.env.OwnerKey))

@@ -12,6 +12,7 @@ import (
 	"github.com/getkin/kin-openapi/openapi3filter"
 	"github.com/stretchr/testify/require"
 
+	"github.com/giftwell/giftwell/core/approval"
 	"github.com/giftwell/giftwell/core/campaign"
 	"github.com/giftwell/giftwell/core/identity"
 )
@@ -162,7 +163,7 @@ func TestCampaignsOverREST(t *testing.T) {
 	require.NoError(t, err)
 	prior, err := h.env.App.Campaigns.AddRecipients(ctx, p, pid, campaign.RecipientsAdd{ExpectedPolicyVersion: 1, Recipients: []campaign.RecipientInput{{Name: "Ana A.", Email: "ANA@example.com"}}})
 	require.NoError(t, err)
-	priorSend, err := h.env.App.Campaigns.InsertSend(ctx, p, campaign.SendParams{CampaignID: pid, RecipientID: prior.Added[0], TotalCents: 8000})
+	priorSend, err := h.env.App.Approvals.InsertSend(ctx, p, approval.SendParams{CampaignID: pid, RecipientID: prior.Added[0], TotalCents: 8000})
 	require.NoError(t, err)
 	res = h.get("/campaigns/"+bid+"/repeats", key)
 	require.Equal(t, []any{jsonObj{"recipientId": anaID, "email": "ana@example.com", "name": "Ana Alvarez", "priorSendId": priorSend, "approved": false}}, res.data())

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/approval"
 	"github.com/giftwell/giftwell/core/campaign"
 	"github.com/giftwell/giftwell/internal/apptest"
 )
@@ -62,9 +63,9 @@ func TestEventsOverREST(t *testing.T) {
 
 	var gifts []string
 	for _, who := range []string{"Ana", "Ben", "Cy"} {
-		added, err := app.Campaigns.AddToPlaybook(ctx, key, c.ID, campaign.PlaybookPersonAdd{Recipient: campaign.RecipientInput{Name: who, ExternalID: "ext-" + who, SourceSystem: "crm"}})
+		added, err := app.Approvals.AddToPlaybook(ctx, key, c.ID, approval.PlaybookPersonAdd{Recipient: campaign.RecipientInput{Name: who, ExternalID: "ext-" + who, SourceSystem: "crm"}})
 		require.NoError(t, err)
-		sent, err := app.Campaigns.ApproveGift(ctx, owner, campaign.QueueDecision{CampaignID: c.ID, RecipientID: added.RecipientID})
+		sent, err := app.Approvals.ApproveGift(ctx, owner, approval.QueueDecision{CampaignID: c.ID, RecipientID: added.RecipientID})
 		require.NoError(t, err)
 		gifts = append(gifts, sent.ID)
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/approval"
 	"github.com/giftwell/giftwell/core/campaign"
 )
 
@@ -30,9 +31,9 @@ func TestGiftLinksOverREST(t *testing.T) {
 	c, err := app.Campaigns.CreateCampaign(ctx, owner, campaign.CampaignInput{Name: "Links", Mode: campaign.ModeAlwaysOn, Status: campaign.StatusActive,
 		ProductID: "gourmet-snack-crate", SenderName: "Sam", SenderCompany: "Acme", Message: "Thanks, {{firstName}}!"})
 	require.NoError(t, err)
-	added, err := app.Campaigns.AddToPlaybook(ctx, key, c.ID, campaign.PlaybookPersonAdd{Recipient: campaign.RecipientInput{Name: "Ana Lee", Company: "Initech"}})
+	added, err := app.Approvals.AddToPlaybook(ctx, key, c.ID, approval.PlaybookPersonAdd{Recipient: campaign.RecipientInput{Name: "Ana Lee", Company: "Initech"}})
 	require.NoError(t, err)
-	sent, err := app.Campaigns.ApproveGift(ctx, owner, campaign.QueueDecision{CampaignID: c.ID, RecipientID: added.RecipientID})
+	sent, err := app.Approvals.ApproveGift(ctx, owner, approval.QueueDecision{CampaignID: c.ID, RecipientID: added.RecipientID})
 	require.NoError(t, err)
 	owned := withKey(h.env.OwnerKey)
 	post := func(path, body string) response {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/giftwell/giftwell/core/approval"
 	"github.com/giftwell/giftwell/core/campaign"
 	"github.com/giftwell/giftwell/core/giftlink"
 )
@@ -26,9 +27,9 @@ func TestGiftRefundsOverREST(t *testing.T) {
 	c, err := app.Campaigns.CreateCampaign(ctx, owner, campaign.CampaignInput{Name: "Links", Mode: campaign.ModeAlwaysOn, Status: campaign.StatusActive,
 		ProductID: "gourmet-snack-crate", SenderName: "Sam", SenderCompany: "Acme", Message: "Thanks, {{firstName}}!"})
 	require.NoError(t, err)
-	added, err := app.Campaigns.AddToPlaybook(ctx, owner, c.ID, campaign.PlaybookPersonAdd{Recipient: campaign.RecipientInput{Name: "Ana Lee"}})
+	added, err := app.Approvals.AddToPlaybook(ctx, owner, c.ID, approval.PlaybookPersonAdd{Recipient: campaign.RecipientInput{Name: "Ana Lee"}})
 	require.NoError(t, err)
-	sent, err := app.Campaigns.ApproveGift(ctx, owner, campaign.QueueDecision{CampaignID: c.ID, RecipientID: added.RecipientID})
+	sent, err := app.Approvals.ApproveGift(ctx, owner, approval.QueueDecision{CampaignID: c.ID, RecipientID: added.RecipientID})
 	require.NoError(t, err)
 	_, err = app.GiftLinks.Revoke(ctx, owner, sent.ID, 1)
 	require.NoError(t, err)

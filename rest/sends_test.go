@@ -8,6 +8,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/giftwell/giftwell/core/approval"
 	"github.com/giftwell/giftwell/core/campaign"
 	"github.com/giftwell/giftwell/core/gift"
 	"github.com/giftwell/giftwell/internal/apptest"
@@ -29,9 +30,9 @@ func giftsFor(t *testing.T, env *apptest.Env, people ...campaign.RecipientInput)
 	env.TopUp(t, owner, int64(len(people))*9_000)
 	var ids []string
 	for _, in := range people {
-		res, err := env.App.Campaigns.AddToPlaybook(ctx, owner, c.ID, campaign.PlaybookPersonAdd{Recipient: in})
+		res, err := env.App.Approvals.AddToPlaybook(ctx, owner, c.ID, approval.PlaybookPersonAdd{Recipient: in})
 		require.NoError(t, err)
-		g, err := env.App.Campaigns.ApproveGift(ctx, owner, campaign.QueueDecision{CampaignID: c.ID, RecipientID: res.RecipientID})
+		g, err := env.App.Approvals.ApproveGift(ctx, owner, approval.QueueDecision{CampaignID: c.ID, RecipientID: res.RecipientID})
 		require.NoError(t, err)
 		ids = append(ids, g.ID)
 	}

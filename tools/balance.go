@@ -41,7 +41,7 @@ func balanceTools(app *giftwell.App) []Tool {
 	return []Tool{
 		Define("get_balance", descGetBalance, ScopeRead, core.ActReadQueueAndBalance,
 			func(ctx context.Context, p core.Principal, _ GetBalanceInput) (ledger.Balance, error) {
-				return app.Campaigns.Balance(ctx, p)
+				return app.Approvals.Balance(ctx, p)
 			},
 			Title("Read the balance"), ReadOnly(), PersonURL(balancePage), REST(http.MethodGet, "/balance", http.StatusOK)),
 		Define("create_balance_topup", descCreateBalanceTopup, ScopeSignedIn, core.ActPay,

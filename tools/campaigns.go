@@ -8,6 +8,7 @@ import (
 
 	"github.com/giftwell/giftwell"
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/approval"
 	"github.com/giftwell/giftwell/core/campaign"
 )
 
@@ -45,7 +46,7 @@ type UpdateCampaignInput struct {
 // auto-approve settings.
 type SetAutoApproveInput struct {
 	ID string `json:"id" jsonschema:"the campaign ID (cmp_...) of a playbook" schema:"minLength=1,maxLength=100"`
-	campaign.AutoApproveSettings
+	approval.AutoApproveSettings
 }
 
 const campaignVersionRule = "Each write returns a new policyVersion: send it as expectedPolicyVersion next (stale: POLICY_CHANGED; reread with get_campaign)."
@@ -132,7 +133,7 @@ func campaignTools(app *giftwell.App) []Tool {
 			Title("Preview a campaign"), ChatGPT(), ReadOnly(), REST(http.MethodGet, "/campaigns/{id}/preview", http.StatusOK)),
 		Define("get_campaign_repeats", descGetCampaignRepeats, ScopeRead, core.ActRead,
 			func(ctx context.Context, p core.Principal, in CampaignIDInput) ([]campaign.RepeatItem, error) {
-				return app.Campaigns.CampaignRepeats(ctx, p, in.ID)
+				return app.Approvals.CampaignRepeats(ctx, p, in.ID)
 			},
 			Title("List repeat recipients"), ReadOnly(), REST(http.MethodGet, "/campaigns/{id}/repeats", http.StatusOK)),
 		Define("create_campaign", descCreateCampaign, ScopeWrite, core.ActEditDrafts,
@@ -165,7 +166,7 @@ func campaignTools(app *giftwell.App) []Tool {
 			Title("Export a campaign's gifts as CSV"), RESTOnly(), ReadOnly(), REST(http.MethodGet, "/campaigns/{id}/export", http.StatusOK, Produces("text/csv"))),
 		Define("set_auto_approve", descSetAutoApprove, ScopeSignedIn, core.ActLowerAutoApprove,
 			func(ctx context.Context, p core.Principal, in SetAutoApproveInput) (campaign.Campaign, error) {
-				return app.Campaigns.SetAutoApprove(ctx, p, in.ID, in.AutoApproveSettings)
+				return app.Approvals.SetAutoApprove(ctx, p, in.ID, in.AutoApproveSettings)
 			},
 			Title("Set a playbook's auto-approve rule"), RESTOnly(), PersonURL(reviewPage(app)), REST(http.MethodPost, "/campaigns/{id}/auto-approve", http.StatusOK)),
 	}

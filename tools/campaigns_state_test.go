@@ -7,7 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/giftwell/giftwell/core"
-	"github.com/giftwell/giftwell/core/campaign"
+	"github.com/giftwell/giftwell/core/approval"
 )
 
 func TestUpdateCampaignVersions(t *testing.T) {
@@ -205,7 +205,7 @@ func TestLimitsBelowCommitments(t *testing.T) {
 	pb := c.playbook("gourmet-snack-crate", obj{"message": "Hi {{firstName}}", "monthlyBudgetCents": 100000, "recipients": []obj{person("1"), person("2"), person("3")}})
 	id := pb["id"].(string)
 	for _, r := range people(pb)[:2] {
-		_, err := c.env.App.Campaigns.InsertSend(ctx, c.key, campaign.SendParams{CampaignID: id, RecipientID: r["recipientId"].(string), TotalCents: 9000})
+		_, err := c.env.App.Approvals.InsertSend(ctx, c.key, approval.SendParams{CampaignID: id, RecipientID: r["recipientId"].(string), TotalCents: 9000})
 		require.NoError(t, err)
 	}
 	got := c.get(id)

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/approval"
 	"github.com/giftwell/giftwell/core/campaign"
 	"github.com/giftwell/giftwell/core/giftlink"
 	"github.com/giftwell/giftwell/tools"
@@ -30,11 +31,11 @@ func TestGiftLinkRecordsTool(t *testing.T) {
 	c.env.TopUp(t, owner, 18_000)
 	var recipients, gifts []string
 	for _, n := range []string{"Ana", "Ben", "Cy"} {
-		res, err := app.Campaigns.AddToPlaybook(ctx, owner, cmp.ID, campaign.PlaybookPersonAdd{Recipient: campaign.RecipientInput{Name: n + " Smith", Email: strings.ToLower(n) + "@example.com"}})
+		res, err := app.Approvals.AddToPlaybook(ctx, owner, cmp.ID, approval.PlaybookPersonAdd{Recipient: campaign.RecipientInput{Name: n + " Smith", Email: strings.ToLower(n) + "@example.com"}})
 		require.NoError(t, err)
 		recipients = append(recipients, res.RecipientID)
 		if n != "Cy" {
-			g, err := app.Campaigns.ApproveGift(ctx, owner, campaign.QueueDecision{CampaignID: cmp.ID, RecipientID: res.RecipientID})
+			g, err := app.Approvals.ApproveGift(ctx, owner, approval.QueueDecision{CampaignID: cmp.ID, RecipientID: res.RecipientID})
 			require.NoError(t, err)
 			gifts = append(gifts, g.ID)
 		}

@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/giftwell/giftwell/core"
-	"github.com/giftwell/giftwell/core/campaign"
+	"github.com/giftwell/giftwell/core/approval"
 	"github.com/giftwell/giftwell/core/catalog"
 )
 
@@ -52,7 +52,7 @@ func TestPreviewPricesAndBlockers(t *testing.T) {
 	}})
 	id := b["id"].(string)
 	roster := people(b)
-	_, err := c.env.App.Campaigns.InsertSend(ctx, c.key, campaign.SendParams{CampaignID: id, RecipientID: roster[3]["recipientId"].(string), TotalCents: 5100})
+	_, err := c.env.App.Approvals.InsertSend(ctx, c.key, approval.SendParams{CampaignID: id, RecipientID: roster[3]["recipientId"].(string), TotalCents: 5100})
 	require.NoError(t, err)
 
 	pv := c.ok(c.key, "preview_campaign", obj{"id": id})

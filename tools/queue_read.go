@@ -6,7 +6,7 @@ import (
 
 	"github.com/giftwell/giftwell"
 	"github.com/giftwell/giftwell/core"
-	"github.com/giftwell/giftwell/core/campaign"
+	"github.com/giftwell/giftwell/core/approval"
 )
 
 // QueueFilter narrows the approval queue to one playbook: list_queue's
@@ -47,16 +47,16 @@ const descListQueueSkipped = "The people an owner or admin skipped on the worksp
 func queueReadTools(app *giftwell.App) []Tool {
 	return []Tool{
 		Define("list_queue", descListQueue, ScopeRead, core.ActReadQueueAndBalance,
-			func(ctx context.Context, p core.Principal, in ListQueueInput) (campaign.QueuePage, error) {
-				return app.Campaigns.QueuePage(ctx, p, campaign.QueuePageInput{CampaignID: in.CampaignID, Limit: in.Limit, Cursor: in.Cursor})
+			func(ctx context.Context, p core.Principal, in ListQueueInput) (approval.QueuePage, error) {
+				return app.Approvals.QueuePage(ctx, p, approval.QueuePageInput{CampaignID: in.CampaignID, Limit: in.Limit, Cursor: in.Cursor})
 			},
 			Title("List the approval queue"), ReadOnly(), REST(http.MethodGet, "/queue", http.StatusOK,
-				RESTForm(descListQueueREST, func(ctx context.Context, p core.Principal, in QueueFilter) ([]campaign.QueueItem, error) {
-					return app.Campaigns.Queue(ctx, p, in.CampaignID)
+				RESTForm(descListQueueREST, func(ctx context.Context, p core.Principal, in QueueFilter) ([]approval.QueueItem, error) {
+					return app.Approvals.Queue(ctx, p, in.CampaignID)
 				}))),
 		Define("list_queue_skipped", descListQueueSkipped, ScopeRead, core.ActReadQueueAndBalance,
-			func(ctx context.Context, p core.Principal, in ListQueueSkippedInput) ([]campaign.SkippedItem, error) {
-				return app.Campaigns.SkippedPeople(ctx, p, in.CampaignID)
+			func(ctx context.Context, p core.Principal, in ListQueueSkippedInput) ([]approval.SkippedItem, error) {
+				return app.Approvals.SkippedPeople(ctx, p, in.CampaignID)
 			},
 			Title("The people skipped in the queue, newest first"), RESTOnly(), ReadOnly(), REST(http.MethodGet, "/queue/skipped", http.StatusOK)),
 	}

@@ -7,14 +7,14 @@ import (
 
 	"github.com/giftwell/giftwell"
 	"github.com/giftwell/giftwell/core"
-	"github.com/giftwell/giftwell/core/campaign"
+	"github.com/giftwell/giftwell/core/approval"
 	"github.com/giftwell/giftwell/core/gift"
 )
 
 // AddToPlaybookInput is add_to_playbook's input.
 type AddToPlaybookInput struct {
 	ID string `json:"id" jsonschema:"the active playbook's campaign ID (cmp_...)" schema:"minLength=1,maxLength=100"`
-	campaign.PlaybookPersonAdd
+	approval.PlaybookPersonAdd
 }
 
 const descAddToPlaybook = "The playbook step: add one person to an active playbook, once per trigger, and read approval.state: auto_approved " +
@@ -47,23 +47,23 @@ func queueWriteTools(app *giftwell.App) []Tool {
 	}
 	return []Tool{
 		Define("add_to_playbook", descAddToPlaybook, ScopeWrite, core.ActAddPeople,
-			func(ctx context.Context, p core.Principal, in AddToPlaybookInput) (campaign.AddPersonResult, error) {
-				return app.Campaigns.AddToPlaybook(ctx, p, in.ID, in.PlaybookPersonAdd)
+			func(ctx context.Context, p core.Principal, in AddToPlaybookInput) (approval.AddPersonResult, error) {
+				return app.Approvals.AddToPlaybook(ctx, p, in.ID, in.PlaybookPersonAdd)
 			},
 			Title("Add a person to a playbook"), Idempotent(), FieldsAs("recipient", "add_recipients", "recipients items"), REST(http.MethodPost, "/playbooks/{id}/people", http.StatusOK)),
 		Define("approve_gift", descApproveGift, ScopeSignedIn, core.ActApprove,
-			func(ctx context.Context, p core.Principal, in campaign.QueueDecision) (gift.Gift, error) {
-				return app.Campaigns.ApproveGift(ctx, p, in)
+			func(ctx context.Context, p core.Principal, in approval.QueueDecision) (gift.Gift, error) {
+				return app.Approvals.ApproveGift(ctx, p, in)
 			},
 			Title("Approve a gift"), Idempotent(), PersonURL(queuePage), REST(http.MethodPost, "/queue/approve", http.StatusOK)),
 		Define("skip_gift", descSkipGift, ScopeSignedIn, core.ActApprove,
-			func(ctx context.Context, p core.Principal, in campaign.QueueSkip) (campaign.SkipResult, error) {
-				return app.Campaigns.SkipGift(ctx, p, in)
+			func(ctx context.Context, p core.Principal, in approval.QueueSkip) (approval.SkipResult, error) {
+				return app.Approvals.SkipGift(ctx, p, in)
 			},
 			Title("Skip a waiting person"), Idempotent(), PersonURL(queuePage), REST(http.MethodPost, "/queue/skip", http.StatusOK)),
 		Define("unskip_gift", descUnskipGift, ScopeSignedIn, core.ActApprove,
-			func(ctx context.Context, p core.Principal, in campaign.QueueUnskip) (campaign.SkipResult, error) {
-				return app.Campaigns.UnskipGift(ctx, p, in)
+			func(ctx context.Context, p core.Principal, in approval.QueueUnskip) (approval.SkipResult, error) {
+				return app.Approvals.UnskipGift(ctx, p, in)
 			},
 			Title("Unskip a person"), Idempotent(), PersonURL(queuePage), REST(http.MethodPost, "/queue/unskip", http.StatusOK)),
 	}

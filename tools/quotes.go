@@ -6,7 +6,7 @@ import (
 
 	"github.com/giftwell/giftwell"
 	"github.com/giftwell/giftwell/core"
-	"github.com/giftwell/giftwell/core/campaign"
+	"github.com/giftwell/giftwell/core/approval"
 )
 
 // CommitSendInput is commit_send's input.
@@ -24,13 +24,13 @@ const descCommitSend = "Legacy, signed-in owner or admin only: turn a quote_send
 func quoteTools(app *giftwell.App) []Tool {
 	return []Tool{
 		Define("quote_send", descQuoteSend, ScopeDash, core.ActReadWorkspaceDetails,
-			func(ctx context.Context, p core.Principal, in CampaignIDInput) (campaign.Quote, error) {
-				return app.Campaigns.QuoteSend(ctx, p, in.ID)
+			func(ctx context.Context, p core.Principal, in CampaignIDInput) (approval.Quote, error) {
+				return app.Approvals.QuoteSend(ctx, p, in.ID)
 			},
 			Title("Quote a campaign's gifts (legacy)"), REST(http.MethodPost, "/campaigns/{id}/quotes", http.StatusOK)),
 		Define("commit_send", descCommitSend, ScopeSignedIn, core.ActPay,
-			func(ctx context.Context, p core.Principal, in CommitSendInput) (campaign.Quote, error) {
-				return app.Campaigns.CommitSend(ctx, p, in.QuoteID)
+			func(ctx context.Context, p core.Principal, in CommitSendInput) (approval.Quote, error) {
+				return app.Approvals.CommitSend(ctx, p, in.QuoteID)
 			},
 			Title("Commit a quote into gifts (legacy)"), REST(http.MethodPost, "/quotes/{quoteId}/commit", http.StatusOK)),
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/giftwell/giftwell"
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/approval"
 	"github.com/giftwell/giftwell/core/campaign"
 )
 
@@ -24,7 +25,7 @@ type ManageRecipientsInput struct {
 // ApproveRepeatsInput is approve_campaign_repeats' input.
 type ApproveRepeatsInput struct {
 	ID string `json:"id" jsonschema:"the campaign ID (cmp_...)" schema:"minLength=1,maxLength=100"`
-	campaign.RepeatApproval
+	approval.RepeatApproval
 }
 
 const descAddRecipients = "Add 1-500 people to a campaign's roster (a playbook holds 2000). Each needs an identity: a name, a personal LinkedIn profileUrl " +
@@ -63,7 +64,7 @@ func recipientTools(app *giftwell.App) []Tool {
 				}))),
 		Define("approve_campaign_repeats", descApproveCampaignRepeats, ScopeSignedIn, core.ActApprove,
 			func(ctx context.Context, p core.Principal, in ApproveRepeatsInput) ([]campaign.RepeatItem, error) {
-				return app.Campaigns.ApproveRepeats(ctx, p, in.ID, in.RepeatApproval)
+				return app.Approvals.ApproveRepeats(ctx, p, in.ID, in.RepeatApproval)
 			},
 			Title("Approve repeat recipients"), Idempotent(), PersonURL(reviewPage(app)), REST(http.MethodPost, "/campaigns/{id}/repeat-approvals", http.StatusOK)),
 	}

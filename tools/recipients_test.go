@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/approval"
 	"github.com/giftwell/giftwell/core/campaign"
 )
 
@@ -264,7 +265,7 @@ func TestManageRecipients(t *testing.T) {
 	require.EqualValues(t, 4, got["policyVersion"])
 
 	// A person with a gift cannot change.
-	_, err := c.env.App.Campaigns.InsertSend(context.Background(), c.key, campaign.SendParams{CampaignID: id, RecipientID: roster[0]["recipientId"].(string), TotalCents: 9000})
+	_, err := c.env.App.Approvals.InsertSend(context.Background(), c.key, approval.SendParams{CampaignID: id, RecipientID: roster[0]["recipientId"].(string), TotalCents: 9000})
 	require.NoError(t, err)
 	c.fails(c.key, "manage_recipients", obj{"id": id, "action": "message", "recipientIds": []any{roster[0]["recipientId"]}, "message": "x", "expectedPolicyVersion": 4},
 		core.CodeInvalidRequestState, "recipientIds[0]")

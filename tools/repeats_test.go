@@ -7,7 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/giftwell/giftwell/core"
-	"github.com/giftwell/giftwell/core/campaign"
+	"github.com/giftwell/giftwell/core/approval"
 	"github.com/giftwell/giftwell/core/gift"
 )
 
@@ -26,11 +26,11 @@ func TestCampaignRepeats(t *testing.T) {
 	}})
 	er := people(earlier)
 	sends := map[string]string{}
-	for i, sp := range []campaign.SendParams{
+	for i, sp := range []approval.SendParams{
 		{}, {}, {}, {Status: gift.SendCancelled}, {Mode: core.ModeLive},
 	} {
 		sp.CampaignID, sp.RecipientID, sp.TotalCents = earlier["id"].(string), er[i]["recipientId"].(string), 9000
-		id, err := c.env.App.Campaigns.InsertSend(ctx, c.key, sp)
+		id, err := c.env.App.Approvals.InsertSend(ctx, c.key, sp)
 		require.NoError(t, err)
 		sends[er[i]["name"].(string)] = id
 	}

@@ -43,7 +43,7 @@ func (h *handler) balance(w http.ResponseWriter, r *http.Request, s session) {
 }
 
 func (h *handler) balanceView(ctx context.Context, s session) (view, error) {
-	b, err := h.app.Campaigns.Balance(ctx, s.Principal)
+	b, err := h.app.Approvals.Balance(ctx, s.Principal)
 	if err != nil {
 		return view{}, err
 	}

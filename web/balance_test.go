@@ -82,7 +82,7 @@ func TestTopUpThroughTheSandboxPage(t *testing.T) {
 	res = owner.get(payPath)
 	require.Contains(t, res.Body, "This test payment is complete")
 
-	b, err := h.env.App.Campaigns.Balance(context.Background(), owner.principal())
+	b, err := h.env.App.Approvals.Balance(context.Background(), owner.principal())
 	require.NoError(t, err)
 	require.Equal(t, int64(25_050), b.Cents, "paid twice, credited once")
 	ledger, err := h.env.App.Ledger.Ledger(context.Background(), owner.principal(), ledger.DefaultLedgerLimit)

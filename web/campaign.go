@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/approval"
 	"github.com/giftwell/giftwell/core/campaign"
 )
 
@@ -95,7 +96,7 @@ func (h *handler) setAutoApprove(w http.ResponseWriter, r *http.Request, s sessi
 	id := r.PathValue("id")
 	in, err := autoApproveForm(r.PostForm.Get("enabled"), r.PostForm.Get("perGift"), r.PostForm.Get("monthlyBudget"), r.PostForm.Get("policyVersion"))
 	if err == nil {
-		_, err = h.app.Campaigns.SetAutoApprove(r.Context(), s.Principal, id, in)
+		_, err = h.app.Approvals.SetAutoApprove(r.Context(), s.Principal, id, in)
 	}
 	if err != nil {
 		h.formFailed(w, r, s, "campaign", h.campaignLoader(r), autoApproveFormError(err), autoApproveFields...)
@@ -110,8 +111,8 @@ func (h *handler) setAutoApprove(w http.ResponseWriter, r *http.Request, s sessi
 
 // autoApproveForm reads the form: enabled is true or false, the amounts are
 // US dollars (empty keeps the stored limit), the version is required.
-func autoApproveForm(enabled, perGift, monthly, version string) (campaign.AutoApproveSettings, error) {
-	var in campaign.AutoApproveSettings
+func autoApproveForm(enabled, perGift, monthly, version string) (approval.AutoApproveSettings, error) {
+	var in approval.AutoApproveSettings
 	switch enabled {
 	case "true":
 		in.Enabled = true
@@ -150,7 +151,7 @@ func autoApproveFormError(err error) error {
 	switch {
 	case e.Code == core.CodeValidation && e.Fields[0] == "perGiftMaxCents":
 		return core.Invalid("perGift", "enter the most one gift may cost: between %s and %s, and no more than the monthly budget",
-			core.Dollars(campaign.MinPerGiftMaxCents), core.Dollars(campaign.MaxPerGiftMaxCents))
+			core.Dollars(approval.MinPerGiftMaxCents), core.Dollars(approval.MaxPerGiftMaxCents))
 	case e.Code == core.CodeValidation && e.Fields[0] == "monthlyBudgetCents":
 		return core.Invalid("monthlyBudget", "must be between %s and %s", core.Dollars(campaign.MinMonthlyBudgetCents), core.Dollars(campaign.MaxMonthlyBudgetCents))
 	case e.Code == core.CodeMonthlyBudgetRequired:

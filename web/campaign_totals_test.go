@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/approval"
 	"github.com/giftwell/giftwell/core/campaign"
 )
 
@@ -29,7 +30,7 @@ func TestCampaignPageDoesNotOweSkippedPeople(t *testing.T) {
 	}})
 	require.NoError(t, err)
 	for _, id := range added.Added[:2] {
-		_, err := h.env.App.Campaigns.SkipGift(ctx, owner, campaign.QueueSkip{CampaignID: c.ID, RecipientID: id})
+		_, err := h.env.App.Approvals.SkipGift(ctx, owner, approval.QueueSkip{CampaignID: c.ID, RecipientID: id})
 		require.NoError(t, err)
 	}
 	pv, err := h.env.App.Campaigns.PreviewCampaign(ctx, owner, c.ID)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/giftwell/giftwell/core/approval"
 	"github.com/giftwell/giftwell/core/campaign"
 	"github.com/giftwell/giftwell/core/gift"
 	"github.com/giftwell/giftwell/core/giftlink"
@@ -48,12 +49,12 @@ func (h *harness) giftWorld() giftWorld {
 	})
 	require.NoError(t, err)
 	add := func(in campaign.RecipientInput) string {
-		res, err := app.Campaigns.AddToPlaybook(ctx, key, c.ID, campaign.PlaybookPersonAdd{Recipient: in})
+		res, err := app.Approvals.AddToPlaybook(ctx, key, c.ID, approval.PlaybookPersonAdd{Recipient: in})
 		require.NoError(t, err)
 		return res.RecipientID
 	}
 	approve := func(recipientID string) gift.Gift {
-		g, err := app.Campaigns.ApproveGift(ctx, owner, campaign.QueueDecision{CampaignID: c.ID, RecipientID: recipientID})
+		g, err := app.Approvals.ApproveGift(ctx, owner, approval.QueueDecision{CampaignID: c.ID, RecipientID: recipientID})
 		require.NoError(t, err)
 		return g
 	}

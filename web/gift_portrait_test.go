@@ -8,6 +8,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/giftwell/giftwell/core/approval"
 	"github.com/giftwell/giftwell/core/artwork"
 	"github.com/giftwell/giftwell/core/campaign"
 )
@@ -29,11 +30,11 @@ func TestGiftPagesShowNeedsAPhoto(t *testing.T) {
 		SenderName: "Sam Sender", SenderCompany: "Acme", Message: "Thanks {{firstName}}!", MonthlyBudgetCents: 10_000_000,
 	})
 	require.NoError(t, err)
-	res, err := app.Campaigns.AddToPlaybook(ctx, key, c.ID, campaign.PlaybookPersonAdd{Recipient: campaign.RecipientInput{
+	res, err := app.Approvals.AddToPlaybook(ctx, key, c.ID, approval.PlaybookPersonAdd{Recipient: campaign.RecipientInput{
 		Name: "Pat Portrait", Photo: &campaign.RecipientPhoto{Source: campaign.PhotoLinkedIn, ProfileURL: "https://www.linkedin.com/in/pat"},
 	}})
 	require.NoError(t, err)
-	g, err := app.Campaigns.ApproveGift(ctx, owner, campaign.QueueDecision{CampaignID: c.ID, RecipientID: res.RecipientID})
+	g, err := app.Approvals.ApproveGift(ctx, owner, approval.QueueDecision{CampaignID: c.ID, RecipientID: res.RecipientID})
 	require.NoError(t, err)
 
 	cl := h.client()

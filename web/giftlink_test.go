@@ -10,6 +10,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/giftwell/giftwell/core/approval"
 	"github.com/giftwell/giftwell/core/campaign"
 	"github.com/giftwell/giftwell/core/gift"
 	"github.com/giftwell/giftwell/core/giftlink"
@@ -33,11 +34,11 @@ func (h *harness) linkGift(name string) (sendID, path string) {
 		},
 	})
 	require.NoError(h.t, err)
-	res, err := h.env.App.Campaigns.AddToPlaybook(ctx, owner, c.ID, campaign.PlaybookPersonAdd{Recipient: campaign.RecipientInput{
+	res, err := h.env.App.Approvals.AddToPlaybook(ctx, owner, c.ID, approval.PlaybookPersonAdd{Recipient: campaign.RecipientInput{
 		Name: name, Company: "Analytical", Email: apptest.UniqueEmail("recipient"), AddressMode: gift.AddressConfirm,
 	}})
 	require.NoError(h.t, err)
-	sent, err := h.env.App.Campaigns.ApproveGift(ctx, owner, campaign.QueueDecision{CampaignID: c.ID, RecipientID: res.RecipientID})
+	sent, err := h.env.App.Approvals.ApproveGift(ctx, owner, approval.QueueDecision{CampaignID: c.ID, RecipientID: res.RecipientID})
 	require.NoError(h.t, err)
 	l, err := h.env.App.GiftLinks.SendLink(ctx, owner, sent.ID)
 	require.NoError(h.t, err)

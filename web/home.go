@@ -74,7 +74,7 @@ func (h *handler) homeView(ctx context.Context, s session) (view, error) {
 			d.Drafts++
 		}
 	}
-	queue, err := h.app.Campaigns.Queue(ctx, p, "")
+	queue, err := h.app.Approvals.Queue(ctx, p, "")
 	if err != nil {
 		return view{}, err
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/giftwell/giftwell"
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/approval"
 	"github.com/giftwell/giftwell/core/artwork"
 	"github.com/giftwell/giftwell/core/billing"
 	"github.com/giftwell/giftwell/core/campaign"
@@ -112,8 +113,8 @@ func TestEveryPageRenders(t *testing.T) {
 		"import": importData{CampaignID: "cmp_1", Preview: distribution.ImportPreview{UploadID: "web-1", Headers: []string{"Name", "Segment"},
 			Fields: []string{"name", "ignore"}, Sample: [][]string{{"Ana", "SMB"}}, Rows: 1, Choices: distribution.ImportFields}},
 		"queue": queueData{CanDecide: true, Campaign: &campaign.Campaign{ID: "cmp_1", Mode: campaign.ModeAlwaysOn, Status: campaign.StatusPaused},
-			Items:   []campaign.QueueItem{{CampaignID: "cmp_1", RecipientID: "rcp_1", Blockers: []string{campaign.ReasonRepeatReview.Blocker()}, State: campaign.ApprovalScheduled}},
-			Skipped: []campaign.SkippedItem{{CampaignID: "cmp_1", RecipientID: "rcp_2"}}, MoreSkipped: 1,
+			Items:   []approval.QueueItem{{CampaignID: "cmp_1", RecipientID: "rcp_1", Blockers: []string{campaign.ReasonRepeatReview.Blocker()}, State: campaign.ApprovalScheduled}},
+			Skipped: []approval.SkippedItem{{CampaignID: "cmp_1", RecipientID: "rcp_2"}}, MoreSkipped: 1,
 			Flash: &queueNotice{Summary: "1 could not be approved:", Failed: true, Failures: []queueFailureGroup{{Names: "rcp_1", Message: "No.", TopUp: true}}, More: "1 more not listed here."}},
 	}
 	require.Len(t, p.byName, len(data), "every page has a case here")

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/approval"
 	"github.com/giftwell/giftwell/core/campaign"
 	"github.com/giftwell/giftwell/core/ledger"
 )
@@ -34,9 +35,9 @@ type queueData struct {
 	// Campaign is that playbook; nil for the whole workspace.
 	Campaign *campaign.Campaign
 	// Items are the waiting people in queue order.
-	Items []campaign.QueueItem
+	Items []approval.QueueItem
 	// Skipped are the newest skipped people, at most queueSkippedShown.
-	Skipped []campaign.SkippedItem
+	Skipped []approval.SkippedItem
 	// MoreSkipped counts the skipped people not listed.
 	MoreSkipped int
 	// Balance is the balance of the workspace's mode.
@@ -102,7 +103,7 @@ func (h *handler) queuePage(w http.ResponseWriter, r *http.Request, s session) {
 
 // loadQueuePage reads the queue page of playbook id ("" = the workspace) for p.
 func (h *handler) loadQueuePage(ctx context.Context, p core.Principal, id string) (queueData, error) {
-	d := queueData{CampaignID: id, MaxSkipReason: campaign.MaxSkipReason, CanDecide: core.Authorize(p, core.ActApprove, "") == nil}
+	d := queueData{CampaignID: id, MaxSkipReason: approval.MaxSkipReason, CanDecide: core.Authorize(p, core.ActApprove, "") == nil}
 	if id != "" {
 		c, err := h.app.Campaigns.GetCampaign(ctx, p, id)
 		if err != nil {
@@ -111,15 +112,15 @@ func (h *handler) loadQueuePage(ctx context.Context, p core.Principal, id string
 		d.Campaign = &c
 	}
 	var err error
-	if d.Items, err = h.app.Campaigns.Queue(ctx, p, id); err != nil {
+	if d.Items, err = h.app.Approvals.Queue(ctx, p, id); err != nil {
 		return queueData{}, err
 	}
-	skipped, err := h.app.Campaigns.SkippedPeople(ctx, p, id)
+	skipped, err := h.app.Approvals.SkippedPeople(ctx, p, id)
 	if err != nil {
 		return queueData{}, err
 	}
 	d.Skipped, d.MoreSkipped = skipped[:min(len(skipped), queueSkippedShown)], max(0, len(skipped)-queueSkippedShown)
-	if d.Balance, err = h.app.Campaigns.Balance(ctx, p); err != nil {
+	if d.Balance, err = h.app.Approvals.Balance(ctx, p); err != nil {
 		return queueData{}, err
 	}
 	return d, nil
@@ -197,13 +198,13 @@ func (h *handler) decideOne(ctx context.Context, p core.Principal, act queueActi
 	var err error
 	switch act {
 	case queueApprove:
-		_, err = h.app.Campaigns.ApproveGift(ctx, p, campaign.QueueDecision{
+		_, err = h.app.Approvals.ApproveGift(ctx, p, approval.QueueDecision{
 			CampaignID: who.CampaignID, RecipientID: who.RecipientID, ApproveRepeat: f.Get("approve_repeat") == "1",
 		})
 	case queueSkip:
-		_, err = h.app.Campaigns.SkipGift(ctx, p, campaign.QueueSkip{CampaignID: who.CampaignID, RecipientID: who.RecipientID, Reason: f.Get("reason")})
+		_, err = h.app.Approvals.SkipGift(ctx, p, approval.QueueSkip{CampaignID: who.CampaignID, RecipientID: who.RecipientID, Reason: f.Get("reason")})
 	case queueUnskip:
-		_, err = h.app.Campaigns.UnskipGift(ctx, p, campaign.QueueUnskip{CampaignID: who.CampaignID, RecipientID: who.RecipientID})
+		_, err = h.app.Approvals.UnskipGift(ctx, p, approval.QueueUnskip{CampaignID: who.CampaignID, RecipientID: who.RecipientID})
 	}
 	return err
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/approval"
 	"github.com/giftwell/giftwell/core/campaign"
 	"github.com/giftwell/giftwell/core/ledger"
 	"github.com/giftwell/giftwell/internal/apptest"
@@ -38,7 +39,7 @@ func (h *harness) queuedPlaybook(name string, people ...campaign.RecipientInput)
 	require.NoError(h.t, err)
 	var ids []string
 	for _, p := range people {
-		res, err := h.env.App.Campaigns.AddToPlaybook(ctx, key, c.ID, campaign.PlaybookPersonAdd{Recipient: p})
+		res, err := h.env.App.Approvals.AddToPlaybook(ctx, key, c.ID, approval.PlaybookPersonAdd{Recipient: p})
 		require.NoError(h.t, err)
 		require.Equal(h.t, campaign.ApprovalWaiting, res.Approval.State, p.Name)
 		require.Equal(h.t, h.site+"/?queue="+c.ID, res.ApprovalURL)
@@ -59,7 +60,7 @@ func (h *harness) topUp(cents int64) {
 // balanceCents is the workspace's test balance now.
 func (h *harness) balanceCents() int64 {
 	h.t.Helper()
-	b, err := h.env.App.Campaigns.Balance(context.Background(), h.ownerPrincipal())
+	b, err := h.env.App.Approvals.Balance(context.Background(), h.ownerPrincipal())
 	require.NoError(h.t, err)
 	return b.Cents
 }
@@ -67,7 +68,7 @@ func (h *harness) balanceCents() int64 {
 // waitingIDs are the roster IDs in the queue of playbook id, in queue order.
 func (h *harness) waitingIDs(id string) []string {
 	h.t.Helper()
-	items, err := h.env.App.Campaigns.Queue(context.Background(), h.ownerPrincipal(), id)
+	items, err := h.env.App.Approvals.Queue(context.Background(), h.ownerPrincipal(), id)
 	require.NoError(h.t, err)
 	ids := []string{}
 	for _, it := range items {
@@ -330,7 +331,7 @@ func TestQueueOfAnotherWorkspaceIsNotFound(t *testing.T) {
 	on := campaign.StatusActive
 	_, err = h.env.App.Campaigns.UpdateCampaign(ctx, theirOwner, c.ID, campaign.CampaignPatch{Status: &on, ExpectedPolicyVersion: c.PolicyVersion})
 	require.NoError(t, err)
-	added, err := h.env.App.Campaigns.AddToPlaybook(ctx, theirKey, c.ID, campaign.PlaybookPersonAdd{Recipient: ada})
+	added, err := h.env.App.Approvals.AddToPlaybook(ctx, theirKey, c.ID, approval.PlaybookPersonAdd{Recipient: ada})
 	require.NoError(t, err)
 
 	owner := h.client()
@@ -346,7 +347,7 @@ func TestQueueOfAnotherWorkspaceIsNotFound(t *testing.T) {
 	page := owner.get(res.Header.Get("Location"))
 	require.Contains(t, flash(page.Body), "1 could not be skipped:")
 	require.Contains(t, flash(page.Body), added.RecipientID+":</strong> CampaignId: no campaign")
-	items, err := h.env.App.Campaigns.Queue(ctx, theirOwner, c.ID)
+	items, err := h.env.App.Approvals.Queue(ctx, theirOwner, c.ID)
 	require.NoError(t, err)
 	require.Len(t, items, 1, "their person still waits")
 }

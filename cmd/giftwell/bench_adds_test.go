@@ -15,6 +15,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/approval"
 	"github.com/giftwell/giftwell/core/campaign"
 )
 
@@ -57,7 +58,7 @@ func (s *benchSite) mcpAdders(b *testing.B) []adder {
 				return "", err
 			}
 			var out struct {
-				Data campaign.AddPersonResult `json:"data"`
+				Data approval.AddPersonResult `json:"data"`
 			}
 			raw, _ := json.Marshal(res.StructuredContent)
 			if res.IsError || json.Unmarshal(raw, &out) != nil || out.Data.Approval.State == "" {
@@ -77,7 +78,7 @@ func (s *benchSite) restAdders() []adder {
 		out[i] = func(_ context.Context, id string, in campaign.RecipientInput) (campaign.ApprovalState, error) {
 			status, body := s.rest(hc, http.MethodPost, "/playbooks/"+id+"/people", map[string]any{"recipient": in})
 			var env struct {
-				Data campaign.AddPersonResult `json:"data"`
+				Data approval.AddPersonResult `json:"data"`
 			}
 			if status != http.StatusOK || json.Unmarshal(body, &env) != nil || env.Data.Approval.State == "" {
 				return "", refusal(fmt.Sprintf("POST /playbooks/%s/people: %d", id, status), body)
@@ -103,7 +104,7 @@ func (s *benchSite) playbooks(b *testing.B, n int) []string {
 			b.Fatal(err)
 		}
 		perGift := int64(10_000)
-		if _, err := s.app.Campaigns.SetAutoApprove(ctx, s.owner, c.ID, campaign.AutoApproveSettings{Enabled: true, PerGiftMaxCents: &perGift}); err != nil {
+		if _, err := s.app.Approvals.SetAutoApprove(ctx, s.owner, c.ID, approval.AutoApproveSettings{Enabled: true, PerGiftMaxCents: &perGift}); err != nil {
 			b.Fatal(err)
 		}
 		ids = append(ids, c.ID)

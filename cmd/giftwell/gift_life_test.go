@@ -16,6 +16,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/giftwell/giftwell/core/approval"
 	"github.com/giftwell/giftwell/core/campaign"
 	"github.com/giftwell/giftwell/internal/apptest"
 )
@@ -101,7 +102,7 @@ func TestGiftLifeOverMCP(t *testing.T) {
 	added := tr.mcpCall(srv.URL, key, "add_to_playbook", map[string]any{"id": c.ID,
 		"recipient": map[string]any{"name": "Priya Raman", "company": "Globex", "email": "priya@globex.example", "sourceSystem": "hubspot", "externalId": "c-1042"}})
 	recipientID := added["recipientId"].(string)
-	sent, err := env.App.Campaigns.ApproveGift(ctx, owner, campaign.QueueDecision{CampaignID: c.ID, RecipientID: recipientID})
+	sent, err := env.App.Approvals.ApproveGift(ctx, owner, approval.QueueDecision{CampaignID: c.ID, RecipientID: recipientID})
 	require.NoError(t, err)
 	tr.say("\n(the signed-in owner approves %s in the queue page: gift %s, %s)", recipientID, sent.ID, sent.Status)
 

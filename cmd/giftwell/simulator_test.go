@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/approval"
 	"github.com/giftwell/giftwell/core/campaign"
 	"github.com/giftwell/giftwell/core/gift"
 	"github.com/giftwell/giftwell/internal/apptest"
@@ -26,12 +27,12 @@ func readyTestGift(t *testing.T, env *apptest.Env) (gift.Gift, core.Principal) {
 	})
 	require.NoError(t, err)
 	env.TopUp(t, owner, 20_000)
-	res, err := env.App.Campaigns.AddToPlaybook(ctx, owner, c.ID, campaign.PlaybookPersonAdd{Recipient: campaign.RecipientInput{
+	res, err := env.App.Approvals.AddToPlaybook(ctx, owner, c.ID, approval.PlaybookPersonAdd{Recipient: campaign.RecipientInput{
 		Name: "Ana", SourceSystem: "crm", ExternalID: "1", Email: "ana@example.com",
 		AddressMode: gift.AddressKnown, Address: "1 Main St", City: "Austin", State: "TX", Zip: "78701",
 	}})
 	require.NoError(t, err)
-	g, err := env.App.Campaigns.ApproveGift(ctx, owner, campaign.QueueDecision{CampaignID: c.ID, RecipientID: res.RecipientID})
+	g, err := env.App.Approvals.ApproveGift(ctx, owner, approval.QueueDecision{CampaignID: c.ID, RecipientID: res.RecipientID})
 	require.NoError(t, err)
 	require.Equal(t, gift.SendReady, g.Status)
 	return g, owner

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/approval"
 	"github.com/giftwell/giftwell/core/campaign"
 	"github.com/giftwell/giftwell/core/gift"
 	"github.com/giftwell/giftwell/internal/apptest"
@@ -30,9 +31,9 @@ func TestCLIStaffGift(t *testing.T) {
 		t.Helper()
 		in := campaign.RecipientInput{Name: "Person " + n, SourceSystem: "crm", ExternalID: "ext-" + n, Email: "p" + n + "@example.com",
 			AddressMode: gift.AddressKnown, Address: "1 Main St", City: "Austin", State: "TX", Zip: "78701"}
-		res, err := env.App.Campaigns.AddToPlaybook(ctx, owner, c.ID, campaign.PlaybookPersonAdd{Recipient: in})
+		res, err := env.App.Approvals.AddToPlaybook(ctx, owner, c.ID, approval.PlaybookPersonAdd{Recipient: in})
 		require.NoError(t, err)
-		g, err := env.App.Campaigns.ApproveGift(ctx, owner, campaign.QueueDecision{CampaignID: c.ID, RecipientID: res.RecipientID})
+		g, err := env.App.Approvals.ApproveGift(ctx, owner, approval.QueueDecision{CampaignID: c.ID, RecipientID: res.RecipientID})
 		require.NoError(t, err)
 		return g.ID
 	}
@@ -84,7 +85,7 @@ func TestCLIStaffGift(t *testing.T) {
 // balance is p's balance in its mode.
 func balance(t *testing.T, env *apptest.Env, p core.Principal) int64 {
 	t.Helper()
-	b, err := env.App.Campaigns.Balance(context.Background(), p)
+	b, err := env.App.Approvals.Balance(context.Background(), p)
 	require.NoError(t, err)
 	return b.Cents
 }

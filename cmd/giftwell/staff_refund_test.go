@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/approval"
 	"github.com/giftwell/giftwell/core/campaign"
 	"github.com/giftwell/giftwell/core/gift"
 	"github.com/giftwell/giftwell/internal/apptest"
@@ -46,9 +47,9 @@ func (d *staffDesk) approve(n string, known bool) gift.Gift {
 	if known {
 		in.AddressMode, in.Address, in.City, in.State, in.Zip = gift.AddressKnown, "1 Main St", "Austin", "TX", "78701"
 	}
-	res, err := d.env.App.Campaigns.AddToPlaybook(ctx, d.owner, d.campaign, campaign.PlaybookPersonAdd{Recipient: in})
+	res, err := d.env.App.Approvals.AddToPlaybook(ctx, d.owner, d.campaign, approval.PlaybookPersonAdd{Recipient: in})
 	require.NoError(d.t, err)
-	g, err := d.env.App.Campaigns.ApproveGift(ctx, d.owner, campaign.QueueDecision{CampaignID: d.campaign, RecipientID: res.RecipientID})
+	g, err := d.env.App.Approvals.ApproveGift(ctx, d.owner, approval.QueueDecision{CampaignID: d.campaign, RecipientID: res.RecipientID})
 	require.NoError(d.t, err)
 	return g
 }

@@ -40,7 +40,7 @@ func TestCLIStaffEnableLive(t *testing.T) {
 	p, err = app.Connect.Authenticate(ctx, ws["apiKey"])
 	require.NoError(t, err)
 	require.Equal(t, core.ModeLive, p.Mode)
-	b, err := app.Campaigns.Balance(ctx, p)
+	b, err := app.Approvals.Balance(ctx, p)
 	require.NoError(t, err)
 	require.Equal(t, core.ModeLive, b.Mode)
 	require.Zero(t, b.Cents)

@@ -9,8 +9,8 @@ import (
 	"github.com/riverqueue/river/rivertype"
 
 	"github.com/giftwell/giftwell"
+	"github.com/giftwell/giftwell/core/approval"
 	"github.com/giftwell/giftwell/core/artwork"
-	"github.com/giftwell/giftwell/core/campaign"
 	"github.com/giftwell/giftwell/core/gift"
 	"github.com/giftwell/giftwell/core/giftlink"
 	"github.com/giftwell/giftwell/core/identity"
@@ -56,7 +56,7 @@ func (w *PruneSignInRecordsWorker) Work(ctx context.Context, _ *river.Job[PruneS
 // housekeeping (sign-in records, gift links, unfinished artwork uploads).
 func addWorkers(workers *river.Workers, app *giftwell.App, sender identity.EmailSender) []*river.PeriodicJob {
 	river.AddWorker(workers, &identity.DeliverEmailWorker{Identity: app.Identity, Sender: sender})
-	river.AddWorker(workers, &campaign.ScheduledApprovalWorker{Campaigns: app.Campaigns})
+	river.AddWorker(workers, &approval.ScheduledApprovalWorker{Approvals: app.Approvals})
 	river.AddWorker(workers, &gift.SimulateFulfilmentWorker{Gifts: app.Gifts})
 	river.AddWorker(workers, &PruneSignInRecordsWorker{app: app})
 	river.AddWorker(workers, &giftlink.ExpireLinksWorker{GiftLinks: app.GiftLinks})

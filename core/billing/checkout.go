@@ -176,7 +176,7 @@ func (a *Service) checkoutIntent(ctx context.Context, p core.Principal, id, key 
 	var name string
 	err := pgx.BeginFunc(ctx, a.DB, func(tx pgx.Tx) error {
 		q := db.New(tx)
-		quote, err := a.Campaigns.QuoteCheckout(ctx, tx, p, id, version)
+		quote, err := a.Approvals.QuoteCheckout(ctx, tx, p, id, version)
 		if err != nil {
 			if core.ErrorCode(err) != core.CodeInvalidRequestState && core.ErrorCode(err) != core.CodeValidation {
 				return err

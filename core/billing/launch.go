@@ -7,7 +7,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/giftwell/giftwell/core"
-	"github.com/giftwell/giftwell/core/campaign"
+	"github.com/giftwell/giftwell/core/approval"
 	"github.com/giftwell/giftwell/core/gift"
 	"github.com/giftwell/giftwell/sql/db"
 )
@@ -141,7 +141,7 @@ func (a *Service) launchPosition(ctx context.Context, tx pgx.Tx, p core.Principa
 	if err != nil {
 		return "", nil, core.Internal(err)
 	}
-	g, gerr := a.Campaigns.LaunchGift(ctx, sp, campaign.LaunchParams{
+	g, gerr := a.Approvals.LaunchGift(ctx, sp, approval.LaunchParams{
 		WorkspaceID: chk.WorkspaceID, CampaignID: chk.CampaignID, RecipientID: it.RecipientID, UnitCents: it.UnitCents,
 		Prepaid: chk.Prepaid, ShippingStates: chk.ShippingStates, Mode: core.Mode(chk.Mode), ApprovedBy: p.UserID,
 	})

@@ -96,7 +96,7 @@ func TestReconcileAppliesTheProcessorsWord(t *testing.T) {
 		require.NoError(t, err)
 		require.Equal(t, ledger.TopupCompleted, st)
 	}
-	bal, err := app.Campaigns.Balance(ctx, f.owner)
+	bal, err := app.Approvals.Balance(ctx, f.owner)
 	require.NoError(t, err)
 	require.Equal(t, int64(5_000), bal.Cents)
 	f.env.RequireLedgerConsistent(t, f.owner)

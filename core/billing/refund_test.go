@@ -48,7 +48,7 @@ func TestCardPaidGiftRefundedThroughTheProcessor(t *testing.T) {
 	require.Equal(t, gift.SendAwaitingAddress, g.Status)
 	_, err := app.GiftLinks.Revoke(ctx, f.owner, g.ID, 1)
 	require.NoError(t, err)
-	before, err := app.Campaigns.Balance(ctx, f.owner)
+	before, err := app.Approvals.Balance(ctx, f.owner)
 	require.NoError(t, err)
 
 	r, err := app.GiftLinks.RequestRefund(ctx, f.owner, g.ID, "left the company")
@@ -82,7 +82,7 @@ func TestCardPaidGiftRefundedThroughTheProcessor(t *testing.T) {
 	row, err := db.New(app.DB).GiftRefundLatestBySend(ctx, g.ID)
 	require.NoError(t, err)
 	require.Equal(t, "sbx_re_"+r.ID, row.ProcessorRefundID, "the refund request's ID is the processor's idempotency key")
-	after, err := app.Campaigns.Balance(ctx, f.owner)
+	after, err := app.Approvals.Balance(ctx, f.owner)
 	require.NoError(t, err)
 	require.Equal(t, before, after, "a card refund goes to the card, never the balance")
 }

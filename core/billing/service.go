@@ -6,6 +6,7 @@ package billing
 
 import (
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/approval"
 	"github.com/giftwell/giftwell/core/campaign"
 	"github.com/giftwell/giftwell/core/gift"
 	"github.com/giftwell/giftwell/core/ledger"
@@ -16,8 +17,10 @@ import (
 // transaction is open or a row is locked.
 type Service struct {
 	*core.Kernel
-	// Campaigns quotes checkouts and creates the gifts launch prepares.
+	// Campaigns activates a paid campaign and reads its record.
 	Campaigns *campaign.Service
+	// Approvals quotes checkouts and creates the gifts launch prepares.
+	Approvals *approval.Service
 	// Gifts reads the gifts launch created.
 	Gifts *gift.Service
 	// Ledger holds the payment processor (Ledger.Payments) and completes

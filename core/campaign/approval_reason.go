@@ -89,7 +89,7 @@ func ApprovalReasons() []ApprovalReason { return append([]ApprovalReason(nil), R
 // Text explains the reason to an agent: why the person waits and what to do.
 func (r ApprovalReason) Text() string { return reasons[r].text }
 
-// Blocker is the queue blocker text a reason shows (QueueItem.blockers), or
+// Blocker is the queue Blocker text a reason shows (QueueItem.blockers), or
 // "" for a reason that blocks nothing a person can fix before approving.
 func (r ApprovalReason) Blocker() string { return reasons[r].blocker }
 

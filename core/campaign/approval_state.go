@@ -1,5 +1,29 @@
 package campaign
 
+// ApprovalState is a playbook person's approval state (PlaybookApproval.state).
+type ApprovalState string
+
+// The approval states of the spec's "Playbook approval state of a person".
+const (
+	// ApprovalAutoApproved: auto-approve paid for the gift when the person was added.
+	ApprovalAutoApproved ApprovalState = "auto_approved"
+	// ApprovalWaiting: the person waits for a signed-in owner or admin; see the reason.
+	ApprovalWaiting ApprovalState = "waiting"
+	// ApprovalScheduled: auto-approve decides in the background, usually within minutes.
+	ApprovalScheduled ApprovalState = "scheduled"
+	// ApprovalApproved: a signed-in owner or admin approved the gift.
+	ApprovalApproved ApprovalState = "approved"
+	// ApprovalSkipped: an owner or admin skipped the person.
+	ApprovalSkipped ApprovalState = "skipped"
+)
+
+// PlaybookApproval is what happened to a person added to a playbook.
+type PlaybookApproval struct {
+	State  ApprovalState  `json:"state" jsonschema:"auto_approved (paid from the balance), waiting (see reason; hand approvalUrl to an owner or admin), scheduled (auto-approve decides within minutes), approved or skipped" schema:"enum=auto_approved|waiting|scheduled|approved|skipped"`
+	Reason ApprovalReason `json:"reason,omitempty" jsonschema:"why a waiting person waits; get_workflow_guide's approvalReasons explains each"`
+	SendID string         `json:"sendId,omitempty" jsonschema:"the gift, once approved"`
+}
+
 // stateMeanings say what each approval state means for the agent that
 // added the person: who has paid, and what comes next. The guide's
 // approvalStates and the add_people_to_playbook prompt show them.

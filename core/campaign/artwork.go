@@ -9,14 +9,14 @@ import (
 	"github.com/giftwell/giftwell/sql/db"
 )
 
-// checkArtwork refuses, with ARTWORK_UNAVAILABLE naming the field, a
+// CheckArtwork refuses, with ARTWORK_UNAVAILABLE naming the field, a
 // request that names an asset that is not a ready file of the workspace
 // fit for its use: customization.logoAssetId (a ready image), a person's
 // assetIds (any ready file) and an uploaded photo (a ready portrait).
 // Recipients are named by path(i). IDs that are not asset IDs at all are
 // left to validation, which names them as VALIDATION_ERROR. A ready asset
 // never goes back, so the check reads outside the write's transaction.
-func (a *Service) checkArtwork(ctx context.Context, workspaceID string, customization map[string]string, recipients []RecipientInput, path func(i int) string) error {
+func (a *Service) CheckArtwork(ctx context.Context, workspaceID string, customization map[string]string, recipients []RecipientInput, path func(i int) string) error {
 	var named []artwork.Named
 	add := func(field, id string, use artwork.Use) {
 		if id = strings.TrimSpace(id); strings.HasPrefix(id, "asset_") {
@@ -26,7 +26,7 @@ func (a *Service) checkArtwork(ctx context.Context, workspaceID string, customiz
 	add("customization."+CustomizationLogoAssetID, customization[CustomizationLogoAssetID], artwork.UseLogo)
 	for i, r := range recipients {
 		// Malformed IDs are validation's to name first.
-		var pr problems
+		var pr Problems
 		checkAssetIDs(r.AssetIDs, path(i)+".assetIds", &pr)
 		if r.Photo != nil {
 			checkPhoto(*r.Photo, path(i)+".photo", &pr)

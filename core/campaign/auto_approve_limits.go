@@ -9,7 +9,7 @@ import (
 
 // While auto-approve is on it spends without a person, within limits a
 // signed-in owner or admin set. Every write that can move one of those
-// limits compares them before and after and asks authorizeSpendLimits:
+// limits compares them before and after and asks AuthorizeSpendLimits:
 // raising any of them (or turning auto-approve on) is ActRaiseAutoApprove,
 // lowering is open to every role the write itself allows.
 
@@ -26,8 +26,8 @@ type spendLimits struct {
 	perGiftMaxCents int64
 }
 
-// spendLimitsOf are the limits of campaign state s under rule (nil: none).
-func spendLimitsOf(s campaignState, rule *AutoApprove) spendLimits {
+// SpendLimitsOf are the limits of campaign state s under rule (nil: none).
+func SpendLimitsOf(s Settings, rule *AutoApprove) spendLimits {
 	l := spendLimits{budgetCents: s.BudgetCents, maxSends: s.MaxSends, perPersonCents: s.PerPersonCents, monthlyBudgetCents: s.MonthlyBudgetCents}
 	if rule != nil {
 		l.autoApprove, l.perGiftMaxCents = rule.Enabled, rule.PerGiftMaxCents
@@ -66,14 +66,14 @@ func (before spendLimits) raises(after spendLimits) []limitRaise {
 	return out
 }
 
-// authorizeSpendLimits decides whether p may move campaign campaignID's
+// AuthorizeSpendLimits decides whether p may move campaign campaignID's
 // limits from before to after. Nothing is asked while auto-approve is off
 // afterwards (turning it off or lowering is always open). Turning it on,
 // or raising any limit while it is on (budgetCents, maxSends,
 // perPersonCents, monthlyBudgetCents, perGiftMaxCents), needs a signed-in
 // owner or admin: TEAM_MANAGER_REQUIRED for a member, HUMAN_APPROVAL_REQUIRED
 // with the review URL for a key or connection, naming each limit raised.
-func (a *Service) authorizeSpendLimits(p core.Principal, campaignID string, before, after spendLimits) error {
+func (a *Service) AuthorizeSpendLimits(p core.Principal, campaignID string, before, after spendLimits) error {
 	if !after.autoApprove {
 		return nil
 	}

@@ -160,9 +160,9 @@ type CampaignInput struct {
 // optional and only supplied fields change (null is refused: leave a field
 // out to keep it).
 // Recipients, when supplied, is the whole new roster: people matched by
-// recipientId, sourceSystem+externalId, email or profileUrl keep their
+// recipientId, SourceSystem+externalId, email or profileUrl keep their
 // record (the supplied fields are merged into it; a set
-// sourceSystem+externalId never changes), people left out are removed, new
+// SourceSystem+externalId never changes), people left out are removed, new
 // people are appended. Customization, when supplied, replaces every field.
 type CampaignPatch struct {
 	Name               *string           `json:"name,omitempty" jsonschema:"the campaign's name" schema:"type=string,minLength=1,maxLength=200"`

@@ -71,7 +71,7 @@ func (a *Service) CreateCampaign(ctx context.Context, p core.Principal, in Campa
 	if err != nil {
 		return Campaign{}, err
 	}
-	if err := a.checkArtwork(ctx, p.WorkspaceID, in.Customization, in.Recipients, recipientsPath); err != nil {
+	if err := a.CheckArtwork(ctx, p.WorkspaceID, in.Customization, in.Recipients, recipientsPath); err != nil {
 		return Campaign{}, err
 	}
 	s.Status = status
@@ -79,7 +79,7 @@ func (a *Service) CreateCampaign(ctx context.Context, p core.Principal, in Campa
 		if !s.Mode.Playbook() {
 			return Campaign{}, activatedAtCheckout(s.Mode)
 		}
-		if err := notesComplete(s, people, func(i int) string { return paths[i] }, people); err != nil {
+		if err := NotesComplete(s, people, func(i int) string { return paths[i] }, people); err != nil {
 			return Campaign{}, err
 		}
 	}
@@ -113,10 +113,10 @@ func (a *Service) CreateCampaign(ctx context.Context, p core.Principal, in Campa
 			out = c
 			return err
 		}
-		if err := insertPeople(ctx, q, p.WorkspaceID, id, people, now); err != nil {
+		if err := InsertPeople(ctx, q, p.WorkspaceID, id, people, now); err != nil {
 			return err
 		}
-		out, err = a.getCampaign(ctx, q, p.WorkspaceID, id)
+		out, err = a.CampaignTx(ctx, q, p.WorkspaceID, id)
 		return err
 	})
 	if err != nil {
@@ -127,9 +127,9 @@ func (a *Service) CreateCampaign(ctx context.Context, p core.Principal, in Campa
 
 // newCampaignState applies create's defaults to in. Missing batch and
 // single limits are recorded as problems.
-func newCampaignState(in CampaignInput, product catalog.Product) (campaignState, problems) {
-	var pr problems
-	s := campaignState{
+func newCampaignState(in CampaignInput, product catalog.Product) (Settings, Problems) {
+	var pr Problems
+	s := Settings{
 		Mode: in.Mode, Name: strings.TrimSpace(in.Name), Description: strings.TrimSpace(in.Description),
 		ProductID: product.ID, BudgetCents: in.BudgetCents, PerPersonCents: in.PerPersonCents, MaxSends: in.MaxSends,
 		SenderName: strings.TrimSpace(in.SenderName), SenderCompany: strings.TrimSpace(in.SenderCompany),
@@ -169,7 +169,7 @@ func newCampaignState(in CampaignInput, product catalog.Product) (campaignState,
 		unset bool
 	}{{"budgetCents", s.BudgetCents == 0}, {"perPersonCents", s.PerPersonCents == 0}, {"maxSends", s.MaxSends == 0}} {
 		if f.unset {
-			pr.add(f.name, "is required for a %s campaign", s.Mode)
+			pr.Add(f.name, "is required for a %s campaign", s.Mode)
 		}
 	}
 	if s.BudgetCents == 0 || s.PerPersonCents == 0 || s.MaxSends == 0 {
@@ -208,6 +208,6 @@ func (a *Service) idempotentReplay(ctx context.Context, q *db.Queries, workspace
 		return Campaign{}, true, core.FieldError(core.CodeIdempotencyConflict, "idempotencyKey",
 			"was used for campaign %s with a different body; resend that exact body, or ask the user whether this is a new campaign (then use a new key)", row.ID)
 	}
-	c, err := a.getCampaign(ctx, q, workspaceID, row.ID)
+	c, err := a.CampaignTx(ctx, q, workspaceID, row.ID)
 	return c, true, err
 }

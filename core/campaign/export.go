@@ -39,7 +39,7 @@ func (a *Service) ExportCampaign(ctx context.Context, p core.Principal, id strin
 	err := a.ReadTx(ctx, func(q *db.Queries) error {
 		if _, err := q.CampaignGet(ctx, db.CampaignGetParams{WorkspaceID: p.WorkspaceID, ID: id}); err != nil {
 			if core.IsNoRows(err) {
-				return campaignNotFound(id)
+				return NotFound(id)
 			}
 			return core.Internal(err)
 		}

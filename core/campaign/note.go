@@ -90,7 +90,7 @@ func ResolveNote(tmpl string, v NoteValues) (string, []string) {
 // noteState is a person's note: the template in force, the resolved note and
 // what keeps it from being printed.
 type noteState struct {
-	resolved string
+	Resolved string
 	// problem is empty when the note can be printed.
 	problem string
 	// tooLong is set when the resolved note is over GiftMessageCharacters.
@@ -99,9 +99,9 @@ type noteState struct {
 	missing bool
 }
 
-// resolveNote resolves the note of a person with values v: own overrides
+// PersonNote resolves the note of a person with values v: own overrides
 // shared.
-func resolveNote(shared, own string, v NoteValues) noteState {
+func PersonNote(shared, own string, v NoteValues) noteState {
 	tmpl := own
 	if strings.TrimSpace(tmpl) == "" {
 		tmpl = shared
@@ -116,5 +116,5 @@ func resolveNote(shared, own string, v NoteValues) noteState {
 	if n := utf8.RuneCountInString(note); n > core.GiftMessageCharacters {
 		return noteState{tooLong: true, problem: fmt.Sprintf("the note is %d characters after personalization; at most %d", n, core.GiftMessageCharacters)}
 	}
-	return noteState{resolved: note}
+	return noteState{Resolved: note}
 }

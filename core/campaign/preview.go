@@ -98,16 +98,16 @@ func (a *Service) PreviewCampaign(ctx context.Context, p core.Principal, id stri
 	err := a.ReadTx(ctx, func(q *db.Queries) error {
 		row, err := q.CampaignGet(ctx, db.CampaignGetParams{WorkspaceID: p.WorkspaceID, ID: id})
 		if core.IsNoRows(err) {
-			return campaignNotFound(id)
+			return NotFound(id)
 		}
 		if err != nil {
 			return core.Internal(err)
 		}
-		c, err := campaignFromRow(row)
+		c, err := RecordFromRow(row)
 		if err != nil {
 			return core.Internal(err)
 		}
-		out, _, _, err = a.loadPreview(ctx, q, c, modeOf(p))
+		out, _, _, err = a.LoadPreview(ctx, q, c, ModeOf(p))
 		if err != nil {
 			return err
 		}
@@ -117,44 +117,44 @@ func (a *Service) PreviewCampaign(ctx context.Context, p core.Principal, id stri
 	return out, err
 }
 
-// loadPreview reads what the preview of c in mode needs through q (its
+// LoadPreview reads what the preview of c in mode needs through q (its
 // roster, commitments, repeats and gift) and computes it. It also returns
 // the gift (nil when the catalog no longer has it) and the roster, for a
 // caller acting on the preview (a checkout, a quote).
-func (a *Service) loadPreview(ctx context.Context, q *db.Queries, c campaignRecord, mode core.Mode) (Preview, *catalog.Product, rosterView, error) {
-	roster, err := loadRoster(ctx, q, c.ID)
+func (a *Service) LoadPreview(ctx context.Context, q *db.Queries, c Record, mode core.Mode) (Preview, *catalog.Product, Roster, error) {
+	roster, err := LoadRoster(ctx, q, c.ID)
 	if err != nil {
-		return Preview{}, nil, rosterView{}, err
+		return Preview{}, nil, Roster{}, err
 	}
-	com, err := a.loadCommitments(ctx, q, c.ID)
+	com, err := a.LoadCommitments(ctx, q, c.ID)
 	if err != nil {
-		return Preview{}, nil, rosterView{}, err
+		return Preview{}, nil, Roster{}, err
 	}
-	repeats, err := repeatsOf(ctx, q, c.ID, roster, mode)
+	repeats, err := RepeatsOf(ctx, q, c.ID, roster, mode)
 	if err != nil {
-		return Preview{}, nil, rosterView{}, err
+		return Preview{}, nil, Roster{}, err
 	}
-	product, err := a.storedProduct(ctx, c.ProductID)
+	product, err := a.StoredProduct(ctx, c.ProductID)
 	if err != nil {
-		return Preview{}, nil, rosterView{}, err
+		return Preview{}, nil, Roster{}, err
 	}
 	return a.preview(c, product, roster, com, repeats, mode), product, roster, nil
 }
 
 // preview computes the preview of c; product is nil when the catalog no
 // longer has the campaign's gift.
-func (a *Service) preview(c campaignRecord, product *catalog.Product, roster rosterView, com commitments, repeats []RepeatItem, mode core.Mode) Preview {
+func (a *Service) preview(c Record, product *catalog.Product, roster Roster, com commitments, repeats []RepeatItem, mode core.Mode) Preview {
 	pv := Preview{
-		CampaignID: c.ID, PolicyVersion: c.PolicyVersion, RecipientCount: len(roster.people), Currency: "usd",
+		CampaignID: c.ID, PolicyVersion: c.PolicyVersion, RecipientCount: len(roster.People), Currency: "usd",
 		DeliveryIncluded: true, Blockers: []PreviewBlocker{}, FulfillmentRequirements: []FulfillmentRequirement{},
 		NextAction: NextReview, URL: a.Config.ReviewURL(c.ID),
 	}
 	// Owed: people without a gift whom nobody skipped. A skipped person is
 	// never owed a gift, so they count in no total and block nothing.
-	pending := roster.owed()
-	for _, pp := range roster.people {
+	pending := roster.Owed()
+	for _, pp := range roster.People {
 		switch {
-		case roster.sendOf[pp.id] != "":
+		case roster.SendOf[pp.ID] != "":
 			pv.AlreadySent++
 		case pp.approval == ApprovalSkipped:
 			pv.Skipped++
@@ -162,19 +162,19 @@ func (a *Service) preview(c campaignRecord, product *catalog.Product, roster ros
 	}
 	pv.ToSend = len(pending)
 
-	block := func(r ApprovalReason, who *person, format string, args ...any) {
+	block := func(r ApprovalReason, who *Person, format string, args ...any) {
 		b := PreviewBlocker{Reason: r, Text: r.Blocker(), Message: fmt.Sprintf(format, args...)}
 		if b.Text == "" {
 			b.Text = ReasonNeedsReview.Blocker()
 		}
 		if who != nil {
-			b.RecipientID, b.RecipientName = who.id, who.displayName()
+			b.RecipientID, b.RecipientName = who.ID, who.DisplayName()
 		}
 		pv.Blockers = append(pv.Blockers, b)
 	}
-	require := func(kind FulfillmentRequirementKind, who person, msg string) {
+	require := func(kind FulfillmentRequirementKind, who Person, msg string) {
 		pv.FulfillmentRequirements = append(pv.FulfillmentRequirements, FulfillmentRequirement{
-			RecipientID: who.id, RecipientName: who.displayName(), RecipientEmail: who.Email, Kind: kind, Message: msg,
+			RecipientID: who.ID, RecipientName: who.DisplayName(), RecipientEmail: who.Email, Kind: kind, Message: msg,
 		})
 	}
 
@@ -193,22 +193,22 @@ func (a *Service) preview(c campaignRecord, product *catalog.Product, roster ros
 			}
 		}
 	}
-	for _, k := range giftChecks(c, product, mode) {
-		switch k.reason {
+	for _, k := range GiftChecks(c, product, mode) {
+		switch k.Reason {
 		case ReasonGiftUnavailable, ReasonProductUnverified:
-			reason := k.message
+			reason := k.Message
 			pv.UnavailableReason = &reason
-			if k.reason == ReasonProductUnverified {
+			if k.Reason == ReasonProductUnverified {
 				// Live mode: no blocker yet; approving returns PRODUCT_UNVERIFIED.
 				continue
 			}
 		}
-		block(k.reason, nil, "%s", k.message)
+		block(k.Reason, nil, "%s", k.Message)
 	}
 
 	// The limits.
 	switch {
-	case !c.Mode.Playbook() && len(roster.people) == 0:
+	case !c.Mode.Playbook() && len(roster.People) == 0:
 		block(ReasonNeedsReview, nil, "the %s campaign has nobody on its roster; add people with add_recipients", c.Mode)
 	case product != nil && pv.UnitCents > c.PerPersonCents:
 		block(ReasonNeedsReview, nil, "the gift costs %d cents per person, above perPersonCents %d; raise perPersonCents or choose another gift", pv.UnitCents, c.PerPersonCents)
@@ -238,15 +238,15 @@ func (a *Service) preview(c campaignRecord, product *catalog.Product, roster ros
 	for i := range pending {
 		who := &pending[i]
 		prior := ""
-		if r, ok := repeat[who.id]; ok && !r.Approved {
+		if r, ok := repeat[who.ID]; ok && !r.Approved {
 			prior = r.PriorSendID
 		}
 		if product != nil && product.RequiresPortrait && who.Photo != nil && who.Photo.Source == PhotoLinkedIn {
 			require(RequirementPhotoSourcing, *who, "the portrait is sourced from the LinkedIn profile photo and approved before production")
 		}
-		for _, k := range personChecks(c, product, *who, prior, mode, prepaid) {
-			block(k.reason, who, "%s", k.message)
-			if k.reason == ReasonAddressRequired {
+		for _, k := range PersonChecks(c, product, *who, prior, mode, prepaid) {
+			block(k.Reason, who, "%s", k.Message)
+			if k.Reason == ReasonAddressRequired {
 				require(RequirementSenderAddressRequired, *who, "live mode needs a sender-supplied US address (addressMode known)")
 			}
 		}

@@ -14,7 +14,7 @@ const maxProblems = 10
 
 // problems collects validation problems, each starting with its field's
 // path (recipients[3].zip), into one VALIDATION_ERROR.
-type problems struct {
+type Problems struct {
 	msgs   []string
 	fields []string
 	// notes counts the recorded problems that are a note's (addNote);
@@ -24,14 +24,14 @@ type problems struct {
 }
 
 // add records a problem about field.
-func (p *problems) add(field, format string, args ...any) {
+func (p *Problems) Add(field, format string, args ...any) {
 	p.others = true
 	p.record(field, format, args...)
 }
 
 // addNote records a problem with a person's note (too long, a placeholder
 // that is not one): on an add, notes alone are RECIPIENT_MESSAGE_REQUIRED.
-func (p *problems) addNote(field, format string, args ...any) {
+func (p *Problems) addNote(field, format string, args ...any) {
 	if len(p.msgs) < maxProblems {
 		p.notes++
 	}
@@ -39,7 +39,7 @@ func (p *problems) addNote(field, format string, args ...any) {
 }
 
 // record appends one problem, up to maxProblems.
-func (p *problems) record(field, format string, args ...any) {
+func (p *Problems) record(field, format string, args ...any) {
 	if len(p.msgs) >= maxProblems {
 		return
 	}
@@ -50,33 +50,33 @@ func (p *problems) record(field, format string, args ...any) {
 }
 
 // any reports whether a problem was recorded.
-func (p *problems) any() bool { return len(p.msgs) > 0 }
+func (p *Problems) any() bool { return len(p.msgs) > 0 }
 
 // err is the VALIDATION_ERROR listing every problem, or nil.
-func (p *problems) err() error { return p.errCode(core.CodeValidation) }
+func (p *Problems) Err() error { return p.errCode(core.CodeValidation) }
 
 // errCode is the error with code listing every problem, or nil.
-func (p *problems) errCode(code core.Code) error {
+func (p *Problems) errCode(code core.Code) error {
 	if len(p.msgs) == 0 {
 		return nil
 	}
 	return &core.Error{Code: code, Message: strings.Join(p.msgs, "; "), Fields: append([]string(nil), p.fields...)}
 }
 
-// errOnAdd is err for a write that adds people (add_to_playbook,
+// ErrOnAdd is err for a write that adds people (add_to_playbook,
 // add_recipients): when every problem is a note's it is the spec's
 // RECIPIENT_MESSAGE_REQUIRED (ask the user for the note) instead of
 // VALIDATION_ERROR; problems of any other field keep VALIDATION_ERROR,
 // listing the note's too.
-func (p *problems) errOnAdd() error {
+func (p *Problems) ErrOnAdd() error {
 	if !p.others && p.notes == len(p.msgs) {
 		return p.errCode(core.CodeRecipientMessageRequired)
 	}
-	return p.err()
+	return p.Err()
 }
 
 // at joins a path and a field name: at("recipients[2]", "zip").
-func at(path, name string) string {
+func FieldAt(path, name string) string {
 	if path == "" {
 		return name
 	}

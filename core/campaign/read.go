@@ -47,7 +47,7 @@ func (a *Service) ListCampaigns(ctx context.Context, p core.Principal, mode Camp
 		}
 		out = make([]Campaign, 0, len(rows))
 		for _, row := range rows {
-			c, err := campaignFromRow(row)
+			c, err := RecordFromRow(row)
 			if err != nil {
 				return core.Internal(err)
 			}
@@ -69,12 +69,12 @@ func (a *Service) LookupCampaign(ctx context.Context, p core.Principal, id strin
 	}
 	row, err := db.New(a.DB).CampaignGet(ctx, db.CampaignGetParams{WorkspaceID: p.WorkspaceID, ID: id})
 	if core.IsNoRows(err) {
-		return Campaign{}, campaignNotFound(id)
+		return Campaign{}, NotFound(id)
 	}
 	if err != nil {
 		return Campaign{}, core.Internal(err)
 	}
-	c, err := campaignFromRow(row)
+	c, err := RecordFromRow(row)
 	if err != nil {
 		return Campaign{}, core.Internal(err)
 	}
@@ -91,7 +91,7 @@ func (a *Service) GetCampaign(ctx context.Context, p core.Principal, id string) 
 	var out Campaign
 	err := a.ReadTx(ctx, func(q *db.Queries) error {
 		var err error
-		out, err = a.getCampaign(ctx, q, p.WorkspaceID, id)
+		out, err = a.CampaignTx(ctx, q, p.WorkspaceID, id)
 		return err
 	})
 	return out, err

@@ -40,7 +40,7 @@ const (
 
 // RecipientInput is one person as create_campaign, update_campaign and
 // add_recipients take them. Each person needs at least one identity: a
-// name, a personal profileUrl, or sourceSystem plus externalId. Empty
+// name, a personal profileUrl, or SourceSystem plus externalId. Empty
 // strings are absent.
 type RecipientInput struct {
 	RecipientID             string            `json:"recipientId,omitempty" jsonschema:"someone already on the roster" schema:"maxLength=100"`

@@ -36,9 +36,9 @@ type RecipientsAdded struct {
 }
 
 // AddRecipients adds 1-500 people to campaign id's roster for p. People
-// already on the roster (same recipientId, sourceSystem+externalId, email
-// or profileUrl: rosterIndex.match; for a person sent with none of these,
-// the same name and company: addIdentityOf) are skipped. An active playbook needs no expectedPolicyVersion,
+// already on the roster (same recipientId, SourceSystem+externalId, email
+// or profileUrl: RosterIndex.match; for a person sent with none of these,
+// the same name and company: AddIdentityOf) are skipped. An active playbook needs no expectedPolicyVersion,
 // stays on and keeps its version, and every person added needs a complete
 // note (RECIPIENT_MESSAGE_REQUIRED). Any other campaign needs the current
 // version from keys and connections, gets a new version, returns to draft
@@ -50,10 +50,10 @@ type RecipientsAdded struct {
 // It returns NOT_FOUND, CAMPAIGN_COMPLETED, VALIDATION_ERROR (each field
 // by path, a missing version, a roster over 500 or 2000 people),
 // POLICY_CHANGED, TEAM_MANAGER_REQUIRED or HUMAN_APPROVAL_REQUIRED (limits
-// expanded to fit while an auto-approve rule is on: authorizeSpendLimits),
+// expanded to fit while an auto-approve rule is on: AuthorizeSpendLimits),
 // TOO_MANY_ARTWORK_FILES, DUPLICATE_RECIPIENT (the same
 // person twice in the request), RECIPIENT_IDENTITY_CONFLICT (identifiers of
-// different people, or another sourceSystem+externalId than the matched
+// different people, or another SourceSystem+externalId than the matched
 // person has), RECIPIENT_MESSAGE_REQUIRED, and the place of
 // CHECKOUT_LOCKED.
 func (a *Service) AddRecipients(ctx context.Context, p core.Principal, id string, in RecipientsAdd) (RecipientsAdded, error) {
@@ -67,7 +67,7 @@ func (a *Service) AddRecipients(ctx context.Context, p core.Principal, id string
 		return RecipientsAdded{}, core.Invalid("recipients", "must have at most %d people per call", PeoplePerAddCall)
 	}
 	var out RecipientsAdded
-	err := a.editRoster(ctx, p, id, in.Recipients, func(tx pgx.Tx, q *db.Queries, c campaignRecord, roster rosterView) (err error) {
+	err := a.EditRoster(ctx, p, id, in.Recipients, func(tx pgx.Tx, q *db.Queries, c Record, roster Roster) (err error) {
 		out, err = a.addRecipients(ctx, tx, q, p, c, roster, in)
 		a.withStatusChange(c.Status, &out.Campaign)
 		return err
@@ -78,71 +78,71 @@ func (a *Service) AddRecipients(ctx context.Context, p core.Principal, id string
 	return out, nil
 }
 
-func (a *Service) addRecipients(ctx context.Context, tx pgx.Tx, q *db.Queries, p core.Principal, c campaignRecord, roster rosterView, in RecipientsAdd) (RecipientsAdded, error) {
-	product, err := a.storedProduct(ctx, c.ProductID)
+func (a *Service) addRecipients(ctx context.Context, tx pgx.Tx, q *db.Queries, p core.Principal, c Record, roster Roster, in RecipientsAdd) (RecipientsAdded, error) {
+	product, err := a.StoredProduct(ctx, c.ProductID)
 	if err != nil {
 		return RecipientsAdded{}, err
 	}
 	keepsOn := c.Mode.Playbook() && c.Status == StatusActive
-	if err := checkVersion(p, c, in.ExpectedPolicyVersion, keepsOn || in.imported); err != nil {
+	if err := CheckVersion(p, c, in.ExpectedPolicyVersion, keepsOn || in.imported); err != nil {
 		return RecipientsAdded{}, err
 	}
-	if err := a.checkoutLock(ctx, q, c); err != nil {
+	if err := a.CheckoutLock(ctx, q, c); err != nil {
 		return RecipientsAdded{}, err
 	}
 
-	var pr problems
-	ix := indexRoster(roster.people)
+	var pr Problems
+	ix := IndexRoster(roster.People)
 	now := a.Clock.Now()
 	next := 0
-	for _, cur := range roster.people {
-		next = max(next, cur.position+1)
+	for _, cur := range roster.People {
+		next = max(next, cur.Position+1)
 	}
 	res := RecipientsAdded{Added: []string{}, Skipped: []SkippedRecipient{}}
-	final := append([]person(nil), roster.people...)
+	final := append([]Person(nil), roster.People...)
 	paths := make([]string, 0, len(final)+len(in.Recipients))
-	for _, cur := range roster.people {
-		paths = append(paths, "recipient "+cur.id)
+	for _, cur := range roster.People {
+		paths = append(paths, "recipient "+cur.ID)
 	}
-	var added []person
+	var added []Person
 	for i, item := range in.Recipients {
 		path := fmt.Sprintf("recipients[%d]", i)
-		pos, by, err := ix.match(addIdentityOf(item), path)
+		pos, by, err := ix.Match(AddIdentityOf(item), path)
 		if err != nil {
 			return RecipientsAdded{}, err
 		}
 		if pos >= 0 {
 			// Checked as an update of the person they match, then skipped.
-			_ = applyRecipient(ix.people[pos].personFields, item, path, recipientRules{product: product}, &pr)
-			res.Skipped = append(res.Skipped, SkippedRecipient{Index: i, RecipientID: ix.people[pos].id,
+			_ = ApplyRecipient(ix.people[pos].PersonFields, item, path, RecipientRules{Product: product}, &pr)
+			res.Skipped = append(res.Skipped, SkippedRecipient{Index: i, RecipientID: ix.people[pos].ID,
 				Reason: "already on the roster (same " + by + ")"})
 			continue
 		}
-		f := applyRecipient(newPersonFields(), item, path, recipientRules{product: product}, &pr)
-		np := person{personFields: f, id: core.NewID(core.PrefixRecipient), position: next, createdAt: now}
+		f := ApplyRecipient(NewPersonFields(), item, path, RecipientRules{Product: product}, &pr)
+		np := Person{PersonFields: f, ID: core.NewID(core.PrefixRecipient), Position: next, CreatedAt: now}
 		next++
 		// A name-only person sent twice in this request is added once.
 		ix.addNamed(np)
 		added = append(added, np)
 		final = append(final, np)
 		paths = append(paths, path)
-		res.Added = append(res.Added, np.id)
+		res.Added = append(res.Added, np.ID)
 	}
 
-	s := c.campaignState.clone()
+	s := c.Settings.Clone()
 	expandToFit(&s, len(final))
 	checkBatchFits(s, len(final), &pr)
-	checkRoster(s, final, func(i int) string { return paths[i] }, &pr)
-	if err := pr.errOnAdd(); err != nil {
+	CheckRoster(s, final, func(i int) string { return paths[i] }, &pr)
+	if err := pr.ErrOnAdd(); err != nil {
 		return RecipientsAdded{}, err
 	}
 	// A batch or single that grew to fit raised its limits: a playbook
 	// turned batch keeps its auto-approve rule, so it is a raise like any.
-	if err := a.authorizeSpendLimits(p, c.ID, spendLimitsOf(c.campaignState, c.AutoApprove), spendLimitsOf(s, c.AutoApprove)); err != nil {
+	if err := a.AuthorizeSpendLimits(p, c.ID, SpendLimitsOf(c.Settings, c.AutoApprove), SpendLimitsOf(s, c.AutoApprove)); err != nil {
 		return RecipientsAdded{}, err
 	}
 	if keepsOn {
-		if err := notesComplete(s, added, func(i int) string { return paths[i] }, final); err != nil {
+		if err := NotesComplete(s, added, func(i int) string { return paths[i] }, final); err != nil {
 			return RecipientsAdded{}, err
 		}
 	}
@@ -157,7 +157,7 @@ func (a *Service) addRecipients(ctx context.Context, tx pgx.Tx, q *db.Queries, p
 		if err := writeCampaign(ctx, q, c, s, version, now); err != nil {
 			return RecipientsAdded{}, err
 		}
-		if err := insertPeople(ctx, q, c.WorkspaceID, c.ID, added, now); err != nil {
+		if err := InsertPeople(ctx, q, c.WorkspaceID, c.ID, added, now); err != nil {
 			return RecipientsAdded{}, err
 		}
 		if keepsOn {
@@ -166,6 +166,6 @@ func (a *Service) addRecipients(ctx context.Context, tx pgx.Tx, q *db.Queries, p
 			}
 		}
 	}
-	res.Campaign, err = a.getCampaign(ctx, q, c.WorkspaceID, c.ID)
+	res.Campaign, err = a.CampaignTx(ctx, q, c.WorkspaceID, c.ID)
 	return res, err
 }

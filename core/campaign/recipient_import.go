@@ -82,7 +82,7 @@ func (a *Service) AddImported(ctx context.Context, p core.Principal, id string, 
 			batch[j] = people[i]
 		}
 		var res RecipientsAdded
-		err := a.editRoster(ctx, p, id, batch, func(tx pgx.Tx, q *db.Queries, c campaignRecord, roster rosterView) (err error) {
+		err := a.EditRoster(ctx, p, id, batch, func(tx pgx.Tx, q *db.Queries, c Record, roster Roster) (err error) {
 			res, err = a.addRecipients(ctx, tx, q, p, c, roster, RecipientsAdd{Recipients: batch, imported: true})
 			return err
 		})

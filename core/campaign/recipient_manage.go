@@ -59,50 +59,50 @@ func (a *Service) ManageRecipients(ctx context.Context, p core.Principal, id str
 	if err := core.Authorize(p, core.ActEditDrafts, a.Config.ReviewURL(id)); err != nil {
 		return RecipientsManaged{}, err
 	}
-	var pr problems
+	var pr Problems
 	switch in.Action {
 	case ActionMessage:
 		if m := strings.TrimSpace(in.Message); m != "" {
 			if problem := CheckTemplate(m, NotePlaceholders, core.GiftMessageCharacters); problem != "" {
-				pr.add("message", "%s", problem)
+				pr.Add("message", "%s", problem)
 			}
 		}
 	case ActionRemove:
 		if in.Message != "" {
-			pr.add("message", "is only for action message")
+			pr.Add("message", "is only for action message")
 		}
 	default:
-		pr.add("action", "must be one of message, remove")
+		pr.Add("action", "must be one of message, remove")
 	}
 	switch n := len(in.RecipientIDs) + len(in.Emails); {
 	case n == 0:
-		pr.add("recipientIds", "choose 1-%d people by recipientIds or emails", MaxBulkPeople)
+		pr.Add("recipientIds", "choose 1-%d people by recipientIds or emails", MaxBulkPeople)
 	case n > MaxBulkPeople:
-		pr.add("recipientIds", "choose at most %d people in one call (recipientIds and emails together)", MaxBulkPeople)
+		pr.Add("recipientIds", "choose at most %d people in one call (recipientIds and emails together)", MaxBulkPeople)
 	}
-	if err := pr.err(); err != nil {
+	if err := pr.Err(); err != nil {
 		return RecipientsManaged{}, err
 	}
 	var out RecipientsManaged
 	err := pgx.BeginFunc(ctx, a.DB, func(tx pgx.Tx) error {
 		q := db.New(tx)
-		c, err := lockCampaign(ctx, q, p.WorkspaceID, id)
+		c, err := LockRecord(ctx, q, p.WorkspaceID, id)
 		if err != nil {
 			return err
 		}
 		if c.Status == StatusCompleted {
-			return campaignCompleted(c.ID)
+			return CampaignCompleted(c.ID)
 		}
 		if err := a.connectionDraftsOnly(p, c); err != nil {
 			return err
 		}
-		if err := checkVersion(p, c, in.ExpectedPolicyVersion, false); err != nil {
+		if err := CheckVersion(p, c, in.ExpectedPolicyVersion, false); err != nil {
 			return err
 		}
-		if err := a.checkoutLock(ctx, q, c); err != nil {
+		if err := a.CheckoutLock(ctx, q, c); err != nil {
 			return err
 		}
-		roster, err := loadRoster(ctx, q, c.ID)
+		roster, err := LoadRoster(ctx, q, c.ID)
 		if err != nil {
 			return err
 		}
@@ -123,16 +123,16 @@ func (a *Service) ManageRecipients(ctx context.Context, p core.Principal, id str
 // choosePeople finds the roster positions a bulk action names. Every one
 // must be on the roster (NOT_FOUND), chosen once (DUPLICATE_RECIPIENT) and
 // without a gift (INVALID_REQUEST).
-func choosePeople(roster rosterView, in RecipientsManage) ([]int, error) {
-	ix := indexRoster(roster.people)
+func choosePeople(roster Roster, in RecipientsManage) ([]int, error) {
+	ix := IndexRoster(roster.People)
 	picked := map[int]string{}
 	var chosen []int
 	pick := func(pos int, field string) error {
 		if prev, dup := picked[pos]; dup {
-			return core.FieldError(core.CodeDuplicateRecipient, field, "chooses %s again (as %s); choose each person once", roster.people[pos].id, prev)
+			return core.FieldError(core.CodeDuplicateRecipient, field, "chooses %s again (as %s); choose each person once", roster.People[pos].ID, prev)
 		}
-		if send := roster.sendOf[roster.people[pos].id]; send != "" {
-			return core.FieldError(core.CodeInvalidRequestState, field, "%s has a gift (%s); only people without a gift can change", roster.people[pos].id, send)
+		if send := roster.SendOf[roster.People[pos].ID]; send != "" {
+			return core.FieldError(core.CodeInvalidRequestState, field, "%s has a gift (%s); only people without a gift can change", roster.People[pos].ID, send)
 		}
 		picked[pos] = field
 		chosen = append(chosen, pos)
@@ -161,23 +161,23 @@ func choosePeople(roster rosterView, in RecipientsManage) ([]int, error) {
 	return chosen, nil
 }
 
-func (a *Service) manageRecipients(ctx context.Context, q *db.Queries, p core.Principal, c campaignRecord, roster rosterView, chosen []int, in RecipientsManage) (RecipientsManaged, error) {
+func (a *Service) manageRecipients(ctx context.Context, q *db.Queries, p core.Principal, c Record, roster Roster, chosen []int, in RecipientsManage) (RecipientsManaged, error) {
 	now := a.Clock.Now()
 	ids := make([]string, len(chosen))
 	for i, pos := range chosen {
-		ids[i] = roster.people[pos].id
+		ids[i] = roster.People[pos].ID
 	}
-	s := c.campaignState.clone()
+	s := c.Settings.Clone()
 	if in.Action == ActionMessage {
 		message := strings.TrimSpace(in.Message)
-		var pr problems
+		var pr Problems
 		for _, pos := range chosen {
-			cur := roster.people[pos]
-			if note := resolveNote(s.Message, message, cur.noteValues()); note.tooLong {
-				pr.add("message", "for %s (%s): %s", cur.id, cur.displayName(), note.problem)
+			cur := roster.People[pos]
+			if note := PersonNote(s.Message, message, cur.NoteValues()); note.tooLong {
+				pr.Add("message", "for %s (%s): %s", cur.ID, cur.DisplayName(), note.problem)
 			}
 		}
-		if err := pr.err(); err != nil {
+		if err := pr.Err(); err != nil {
 			return RecipientsManaged{}, err
 		}
 		if _, err := q.RecipientSetMessage(ctx, db.RecipientSetMessageParams{Message: message, UpdatedAt: now, CampaignID: c.ID, Ids: ids}); err != nil {
@@ -196,7 +196,7 @@ func (a *Service) manageRecipients(ctx context.Context, q *db.Queries, p core.Pr
 	if err := writeCampaign(ctx, q, c, s, c.PolicyVersion+1, now); err != nil {
 		return RecipientsManaged{}, err
 	}
-	campaign, err := a.getCampaign(ctx, q, c.WorkspaceID, c.ID)
+	campaign, err := a.CampaignTx(ctx, q, c.WorkspaceID, c.ID)
 	if err != nil {
 		return RecipientsManaged{}, err
 	}

@@ -7,7 +7,7 @@ import (
 )
 
 // One person, one gift. An add that names a person by name (and company)
-// only, with no recipientId, sourceSystem, externalId, email or profileUrl,
+// only, with no recipientId, SourceSystem, externalId, email or profileUrl,
 // has no stable identity to match on; sent again after a timeout it would
 // be a second person and a second gift. So an add (add_to_playbook,
 // add_recipients) of such a person matches the roster person with the same
@@ -19,12 +19,12 @@ import (
 // identifier. Roster replacements (update_campaign's recipients) do not
 // match on names. See docs/decisions.md.
 
-// addIdentityOf reads the identities of in for an add: identityOf, plus the
+// AddIdentityOf reads the identities of in for an add: identityOf, plus the
 // normalised name and company when in sends no other identifier.
-func addIdentityOf(in RecipientInput) identity {
+func AddIdentityOf(in RecipientInput) Identity {
 	k := identityOf(in)
-	if k.id == "" && k.email == "" && k.sourceSystem == "" && k.externalID == "" && strings.TrimSpace(in.ProfileURL) == "" {
-		k.named = nameKey(in.Name, in.Company)
+	if k.ID == "" && k.Email == "" && k.SourceSystem == "" && k.ExternalID == "" && strings.TrimSpace(in.ProfileURL) == "" {
+		k.Named = nameKey(in.Name, in.Company)
 	}
 	return k
 }
@@ -41,7 +41,7 @@ func nameKey(name, company string) string {
 }
 
 // indexName indexes ix.people[i] by name and company.
-func (ix *rosterIndex) indexName(i int) {
+func (ix *RosterIndex) indexName(i int) {
 	p := ix.people[i]
 	if k := nameKey(p.Name, p.Company); k != "" {
 		ix.byName[k] = append(ix.byName[k], i)
@@ -51,7 +51,7 @@ func (ix *rosterIndex) indexName(i int) {
 // addNamed appends a person added by the same write to ix, indexed by name
 // and company, so that the same name-only person later in the request
 // matches them; it returns their position in ix.people.
-func (ix *rosterIndex) addNamed(p person) int {
+func (ix *RosterIndex) addNamed(p Person) int {
 	ix.people = append(ix.people, p)
 	i := len(ix.people) - 1
 	ix.indexName(i)
@@ -61,8 +61,8 @@ func (ix *rosterIndex) addNamed(p person) int {
 // matchName is match for a name-only add k: the one person with k's name
 // and company, -1 for none, and RECIPIENT_IDENTITY_CONFLICT naming path
 // when several have them.
-func (ix rosterIndex) matchName(k identity, path string) (int, string, error) {
-	found := ix.byName[k.named]
+func (ix RosterIndex) matchName(k Identity, path string) (int, string, error) {
+	found := ix.byName[k.Named]
 	switch len(found) {
 	case 0:
 		return -1, "", nil
@@ -71,7 +71,7 @@ func (ix rosterIndex) matchName(k identity, path string) (int, string, error) {
 	}
 	ids := make([]string, 0, 3)
 	for _, i := range found[:min(3, len(found))] {
-		ids = append(ids, ix.people[i].id)
+		ids = append(ids, ix.people[i].ID)
 	}
 	return -1, "", core.FieldError(core.CodeRecipientIdentityConflict, path,
 		"names %d people on the roster by name and company alone (%s); send the recipientId of the one you mean, or an email, profileUrl or sourceSystem+externalId that tells them apart",

@@ -12,8 +12,8 @@ import (
 	"github.com/giftwell/giftwell/sql/db"
 )
 
-// campaignState is a campaign's settable fields, as stored.
-type campaignState struct {
+// Settings is a campaign's settable fields, as stored.
+type Settings struct {
 	Mode               CampaignMode
 	Status             CampaignStatus
 	Name               string
@@ -32,9 +32,9 @@ type campaignState struct {
 	Attribution        gift.Attribution
 }
 
-// campaignRecord is a stored campaign.
-type campaignRecord struct {
-	campaignState
+// Record is a stored campaign.
+type Record struct {
+	Settings
 	ID            string
 	WorkspaceID   string
 	PolicyVersion int64
@@ -44,7 +44,7 @@ type campaignRecord struct {
 }
 
 // clone copies the state so that a change to the copy's maps leaves s alone.
-func (s campaignState) clone() campaignState {
+func (s Settings) Clone() Settings {
 	c := s
 	c.Customization = maps.Clone(s.Customization)
 	c.Attribution.Metadata = maps.Clone(s.Attribution.Metadata)
@@ -55,10 +55,10 @@ func (s campaignState) clone() campaignState {
 	return c
 }
 
-func campaignFromRow(r db.Campaign) (campaignRecord, error) {
-	c := campaignRecord{
+func RecordFromRow(r db.Campaign) (Record, error) {
+	c := Record{
 		ID: r.ID, WorkspaceID: r.WorkspaceID, PolicyVersion: r.PolicyVersion, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt,
-		campaignState: campaignState{
+		Settings: Settings{
 			Mode: CampaignMode(r.Mode), Status: CampaignStatus(r.Status), Name: r.Name, Description: r.Description,
 			ProductID: r.ProductID, BudgetCents: r.BudgetCents, PerPersonCents: r.PerPersonCents, MaxSends: int(r.MaxSends),
 			MonthlyBudgetCents: r.MonthlyBudgetCents, SenderName: r.SenderName, SenderCompany: r.SenderCompany,
@@ -66,15 +66,15 @@ func campaignFromRow(r db.Campaign) (campaignRecord, error) {
 		},
 	}
 	if err := json.Unmarshal(r.Customization, &c.Customization); err != nil {
-		return campaignRecord{}, fmt.Errorf("campaign %s: customization: %w", r.ID, err)
+		return Record{}, fmt.Errorf("campaign %s: customization: %w", r.ID, err)
 	}
 	if err := json.Unmarshal(r.Attribution, &c.Attribution); err != nil {
-		return campaignRecord{}, fmt.Errorf("campaign %s: attribution: %w", r.ID, err)
+		return Record{}, fmt.Errorf("campaign %s: attribution: %w", r.ID, err)
 	}
 	if len(r.AutoApprove) > 0 {
 		c.AutoApprove = &AutoApprove{}
 		if err := json.Unmarshal(r.AutoApprove, c.AutoApprove); err != nil {
-			return campaignRecord{}, fmt.Errorf("campaign %s: autoApprove: %w", r.ID, err)
+			return Record{}, fmt.Errorf("campaign %s: autoApprove: %w", r.ID, err)
 		}
 	}
 	if c.Customization == nil {
@@ -84,7 +84,7 @@ func campaignFromRow(r db.Campaign) (campaignRecord, error) {
 }
 
 // storedJSON is what the customization and attribution columns hold.
-func (s campaignState) storedJSON() (customization, attribution []byte, err error) {
+func (s Settings) storedJSON() (customization, attribution []byte, err error) {
 	cust := s.Customization
 	if cust == nil {
 		cust = map[string]string{}
@@ -105,53 +105,53 @@ type commitments struct {
 	MonthCents int64
 }
 
-// rosterView is a campaign's roster with each person's gift.
-type rosterView struct {
-	people []person
+// Roster is a campaign's roster with each person's gift.
+type Roster struct {
+	People []Person
 	// sendOf maps a recipient ID to their gift's ID.
-	sendOf map[string]string
+	SendOf map[string]string
 }
 
 // owed is the people of the roster owed a gift, in roster order: those
 // without a gift whom nobody skipped.
-func (r rosterView) owed() []person {
-	var out []person
-	for _, p := range r.people {
-		if r.sendOf[p.id] == "" && p.approval != ApprovalSkipped {
+func (r Roster) Owed() []Person {
+	var out []Person
+	for _, p := range r.People {
+		if r.SendOf[p.ID] == "" && p.approval != ApprovalSkipped {
 			out = append(out, p)
 		}
 	}
 	return out
 }
 
-// loadRoster reads the roster and which people have gifts.
-func loadRoster(ctx context.Context, q *db.Queries, campaignID string) (rosterView, error) {
+// LoadRoster reads the roster and which people have gifts.
+func LoadRoster(ctx context.Context, q *db.Queries, campaignID string) (Roster, error) {
 	rows, err := q.RecipientListByCampaign(ctx, campaignID)
 	if err != nil {
-		return rosterView{}, core.Internal(err)
+		return Roster{}, core.Internal(err)
 	}
-	v := rosterView{people: make([]person, 0, len(rows)), sendOf: map[string]string{}}
+	v := Roster{People: make([]Person, 0, len(rows)), SendOf: map[string]string{}}
 	for _, r := range rows {
-		p, err := personFromRow(r)
+		p, err := PersonFromRow(r)
 		if err != nil {
-			return rosterView{}, core.Internal(err)
+			return Roster{}, core.Internal(err)
 		}
-		v.people = append(v.people, p)
+		v.People = append(v.People, p)
 	}
 	sends, err := q.SendListByCampaign(ctx, campaignID)
 	if err != nil {
-		return rosterView{}, core.Internal(err)
+		return Roster{}, core.Internal(err)
 	}
 	for _, s := range sends {
-		if _, ok := v.sendOf[s.RecipientID]; !ok {
-			v.sendOf[s.RecipientID] = s.ID
+		if _, ok := v.SendOf[s.RecipientID]; !ok {
+			v.SendOf[s.RecipientID] = s.ID
 		}
 	}
 	return v, nil
 }
 
-// loadCommitments reads what the campaign has committed.
-func (a *Service) loadCommitments(ctx context.Context, q *db.Queries, campaignID string) (commitments, error) {
+// LoadCommitments reads what the campaign has committed.
+func (a *Service) LoadCommitments(ctx context.Context, q *db.Queries, campaignID string) (commitments, error) {
 	now := a.Clock.Now()
 	month := time.Date(now.Year(), now.Month(), 1, 0, 0, 0, 0, time.UTC)
 	row, err := q.SendCommitmentsByCampaign(ctx, db.SendCommitmentsByCampaignParams{CampaignID: campaignID, MonthStart: month})
@@ -163,7 +163,7 @@ func (a *Service) loadCommitments(ctx context.Context, q *db.Queries, campaignID
 
 // campaignOut is the Campaign reads and writes return. With roster nil the
 // recipients are left out (lists); people is the roster count then.
-func (a *Service) campaignOut(c campaignRecord, roster *rosterView, people int, com commitments) Campaign {
+func (a *Service) campaignOut(c Record, roster *Roster, people int, com commitments) Campaign {
 	out := Campaign{
 		ID: c.ID, Name: c.Name, Description: c.Description, Mode: c.Mode, Status: c.Status, ProductID: c.ProductID,
 		BudgetCents: c.BudgetCents, PerPersonCents: c.PerPersonCents, MaxSends: c.MaxSends,
@@ -177,10 +177,10 @@ func (a *Service) campaignOut(c campaignRecord, roster *rosterView, people int, 
 		out.Customization = map[string]string{}
 	}
 	if roster != nil {
-		out.RecipientCount = len(roster.people)
-		out.Recipients = make([]Recipient, 0, len(roster.people))
-		for _, p := range roster.people {
-			rec := p.record(c.Message, roster.sendOf[p.id])
+		out.RecipientCount = len(roster.People)
+		out.Recipients = make([]Recipient, 0, len(roster.People))
+		for _, p := range roster.People {
+			rec := p.record(c.Message, roster.SendOf[p.ID])
 			if c.Mode.Playbook() {
 				rec.Approval = p.approvalOf(rec.SendID)
 			}
@@ -190,55 +190,55 @@ func (a *Service) campaignOut(c campaignRecord, roster *rosterView, people int, 
 	return out
 }
 
-// getCampaign reads one campaign of the workspace with its roster on q (a
+// CampaignTx reads one campaign of the workspace with its roster on q (a
 // pool or a transaction). NOT_FOUND names id.
-func (a *Service) getCampaign(ctx context.Context, q *db.Queries, workspaceID, id string) (Campaign, error) {
+func (a *Service) CampaignTx(ctx context.Context, q *db.Queries, workspaceID, id string) (Campaign, error) {
 	row, err := q.CampaignGet(ctx, db.CampaignGetParams{WorkspaceID: workspaceID, ID: id})
 	if core.IsNoRows(err) {
-		return Campaign{}, campaignNotFound(id)
+		return Campaign{}, NotFound(id)
 	}
 	if err != nil {
 		return Campaign{}, core.Internal(err)
 	}
-	c, err := campaignFromRow(row)
+	c, err := RecordFromRow(row)
 	if err != nil {
 		return Campaign{}, core.Internal(err)
 	}
-	roster, err := loadRoster(ctx, q, id)
+	roster, err := LoadRoster(ctx, q, id)
 	if err != nil {
 		return Campaign{}, err
 	}
-	com, err := a.loadCommitments(ctx, q, id)
+	com, err := a.LoadCommitments(ctx, q, id)
 	if err != nil {
 		return Campaign{}, err
 	}
 	return a.campaignOut(c, &roster, 0, com), nil
 }
 
-// lockCampaign reads and locks a campaign for a write transaction.
-func lockCampaign(ctx context.Context, q *db.Queries, workspaceID, id string) (campaignRecord, error) {
+// LockRecord reads and locks a campaign for a write transaction.
+func LockRecord(ctx context.Context, q *db.Queries, workspaceID, id string) (Record, error) {
 	row, err := q.CampaignGetForUpdate(ctx, db.CampaignGetForUpdateParams{WorkspaceID: workspaceID, ID: id})
 	if core.IsNoRows(err) {
-		return campaignRecord{}, campaignNotFound(id)
+		return Record{}, NotFound(id)
 	}
 	if err != nil {
-		return campaignRecord{}, core.Internal(err)
+		return Record{}, core.Internal(err)
 	}
-	c, err := campaignFromRow(row)
+	c, err := RecordFromRow(row)
 	if err != nil {
-		return campaignRecord{}, core.Internal(err)
+		return Record{}, core.Internal(err)
 	}
 	return c, nil
 }
 
-// campaignNotFound is NOT_FOUND naming id.
-func campaignNotFound(id string) *core.Error {
+// NotFound is NOT_FOUND naming id.
+func NotFound(id string) *core.Error {
 	return core.FieldError(core.CodeNotFound, "id", "no campaign %s in this workspace; list_campaigns shows its campaigns", core.Clip(id, 60))
 }
 
 // writeCampaign stores next over c with a compare-and-swap on c's version,
 // setting the version to version. POLICY_CHANGED when c's version moved.
-func writeCampaign(ctx context.Context, q *db.Queries, c campaignRecord, next campaignState, version int64, now time.Time) error {
+func writeCampaign(ctx context.Context, q *db.Queries, c Record, next Settings, version int64, now time.Time) error {
 	cust, attr, err := next.storedJSON()
 	if err != nil {
 		return core.Internal(err)
@@ -256,19 +256,19 @@ func writeCampaign(ctx context.Context, q *db.Queries, c campaignRecord, next ca
 		return core.Internal(err)
 	}
 	if n == 0 {
-		return policyChanged(c.PolicyVersion)
+		return PolicyChanged(c.PolicyVersion)
 	}
 	return nil
 }
 
-// policyChanged is POLICY_CHANGED naming expectedPolicyVersion.
-func policyChanged(current int64) *core.Error {
+// PolicyChanged is POLICY_CHANGED naming expectedPolicyVersion.
+func PolicyChanged(current int64) *core.Error {
 	return core.FieldError(core.CodePolicyChanged, "expectedPolicyVersion",
 		"is stale: the campaign is at policyVersion %d; read it again, then retry with that version", current)
 }
 
-// insertPeople stores new people in one COPY.
-func insertPeople(ctx context.Context, q *db.Queries, workspaceID, campaignID string, people []person, now time.Time) error {
+// InsertPeople stores new people in one COPY.
+func InsertPeople(ctx context.Context, q *db.Queries, workspaceID, campaignID string, people []Person, now time.Time) error {
 	if len(people) == 0 {
 		return nil
 	}

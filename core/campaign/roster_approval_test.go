@@ -6,6 +6,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/giftwell/giftwell/core/approval"
 	"github.com/giftwell/giftwell/core/campaign"
 	"github.com/giftwell/giftwell/internal/apptest"
 )
@@ -27,13 +28,13 @@ func TestRosterShowsApprovalStates(t *testing.T) {
 	require.NoError(t, err)
 	ids := map[string]string{}
 	for _, n := range []string{"Ana Waits", "Ben Gifted", "Cy Skipped"} {
-		res, err := env.App.Campaigns.AddToPlaybook(ctx, key, c.ID, campaign.PlaybookPersonAdd{Recipient: campaign.RecipientInput{Name: n}})
+		res, err := env.App.Approvals.AddToPlaybook(ctx, key, c.ID, approval.PlaybookPersonAdd{Recipient: campaign.RecipientInput{Name: n}})
 		require.NoError(t, err)
 		ids[n] = res.RecipientID
 	}
-	sent, err := env.App.Campaigns.ApproveGift(ctx, owner, campaign.QueueDecision{CampaignID: c.ID, RecipientID: ids["Ben Gifted"]})
+	sent, err := env.App.Approvals.ApproveGift(ctx, owner, approval.QueueDecision{CampaignID: c.ID, RecipientID: ids["Ben Gifted"]})
 	require.NoError(t, err)
-	_, err = env.App.Campaigns.SkipGift(ctx, owner, campaign.QueueSkip{CampaignID: c.ID, RecipientID: ids["Cy Skipped"]})
+	_, err = env.App.Approvals.SkipGift(ctx, owner, approval.QueueSkip{CampaignID: c.ID, RecipientID: ids["Cy Skipped"]})
 	require.NoError(t, err)
 
 	got, err := env.App.Campaigns.GetCampaign(ctx, key, c.ID)

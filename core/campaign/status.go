@@ -23,21 +23,21 @@ import (
 //	draft or paused playbook: add a person (add_to_playbook) -> PLAYBOOK_OFF (the playbook issue)
 //	paid at checkout: become a playbook               -> MODE_LOCKED (modeLock)
 //
-// An open or paid checkout locks edits with CHECKOUT_LOCKED (checkoutLock).
+// An open or paid checkout locks edits with CHECKOUT_LOCKED (CheckoutLock).
 
-// campaignCompleted is CAMPAIGN_COMPLETED: a completed campaign refuses every change.
-func campaignCompleted(id string) *core.Error {
+// CampaignCompleted is CAMPAIGN_COMPLETED: a completed campaign refuses every change.
+func CampaignCompleted(id string) *core.Error {
 	return core.Errorf(core.CodeCampaignCompleted, "campaign %s is completed and refuses every change; create a new campaign", id)
 }
 
-// checkoutLock is where CHECKOUT_LOCKED is decided: a checkout in progress
+// CheckoutLock is where CHECKOUT_LOCKED is decided: a checkout in progress
 // (creating, open or paid) locks a campaign's edits until it is cancelled
 // or expires, or until its paid gifts are prepared (consumed). Every write
 // to a campaign or its roster calls it inside its transaction, after
 // locking the campaign; a checkout is opened under the same lock, so an
 // edit and a checkout never both win. An unpaid checkout whose time is up
 // no longer locks (core/billing records its expiry).
-func (a *Service) checkoutLock(ctx context.Context, q *db.Queries, c campaignRecord) error {
+func (a *Service) CheckoutLock(ctx context.Context, q *db.Queries, c Record) error {
 	id, state, busy, err := CheckoutInProgress(ctx, q, c.WorkspaceID, c.ID, a.Clock.Now())
 	if err != nil || !busy {
 		return err
@@ -49,7 +49,7 @@ func (a *Service) checkoutLock(ctx context.Context, q *db.Queries, c campaignRec
 // modeLock is where MODE_LOCKED is decided: a campaign paid at checkout
 // cannot become a playbook. UpdateCampaign calls it when a write changes a
 // batch or single campaign's mode to always_on.
-func (a *Service) modeLock(ctx context.Context, q *db.Queries, c campaignRecord) error {
+func (a *Service) modeLock(ctx context.Context, q *db.Queries, c Record) error {
 	paid, err := q.CheckoutPaidExists(ctx, db.CheckoutPaidExistsParams{WorkspaceID: c.WorkspaceID, CampaignID: c.ID})
 	if err != nil {
 		return core.Internal(err)
@@ -65,7 +65,7 @@ func (a *Service) modeLock(ctx context.Context, q *db.Queries, c campaignRecord)
 // the review URL); paused and completed any key or person (connections get
 // HUMAN_APPROVAL_REQUIRED); draft is never asked for (a key's content edit
 // returns a campaign to draft by itself).
-func (a *Service) authorizeStatus(p core.Principal, c campaignRecord, status CampaignStatus) error {
+func (a *Service) authorizeStatus(p core.Principal, c Record, status CampaignStatus) error {
 	url := a.Config.ReviewURL(c.ID)
 	switch status {
 	case StatusActive:
@@ -102,7 +102,7 @@ func (a *Service) authorizeStatus(p core.Principal, c campaignRecord, status Cam
 // campaign to draft. A signed-in person turns a playbook or a paused
 // campaign on; a draft batch or single is activated by paying at checkout
 // (INVALID_REQUEST until the billing issue).
-func nextStatus(p core.Principal, c campaignRecord, mode CampaignMode, requested *CampaignStatus, contentChanged, keepsOn bool) (CampaignStatus, error) {
+func nextStatus(p core.Principal, c Record, mode CampaignMode, requested *CampaignStatus, contentChanged, keepsOn bool) (CampaignStatus, error) {
 	if requested != nil {
 		if *requested == StatusActive && c.Status != StatusActive && !mode.Playbook() && c.Status != StatusPaused {
 			return "", activatedAtCheckout(mode)
@@ -122,11 +122,11 @@ func activatedAtCheckout(mode CampaignMode) *core.Error {
 		Message: "status: a " + string(mode) + " campaign is turned on by paying for it at checkout: a signed-in owner or admin does it at the review page (Pay and launch)"}
 }
 
-// checkVersion applies the version rule of writes: keys and connections
+// CheckVersion applies the version rule of writes: keys and connections
 // must send expectedPolicyVersion (VALIDATION_ERROR naming it) unless
 // versionFree (an add to an active playbook); a version that is sent must
 // be current (POLICY_CHANGED). A signed-in person may leave it out.
-func checkVersion(p core.Principal, c campaignRecord, expected int64, versionFree bool) error {
+func CheckVersion(p core.Principal, c Record, expected int64, versionFree bool) error {
 	if expected == 0 {
 		if p.Via != core.ViaSession && !versionFree {
 			return core.Invalid("expectedPolicyVersion", "is required: send the campaign's current policyVersion (%d when last written; read the campaign to be sure)", c.PolicyVersion)
@@ -134,14 +134,14 @@ func checkVersion(p core.Principal, c campaignRecord, expected int64, versionFre
 		return nil
 	}
 	if expected != c.PolicyVersion {
-		return policyChanged(c.PolicyVersion)
+		return PolicyChanged(c.PolicyVersion)
 	}
 	return nil
 }
 
 // connectionDraftsOnly refuses a sign-in connection's edit of a campaign
 // that is not a draft: connections create and edit drafts only.
-func (a *Service) connectionDraftsOnly(p core.Principal, c campaignRecord) error {
+func (a *Service) connectionDraftsOnly(p core.Principal, c Record) error {
 	if p.Via == core.ViaConnection && c.Status != StatusDraft {
 		return &core.Error{Code: core.CodeHumanApprovalRequired, URL: a.Config.ReviewURL(c.ID),
 			Message: "sign-in connections edit drafts only; this campaign is " + string(c.Status) + ": hand the url to a person, or use a workspace key"}

@@ -45,17 +45,17 @@ import (
 // who has a gift), TEAM_MANAGER_REQUIRED or HUMAN_APPROVAL_REQUIRED naming
 // each limit raised (raising budgetCents, maxSends, perPersonCents or
 // monthlyBudgetCents while auto-approve is on, also when a new productId
-// moves a default perPersonCents: see authorizeSpendLimits), and the places
+// moves a default perPersonCents: see AuthorizeSpendLimits), and the places
 // of CHECKOUT_LOCKED and MODE_LOCKED.
 func (a *Service) UpdateCampaign(ctx context.Context, p core.Principal, id string, in CampaignPatch) (Campaign, error) {
 	if err := core.Authorize(p, core.ActEditDrafts, a.Config.ReviewURL(id)); err != nil {
 		return Campaign{}, err
 	}
-	if err := a.checkArtwork(ctx, p.WorkspaceID, in.Customization, nil, recipientsPath); err != nil {
+	if err := a.CheckArtwork(ctx, p.WorkspaceID, in.Customization, nil, recipientsPath); err != nil {
 		return Campaign{}, err
 	}
 	var out Campaign
-	err := a.editRoster(ctx, p, id, in.Recipients, func(tx pgx.Tx, q *db.Queries, c campaignRecord, roster rosterView) (err error) {
+	err := a.EditRoster(ctx, p, id, in.Recipients, func(tx pgx.Tx, q *db.Queries, c Record, roster Roster) (err error) {
 		out, err = a.updateCampaign(ctx, tx, q, p, c, roster, in)
 		a.withStatusChange(c.Status, &out)
 		return err
@@ -66,31 +66,31 @@ func (a *Service) UpdateCampaign(ctx context.Context, p core.Principal, id strin
 	return out, nil
 }
 
-// editRoster runs f in one transaction (a savepoint of the caller's when
+// EditRoster runs f in one transaction (a savepoint of the caller's when
 // ctx carries one: core.BeginTx) on campaign id of p's workspace, locked, with its roster, after the checks that need only the request's
 // recipients (TOO_MANY_ARTWORK_FILES, DUPLICATE_RECIPIENT). It returns
 // NOT_FOUND for another workspace's campaign and CAMPAIGN_COMPLETED for a
 // completed one; f's error otherwise.
-func (a *Service) editRoster(ctx context.Context, p core.Principal, id string, recipients []RecipientInput, f func(tx pgx.Tx, q *db.Queries, c campaignRecord, roster rosterView) error) error {
+func (a *Service) EditRoster(ctx context.Context, p core.Principal, id string, recipients []RecipientInput, f func(tx pgx.Tx, q *db.Queries, c Record, roster Roster) error) error {
 	if err := tooManyAssets(recipients); err != nil {
 		return err
 	}
 	if err := duplicateInRequest(recipients); err != nil {
 		return err
 	}
-	if err := a.checkArtwork(ctx, p.WorkspaceID, nil, recipients, recipientsPath); err != nil {
+	if err := a.CheckArtwork(ctx, p.WorkspaceID, nil, recipients, recipientsPath); err != nil {
 		return err
 	}
 	return core.AsCoreError(a.InTxJobs(ctx, func(tx pgx.Tx) error {
 		q := db.New(tx)
-		c, err := lockCampaign(ctx, q, p.WorkspaceID, id)
+		c, err := LockRecord(ctx, q, p.WorkspaceID, id)
 		if err != nil {
 			return err
 		}
 		if c.Status == StatusCompleted {
-			return campaignCompleted(c.ID)
+			return CampaignCompleted(c.ID)
 		}
-		roster, err := loadRoster(ctx, q, c.ID)
+		roster, err := LoadRoster(ctx, q, c.ID)
 		if err != nil {
 			return err
 		}
@@ -98,13 +98,13 @@ func (a *Service) editRoster(ctx context.Context, p core.Principal, id string, r
 	}))
 }
 
-func (a *Service) updateCampaign(ctx context.Context, tx pgx.Tx, q *db.Queries, p core.Principal, c campaignRecord, roster rosterView, in CampaignPatch) (Campaign, error) {
-	var pr problems
-	next := c.campaignState.clone()
+func (a *Service) updateCampaign(ctx context.Context, tx pgx.Tx, q *db.Queries, p core.Principal, c Record, roster Roster, in CampaignPatch) (Campaign, error) {
+	var pr Problems
+	next := c.Settings.Clone()
 	onlyRecipients := in.Recipients != nil && reflect.DeepEqual(in, CampaignPatch{Recipients: in.Recipients, ExpectedPolicyVersion: in.ExpectedPolicyVersion})
 
 	// The gift: a new productId must be a current catalog gift.
-	product, err := a.storedProduct(ctx, c.ProductID)
+	product, err := a.StoredProduct(ctx, c.ProductID)
 	if err != nil {
 		return Campaign{}, err
 	}
@@ -123,7 +123,7 @@ func (a *Service) updateCampaign(ctx context.Context, tx pgx.Tx, q *db.Queries, 
 	applyPatch(&next, in)
 
 	// The roster.
-	plan, err := planRoster(roster, in.Recipients, recipientRules{product: product}, a.Clock.Now(), &pr)
+	plan, err := planRoster(roster, in.Recipients, RecipientRules{Product: product}, a.Clock.Now(), &pr)
 	if err != nil {
 		return Campaign{}, err
 	}
@@ -135,16 +135,16 @@ func (a *Service) updateCampaign(ctx context.Context, tx pgx.Tx, q *db.Queries, 
 			return Campaign{}, err
 		}
 	}
-	contentChanged := !sameContent(next, c.campaignState) || plan.changed()
+	contentChanged := !sameContent(next, c.Settings) || plan.changed()
 	if contentChanged && !keepsOn {
 		if err := a.connectionDraftsOnly(p, c); err != nil {
 			return Campaign{}, err
 		}
 	}
-	if err := checkVersion(p, c, in.ExpectedPolicyVersion, keepsOn); err != nil {
+	if err := CheckVersion(p, c, in.ExpectedPolicyVersion, keepsOn); err != nil {
 		return Campaign{}, err
 	}
-	if err := a.checkoutLock(ctx, q, c); err != nil {
+	if err := a.CheckoutLock(ctx, q, c); err != nil {
 		return Campaign{}, err
 	}
 	if next.Mode.Playbook() && !c.Mode.Playbook() {
@@ -166,8 +166,8 @@ func (a *Service) updateCampaign(ctx context.Context, tx pgx.Tx, q *db.Queries, 
 	}
 	checkCampaign(next, product, &pr)
 	checkBatchFits(next, len(plan.final), &pr)
-	checkRoster(next, plan.final, plan.pathOf, &pr)
-	if err := pr.err(); err != nil {
+	CheckRoster(next, plan.final, plan.pathOf, &pr)
+	if err := pr.Err(); err != nil {
 		return Campaign{}, err
 	}
 	status, err := nextStatus(p, c, next.Mode, in.Status, contentChanged, keepsOn)
@@ -185,25 +185,25 @@ func (a *Service) updateCampaign(ctx context.Context, tx pgx.Tx, q *db.Queries, 
 		}
 	}
 	if next.Mode.Playbook() && next.Status == StatusActive {
-		if err := notesComplete(next, plan.added, plan.pathOf, plan.final); err != nil {
+		if err := NotesComplete(next, plan.added, plan.pathOf, plan.final); err != nil {
 			return Campaign{}, err
 		}
 	}
-	if err := a.authorizeSpendLimits(p, c.ID, spendLimitsOf(c.campaignState, c.AutoApprove), spendLimitsOf(next, c.AutoApprove)); err != nil {
+	if err := a.AuthorizeSpendLimits(p, c.ID, SpendLimitsOf(c.Settings, c.AutoApprove), SpendLimitsOf(next, c.AutoApprove)); err != nil {
 		return Campaign{}, err
 	}
-	if limitsChanged(c.campaignState, next) {
-		com, err := a.loadCommitments(ctx, q, c.ID)
+	if limitsChanged(c.Settings, next) {
+		com, err := a.LoadCommitments(ctx, q, c.ID)
 		if err != nil {
 			return Campaign{}, err
 		}
-		if err := checkCommitments(next, com); err != nil {
+		if err := CheckCommitments(next, com); err != nil {
 			return Campaign{}, err
 		}
 	}
 
-	if sameContent(next, c.campaignState) && next.Status == c.Status && !plan.changed() {
-		return a.getCampaign(ctx, q, c.WorkspaceID, c.ID)
+	if sameContent(next, c.Settings) && next.Status == c.Status && !plan.changed() {
+		return a.CampaignTx(ctx, q, c.WorkspaceID, c.ID)
 	}
 	version := c.PolicyVersion + 1
 	if keepsOn {
@@ -224,16 +224,16 @@ func (a *Service) updateCampaign(ctx context.Context, tx pgx.Tx, q *db.Queries, 
 	if next.Mode.Playbook() && next.Status == StatusActive && c.Status != StatusActive {
 		// A playbook turned on again: its approval job decides the people
 		// scheduled before it was paused.
-		if err := a.scheduleApprovals(ctx, tx, c.WorkspaceID, c.ID); err != nil {
+		if err := a.ScheduleApprovals(ctx, tx, c.WorkspaceID, c.ID); err != nil {
 			return Campaign{}, err
 		}
 	}
-	return a.getCampaign(ctx, q, c.WorkspaceID, c.ID)
+	return a.CampaignTx(ctx, q, c.WorkspaceID, c.ID)
 }
 
 // applyPatch sets the supplied fields of in on s (the productId is applied
 // by the caller, which checks it against the catalog).
-func applyPatch(s *campaignState, in CampaignPatch) {
+func applyPatch(s *Settings, in CampaignPatch) {
 	str := func(dst *string, v *string) {
 		if v != nil {
 			*dst = strings.TrimSpace(*v)
@@ -273,9 +273,9 @@ func applyPatch(s *campaignState, in CampaignPatch) {
 }
 
 // sameContent reports whether two states differ in nothing but status.
-func sameContent(a, b campaignState) bool {
+func sameContent(a, b Settings) bool {
 	a.Status, b.Status = "", ""
-	norm := func(s *campaignState) {
+	norm := func(s *Settings) {
 		if len(s.Customization) == 0 {
 			s.Customization = nil
 		}
@@ -289,27 +289,27 @@ func sameContent(a, b campaignState) bool {
 }
 
 // limitsChanged reports whether a write changes a limit that commitments bound.
-func limitsChanged(before, after campaignState) bool {
+func limitsChanged(before, after Settings) bool {
 	return before.BudgetCents != after.BudgetCents || before.MaxSends != after.MaxSends ||
 		!reflect.DeepEqual(before.MonthlyBudgetCents, after.MonthlyBudgetCents)
 }
 
-// notesComplete is RECIPIENT_MESSAGE_REQUIRED for the first person added
+// NotesComplete is RECIPIENT_MESSAGE_REQUIRED for the first person added
 // to an active playbook whose note is missing, too long or has a
 // placeholder without a value: a playbook add needs a complete note.
-func notesComplete(s campaignState, added []person, pathOf func(int) string, final []person) error {
+func NotesComplete(s Settings, added []Person, pathOf func(int) string, final []Person) error {
 	for _, p := range added {
-		note := resolveNote(s.Message, p.Message, p.noteValues())
+		note := PersonNote(s.Message, p.Message, p.NoteValues())
 		if note.problem == "" {
 			continue
 		}
 		path := "recipients"
 		for i := range final {
-			if final[i].id == p.id {
+			if final[i].ID == p.ID {
 				path = pathOf(i)
 			}
 		}
-		return core.FieldError(core.CodeRecipientMessageRequired, at(path, "message"), "%s; an active playbook needs a complete note of at most %d characters for every person added", note.problem, core.GiftMessageCharacters)
+		return core.FieldError(core.CodeRecipientMessageRequired, FieldAt(path, "message"), "%s; an active playbook needs a complete note of at most %d characters for every person added", note.problem, core.GiftMessageCharacters)
 	}
 	return nil
 }
@@ -318,12 +318,12 @@ func notesComplete(s campaignState, added []person, pathOf func(int) string, fin
 type rosterPlan struct {
 	// final is the roster after the write, in order: kept people (updated)
 	// then added ones.
-	final []person
+	final []Person
 	// paths names each final person: their path in the request, or their ID.
 	paths   []string
-	added   []person
-	updated []person
-	removed []person
+	added   []Person
+	updated []Person
+	removed []Person
 }
 
 func (pl rosterPlan) pathOf(i int) string { return pl.paths[i] }
@@ -338,26 +338,26 @@ func (pl rosterPlan) changed() bool {
 func (pl rosterPlan) appendOnly() bool { return len(pl.updated) == 0 && len(pl.removed) == 0 }
 
 // planRoster plans a roster replacement: items matched to a current person
-// (recipientId, sourceSystem+externalId, email or profileUrl; see
-// rosterIndex.match) merge into their record,
+// (recipientId, SourceSystem+externalId, email or profileUrl; see
+// RosterIndex.match) merge into their record,
 // current people no item names are removed, other items are appended. A
 // person with a gift can be neither removed nor changed (INVALID_REQUEST).
 // Nil items keep the roster as it is.
-func planRoster(roster rosterView, items []RecipientInput, rules recipientRules, now time.Time, pr *problems) (rosterPlan, error) {
+func planRoster(roster Roster, items []RecipientInput, rules RecipientRules, now time.Time, pr *Problems) (rosterPlan, error) {
 	pl := rosterPlan{}
 	if items == nil {
-		pl.final = roster.people
-		for _, p := range roster.people {
-			pl.paths = append(pl.paths, "recipient "+p.id)
+		pl.final = roster.People
+		for _, p := range roster.People {
+			pl.paths = append(pl.paths, "recipient "+p.ID)
 		}
 		return pl, nil
 	}
-	ix := indexRoster(roster.people)
+	ix := IndexRoster(roster.People)
 	itemOf := make(map[int]int, len(items)) // roster position -> item
 	var fresh []int
 	for i, item := range items {
 		path := fmt.Sprintf("recipients[%d]", i)
-		pos, _, err := ix.match(identityOf(item), path)
+		pos, _, err := ix.Match(identityOf(item), path)
 		if err != nil {
 			return rosterPlan{}, err
 		}
@@ -366,28 +366,28 @@ func planRoster(roster rosterView, items []RecipientInput, rules recipientRules,
 			continue
 		}
 		if j, dup := itemOf[pos]; dup {
-			return rosterPlan{}, core.FieldError(core.CodeDuplicateRecipient, path, "is the same person as recipients[%d] (%s); send each person once", j, roster.people[pos].id)
+			return rosterPlan{}, core.FieldError(core.CodeDuplicateRecipient, path, "is the same person as recipients[%d] (%s); send each person once", j, roster.People[pos].ID)
 		}
 		itemOf[pos] = i
 	}
 	next := 0
-	for pos, cur := range roster.people {
-		next = max(next, cur.position+1)
+	for pos, cur := range roster.People {
+		next = max(next, cur.Position+1)
 		i, kept := itemOf[pos]
 		if !kept {
-			if send := roster.sendOf[cur.id]; send != "" {
+			if send := roster.SendOf[cur.ID]; send != "" {
 				return rosterPlan{}, &core.Error{Code: core.CodeInvalidRequestState, Fields: []string{"recipients"},
-					Message: fmt.Sprintf("recipients: %s (%s) has a gift (%s) and cannot be removed; keep them in the list", cur.id, cur.displayName(), send)}
+					Message: fmt.Sprintf("recipients: %s (%s) has a gift (%s) and cannot be removed; keep them in the list", cur.ID, cur.DisplayName(), send)}
 			}
 			pl.removed = append(pl.removed, cur)
 			continue
 		}
 		path := fmt.Sprintf("recipients[%d]", i)
 		merged := cur
-		merged.personFields = applyRecipient(cur.personFields, items[i], path, rules, pr)
-		if !merged.same(cur.personFields) {
-			if send := roster.sendOf[cur.id]; send != "" {
-				return rosterPlan{}, core.FieldError(core.CodeInvalidRequestState, path, "%s has a gift (%s) and cannot change", cur.id, send)
+		merged.PersonFields = ApplyRecipient(cur.PersonFields, items[i], path, rules, pr)
+		if !merged.Same(cur.PersonFields) {
+			if send := roster.SendOf[cur.ID]; send != "" {
+				return rosterPlan{}, core.FieldError(core.CodeInvalidRequestState, path, "%s has a gift (%s) and cannot change", cur.ID, send)
 			}
 			pl.updated = append(pl.updated, merged)
 		}
@@ -396,8 +396,8 @@ func planRoster(roster rosterView, items []RecipientInput, rules recipientRules,
 	}
 	for _, i := range fresh {
 		path := fmt.Sprintf("recipients[%d]", i)
-		f := applyRecipient(newPersonFields(), items[i], path, rules, pr)
-		p := person{personFields: f, id: core.NewID(core.PrefixRecipient), position: next, createdAt: now}
+		f := ApplyRecipient(NewPersonFields(), items[i], path, rules, pr)
+		p := Person{PersonFields: f, ID: core.NewID(core.PrefixRecipient), Position: next, CreatedAt: now}
 		next++
 		pl.added = append(pl.added, p)
 		pl.final = append(pl.final, p)
@@ -411,14 +411,14 @@ func (pl rosterPlan) write(ctx context.Context, q *db.Queries, workspaceID, camp
 	if len(pl.removed) > 0 {
 		ids := make([]string, len(pl.removed))
 		for i, p := range pl.removed {
-			ids[i] = p.id
+			ids[i] = p.ID
 		}
 		if _, err := q.RecipientDeleteMany(ctx, db.RecipientDeleteManyParams{CampaignID: campaignID, Ids: ids}); err != nil {
 			return core.Internal(err)
 		}
 	}
 	for _, p := range pl.updated {
-		params, err := p.updateParams(campaignID, now)
+		params, err := p.UpdateParams(campaignID, now)
 		if err != nil {
 			return core.Internal(err)
 		}
@@ -429,5 +429,5 @@ func (pl rosterPlan) write(ctx context.Context, q *db.Queries, workspaceID, camp
 			return core.Internal(err)
 		}
 	}
-	return insertPeople(ctx, q, workspaceID, campaignID, pl.added, now)
+	return InsertPeople(ctx, q, workspaceID, campaignID, pl.added, now)
 }

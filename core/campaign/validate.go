@@ -33,9 +33,9 @@ func (a *Service) selectableProduct(ctx context.Context, id string) (catalog.Pro
 	return p, nil
 }
 
-// storedProduct reads a campaign's current gift, which may have been
+// StoredProduct reads a campaign's current gift, which may have been
 // retired since; nil when the catalog no longer has it.
-func (a *Service) storedProduct(ctx context.Context, id string) (*catalog.Product, error) {
+func (a *Service) StoredProduct(ctx context.Context, id string) (*catalog.Product, error) {
 	return a.Catalog.Lookup(ctx, id)
 }
 
@@ -48,58 +48,58 @@ func playbookPerPerson(p catalog.Product) int64 {
 // checkCampaign validates a campaign's fields as they would be stored,
 // against its gift (nil when unknown, skipping the gift's rules). Batch and
 // single campaigns hold at most MaxBatchSends gifts.
-func checkCampaign(s campaignState, product *catalog.Product, pr *problems) {
+func checkCampaign(s Settings, product *catalog.Product, pr *Problems) {
 	required := func(name, v string, limit int) {
 		switch n := utf8.RuneCountInString(v); {
 		case strings.TrimSpace(v) == "":
-			pr.add(name, "is required")
+			pr.Add(name, "is required")
 		case n > limit:
-			pr.add(name, "must be at most %d characters", limit)
+			pr.Add(name, "must be at most %d characters", limit)
 		case core.HasControl(v):
-			pr.add(name, "must not contain control characters or line breaks")
+			pr.Add(name, "must not contain control characters or line breaks")
 		}
 	}
 	required("name", s.Name, MaxCampaignNameLength)
 	required("senderName", s.SenderName, MaxSenderLength)
 	required("senderCompany", s.SenderCompany, MaxSenderLength)
 	if utf8.RuneCountInString(s.Description) > MaxDescriptionLength {
-		pr.add("description", "must be at most %d characters", MaxDescriptionLength)
+		pr.Add("description", "must be at most %d characters", MaxDescriptionLength)
 	}
 	if !s.Mode.Valid() {
-		pr.add("mode", "must be one of always_on, batch, single")
+		pr.Add("mode", "must be one of always_on, batch, single")
 	}
 	if !s.Status.Valid() {
-		pr.add("status", "must be one of draft, active, paused, completed")
+		pr.Add("status", "must be one of draft, active, paused, completed")
 	}
 	if !s.RecipientSource.Valid() {
-		pr.add("recipientSource", "must be one of manual, workflow")
+		pr.Add("recipientSource", "must be one of manual, workflow")
 	}
 	switch {
 	case s.BudgetCents < 1 || s.BudgetCents > core.MaxBudgetCents:
-		pr.add("budgetCents", "must be between 1 and %d (USD cents)", core.MaxBudgetCents)
+		pr.Add("budgetCents", "must be between 1 and %d (USD cents)", core.MaxBudgetCents)
 	case s.PerPersonCents < 1 || s.PerPersonCents > MaxPerPersonCents:
-		pr.add("perPersonCents", "must be between 1 and %d (USD cents)", MaxPerPersonCents)
+		pr.Add("perPersonCents", "must be between 1 and %d (USD cents)", MaxPerPersonCents)
 	case s.PerPersonCents > s.BudgetCents:
-		pr.add("perPersonCents", "is %d, above budgetCents %d; it must be at most the budget", s.PerPersonCents, s.BudgetCents)
+		pr.Add("perPersonCents", "is %d, above budgetCents %d; it must be at most the budget", s.PerPersonCents, s.BudgetCents)
 	}
 	switch {
 	case s.MaxSends < 1 || s.MaxSends > MaxPlaybookSends:
-		pr.add("maxSends", "must be between 1 and %d", MaxPlaybookSends)
+		pr.Add("maxSends", "must be between 1 and %d", MaxPlaybookSends)
 	case !s.Mode.Playbook() && s.MaxSends > MaxBatchSends:
-		pr.add("maxSends", "must be between 1 and %d for a %s campaign", MaxBatchSends, s.Mode)
+		pr.Add("maxSends", "must be between 1 and %d for a %s campaign", MaxBatchSends, s.Mode)
 	}
 	if m := s.MonthlyBudgetCents; m != nil && (*m < MinMonthlyBudgetCents || *m > MaxMonthlyBudgetCents) {
-		pr.add("monthlyBudgetCents", "must be between %d and %d (USD cents)", MinMonthlyBudgetCents, MaxMonthlyBudgetCents)
+		pr.Add("monthlyBudgetCents", "must be between %d and %d (USD cents)", MinMonthlyBudgetCents, MaxMonthlyBudgetCents)
 	}
 	if s.Message != "" {
 		if utf8.RuneCountInString(s.Message) > MaxNoteTemplateLength {
-			pr.add("message", "must be at most %d characters", MaxNoteTemplateLength)
+			pr.Add("message", "must be at most %d characters", MaxNoteTemplateLength)
 		} else if problem := CheckTemplate(s.Message, NotePlaceholders, core.GiftMessageCharacters); problem != "" {
-			pr.add("message", "%s", problem)
+			pr.Add("message", "%s", problem)
 		}
 	}
 	if s.MeetingURL != "" && (utf8.RuneCountInString(s.MeetingURL) > MaxMeetingURLLength || !httpURL(s.MeetingURL)) {
-		pr.add("meetingUrl", "must be an http or https URL of at most %d characters, or empty to clear it", MaxMeetingURLLength)
+		pr.Add("meetingUrl", "must be an http or https URL of at most %d characters, or empty to clear it", MaxMeetingURLLength)
 	}
 	checkCustomization(s.Customization, product, pr)
 	checkAttribution(s.Attribution, "attribution", pr)
@@ -108,18 +108,18 @@ func checkCampaign(s campaignState, product *catalog.Product, pr *problems) {
 // checkCustomization validates the customization fields; the service reads
 // displayText (against the gift's lettering limits), logoAssetId,
 // giftLinkWelcome and giftLinkContactEmail.
-func checkCustomization(c map[string]string, product *catalog.Product, pr *problems) {
+func checkCustomization(c map[string]string, product *catalog.Product, pr *Problems) {
 	if len(c) > MaxCustomizationFields {
-		pr.add("customization", "must have at most %d fields", MaxCustomizationFields)
+		pr.Add("customization", "must have at most %d fields", MaxCustomizationFields)
 	}
 	for _, k := range slices.Sorted(maps.Keys(c)) {
 		field, v := "customization."+core.Clip(k, 40), c[k]
 		switch {
 		case strings.TrimSpace(k) == "" || utf8.RuneCountInString(k) > MaxCustomizationKey || core.HasControl(k):
-			pr.add("customization", "field names must be 1-%d characters", MaxCustomizationKey)
+			pr.Add("customization", "field names must be 1-%d characters", MaxCustomizationKey)
 			continue
 		case utf8.RuneCountInString(v) > MaxCustomizationValue:
-			pr.add(field, "must be at most %d characters", MaxCustomizationValue)
+			pr.Add(field, "must be at most %d characters", MaxCustomizationValue)
 			continue
 		}
 		switch k {
@@ -127,24 +127,24 @@ func checkCustomization(c map[string]string, product *catalog.Product, pr *probl
 			switch {
 			case product == nil:
 			case product.PersonalizationText == nil:
-				pr.add(field, "the gift %s takes no lettering; remove displayText", product.ID)
+				pr.Add(field, "the gift %s takes no lettering; remove displayText", product.ID)
 			default:
 				if err := product.PersonalizationText.Check(field, v); err != nil {
 					e := core.AsError(err)
-					pr.add(field, "%s", strings.TrimPrefix(e.Message, field+": "))
+					pr.Add(field, "%s", strings.TrimPrefix(e.Message, field+": "))
 				}
 			}
 		case CustomizationLogoAssetID:
 			if !strings.HasPrefix(v, core.PrefixAsset) || len(v) == len(core.PrefixAsset) || core.HasControl(v) {
-				pr.add(field, "must be an uploaded logo's asset ID (asset_...)")
+				pr.Add(field, "must be an uploaded logo's asset ID (asset_...)")
 			}
 		case CustomizationWelcome:
 			if problem := CheckTemplate(v, WelcomePlaceholders, MaxCustomizationValue); problem != "" {
-				pr.add(field, "%s", problem)
+				pr.Add(field, "%s", problem)
 			}
 		case CustomizationContactEmail:
 			if err := core.CheckEmail(field, core.NormalizeEmail(v)); err != nil {
-				pr.add(field, "must be a plain email address like name@example.com")
+				pr.Add(field, "must be a plain email address like name@example.com")
 			}
 		}
 	}
@@ -152,47 +152,47 @@ func checkCustomization(c map[string]string, product *catalog.Product, pr *probl
 
 // checkAttribution validates the attribution's 200-character fields and its
 // at most 10 metadata values.
-func checkAttribution(a gift.Attribution, path string, pr *problems) {
+func checkAttribution(a gift.Attribution, path string, pr *Problems) {
 	for _, f := range []struct{ name, v string }{
 		{"externalId", a.ExternalID}, {"source", a.Source}, {"contactId", a.ContactID},
 		{"accountId", a.AccountID}, {"opportunityId", a.OpportunityID},
 	} {
 		if utf8.RuneCountInString(f.v) > MaxAttributionField {
-			pr.add(at(path, f.name), "must be at most %d characters", MaxAttributionField)
+			pr.Add(FieldAt(path, f.name), "must be at most %d characters", MaxAttributionField)
 		}
 	}
 	if len(a.Metadata) > MaxAttributionMetadata {
-		pr.add(at(path, "metadata"), "must have at most %d values", MaxAttributionMetadata)
+		pr.Add(FieldAt(path, "metadata"), "must have at most %d values", MaxAttributionMetadata)
 	}
 	for _, k := range slices.Sorted(maps.Keys(a.Metadata)) {
 		switch {
 		case strings.TrimSpace(k) == "" || utf8.RuneCountInString(k) > MaxAttributionField:
-			pr.add(at(path, "metadata"), "keys must be 1-%d characters", MaxAttributionField)
+			pr.Add(FieldAt(path, "metadata"), "keys must be 1-%d characters", MaxAttributionField)
 		case utf8.RuneCountInString(a.Metadata[k]) > MaxAttributionField:
-			pr.add(at(path, "metadata."+core.Clip(k, 40)), "must be at most %d characters", MaxAttributionField)
+			pr.Add(FieldAt(path, "metadata."+core.Clip(k, 40)), "must be at most %d characters", MaxAttributionField)
 		}
 	}
 }
 
-// checkRoster checks a roster as it would be stored: its size for the
+// CheckRoster checks a roster as it would be stored: its size for the
 // campaign's kind, batch limits that must fit it, and every person's note
 // (at most GiftMessageCharacters once resolved). pathOf names a person in
 // messages (their path in the request, or their recipientId).
-func checkRoster(s campaignState, people []person, pathOf func(int) string, pr *problems) {
+func CheckRoster(s Settings, people []Person, pathOf func(int) string, pr *Problems) {
 	limit := core.RecipientsPerCampaign
 	if s.Mode.Playbook() {
 		limit = core.RecipientsPerPlaybook
 	}
 	if len(people) > limit {
-		pr.add("recipients", "the campaign would hold %d people; a %s campaign holds at most %d", len(people), s.Mode, limit)
+		pr.Add("recipients", "the campaign would hold %d people; a %s campaign holds at most %d", len(people), s.Mode, limit)
 	}
 	for i, p := range people {
-		note := resolveNote(s.Message, p.Message, p.noteValues())
+		note := PersonNote(s.Message, p.Message, p.NoteValues())
 		if !note.tooLong {
 			continue
 		}
 		if p.Message != "" {
-			pr.addNote(at(pathOf(i), "message"), "%s", note.problem)
+			pr.addNote(FieldAt(pathOf(i), "message"), "%s", note.problem)
 		} else {
 			pr.addNote("message", "for %s: %s", pathOf(i), note.problem)
 		}
@@ -202,21 +202,21 @@ func checkRoster(s campaignState, people []person, pathOf func(int) string, pr *
 // checkBatchFits checks that a batch or single campaign's limits fit its
 // roster: maxSends at least the people, budgetCents at least perPersonCents
 // for each of them.
-func checkBatchFits(s campaignState, people int, pr *problems) {
+func checkBatchFits(s Settings, people int, pr *Problems) {
 	if s.Mode.Playbook() || people == 0 {
 		return
 	}
 	if s.MaxSends < people {
-		pr.add("maxSends", "is %d but the roster has %d people; raise it or remove people", s.MaxSends, people)
+		pr.Add("maxSends", "is %d but the roster has %d people; raise it or remove people", s.MaxSends, people)
 	}
 	if need := s.PerPersonCents * int64(people); s.BudgetCents < need {
-		pr.add("budgetCents", "is %d but %d people at perPersonCents %d need %d", s.BudgetCents, people, s.PerPersonCents, need)
+		pr.Add("budgetCents", "is %d but %d people at perPersonCents %d need %d", s.BudgetCents, people, s.PerPersonCents, need)
 	}
 }
 
 // expandToFit raises a batch or single campaign's maxSends and budgetCents
 // to fit people (adds expand limits; they never shrink here).
-func expandToFit(s *campaignState, people int) {
+func expandToFit(s *Settings, people int) {
 	if s.Mode.Playbook() {
 		return
 	}
@@ -228,9 +228,9 @@ func expandToFit(s *campaignState, people int) {
 	}
 }
 
-// checkCommitments is LIMITS_BELOW_COMMITMENTS when s's limits are below
+// CheckCommitments is LIMITS_BELOW_COMMITMENTS when s's limits are below
 // what the campaign has already committed.
-func checkCommitments(s campaignState, com commitments) error {
+func CheckCommitments(s Settings, com commitments) error {
 	switch {
 	case s.BudgetCents < com.SpentCents:
 		return core.FieldError(core.CodeLimitsBelowCommitments, "budgetCents", "would be %d, below the %d cents already committed to gifts", s.BudgetCents, com.SpentCents)
@@ -255,28 +255,28 @@ func CheckCampaignInput(in CampaignInput, product catalog.Product) error {
 
 // newCampaign validates a create input against its gift and builds the
 // draft and its roster, with each person's path in the request.
-func newCampaign(in CampaignInput, product catalog.Product, now time.Time) (campaignState, []person, []string, error) {
+func newCampaign(in CampaignInput, product catalog.Product, now time.Time) (Settings, []Person, []string, error) {
 	if err := tooManyAssets(in.Recipients); err != nil {
-		return campaignState{}, nil, nil, err
+		return Settings{}, nil, nil, err
 	}
 	if err := duplicateInRequest(in.Recipients); err != nil {
-		return campaignState{}, nil, nil, err
+		return Settings{}, nil, nil, err
 	}
 	s, pr := newCampaignState(in, product)
 	s.Status = StatusDraft
-	people := make([]person, 0, len(in.Recipients))
+	people := make([]Person, 0, len(in.Recipients))
 	paths := make([]string, 0, len(in.Recipients))
 	for i, item := range in.Recipients {
 		path := fmt.Sprintf("recipients[%d]", i)
 		if strings.TrimSpace(item.RecipientID) != "" {
-			pr.add(at(path, "recipientId"), "is for people already on a campaign; leave it out when creating one")
+			pr.Add(FieldAt(path, "recipientId"), "is for people already on a campaign; leave it out when creating one")
 		}
-		f := applyRecipient(newPersonFields(), item, path, recipientRules{product: &product}, &pr)
-		people = append(people, person{personFields: f, id: core.NewID(core.PrefixRecipient), position: i, createdAt: now})
+		f := ApplyRecipient(NewPersonFields(), item, path, RecipientRules{Product: &product}, &pr)
+		people = append(people, Person{PersonFields: f, ID: core.NewID(core.PrefixRecipient), Position: i, CreatedAt: now})
 		paths = append(paths, path)
 	}
 	checkCampaign(s, &product, &pr)
 	checkBatchFits(s, len(people), &pr)
-	checkRoster(s, people, func(i int) string { return paths[i] }, &pr)
-	return s, people, paths, pr.err()
+	CheckRoster(s, people, func(i int) string { return paths[i] }, &pr)
+	return s, people, paths, pr.Err()
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/approval"
 	"github.com/giftwell/giftwell/core/campaign"
 	"github.com/giftwell/giftwell/internal/apptest"
 	"github.com/giftwell/giftwell/sql/db"
@@ -43,9 +44,9 @@ func newDesk(t *testing.T) *desk {
 func (d *desk) gift(in campaign.RecipientInput) (string, string) {
 	d.t.Helper()
 	ctx := context.Background()
-	res, err := d.env.App.Campaigns.AddToPlaybook(ctx, d.key, d.c.ID, campaign.PlaybookPersonAdd{Recipient: in})
+	res, err := d.env.App.Approvals.AddToPlaybook(ctx, d.key, d.c.ID, approval.PlaybookPersonAdd{Recipient: in})
 	require.NoError(d.t, err)
-	g, err := d.env.App.Campaigns.ApproveGift(ctx, d.owner, campaign.QueueDecision{CampaignID: d.c.ID, RecipientID: res.RecipientID})
+	g, err := d.env.App.Approvals.ApproveGift(ctx, d.owner, approval.QueueDecision{CampaignID: d.c.ID, RecipientID: res.RecipientID})
 	require.NoError(d.t, err)
 	return res.RecipientID, g.ID
 }
@@ -70,7 +71,7 @@ func requireCode(t *testing.T, err error, code core.Code, field string) {
 // gift IDs.
 func (d *desk) approve(recipientID string) (string, string) {
 	d.t.Helper()
-	g, err := d.env.App.Campaigns.ApproveGift(context.Background(), d.owner, campaign.QueueDecision{CampaignID: d.c.ID, RecipientID: recipientID})
+	g, err := d.env.App.Approvals.ApproveGift(context.Background(), d.owner, approval.QueueDecision{CampaignID: d.c.ID, RecipientID: recipientID})
 	require.NoError(d.t, err)
 	return recipientID, g.ID
 }

@@ -7,8 +7,9 @@ import "github.com/giftwell/giftwell/core/artwork"
 const PortraitBlocker = "Needs a photo"
 
 // Blocker is the queue blocker the gift shows, or "": a gift whose
-// portrait is awaiting a photo or its approval shows PortraitBlocker until the portrait is approved, while
-// the gift is before production (orderBlock keeps it there).
+// portrait is awaiting a photo or its approval shows PortraitBlocker until
+// the portrait is approved, while the gift is before production
+// (orderBlock keeps it there).
 func (g Gift) Blocker() string {
 	if g.Portrait == nil || g.Portrait.State == artwork.PortraitApproved {
 		return ""

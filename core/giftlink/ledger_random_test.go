@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/approval"
 	"github.com/giftwell/giftwell/core/campaign"
 	"github.com/giftwell/giftwell/core/gift"
 	"github.com/giftwell/giftwell/core/giftlink"
@@ -25,7 +26,7 @@ import (
 func TestLedgerInvariantAfterARandomizedRun(t *testing.T) {
 	ctx := context.Background()
 	d := newLedgerDesk(t)
-	links, camps := d.env.App.GiftLinks, d.env.App.Campaigns
+	links, camps := d.env.App.GiftLinks, d.env.App.Approvals
 	seed := rand.Uint64()
 	rng := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
 	t.Logf("seed %d", seed)
@@ -34,10 +35,10 @@ func TestLedgerInvariantAfterARandomizedRun(t *testing.T) {
 	n := 0
 	approve := func() {
 		n++
-		res, err := camps.AddToPlaybook(ctx, d.key, d.campaign, campaign.PlaybookPersonAdd{Recipient: campaign.RecipientInput{
+		res, err := camps.AddToPlaybook(ctx, d.key, d.campaign, approval.PlaybookPersonAdd{Recipient: campaign.RecipientInput{
 			Name: fmt.Sprintf("Person %d", n), Email: fmt.Sprintf("p%d-%s@example.com", n, core.RandomHex(3))}})
 		require.NoError(t, err)
-		g, err := camps.ApproveGift(ctx, d.owner, campaign.QueueDecision{CampaignID: d.campaign, RecipientID: res.RecipientID})
+		g, err := camps.ApproveGift(ctx, d.owner, approval.QueueDecision{CampaignID: d.campaign, RecipientID: res.RecipientID})
 		switch core.ErrorCode(err) {
 		case "":
 			open = append(open, g.ID)

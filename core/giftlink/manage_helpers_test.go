@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/approval"
 	"github.com/giftwell/giftwell/core/campaign"
 	"github.com/giftwell/giftwell/core/gift"
 	"github.com/giftwell/giftwell/core/giftlink"
@@ -55,9 +56,9 @@ func (d *linkDesk) knownGift(name string) string {
 func (d *linkDesk) giftWith(r campaign.RecipientInput) string {
 	d.t.Helper()
 	ctx := context.Background()
-	res, err := d.env.App.Campaigns.AddToPlaybook(ctx, d.key, d.campaign, campaign.PlaybookPersonAdd{Recipient: r})
+	res, err := d.env.App.Approvals.AddToPlaybook(ctx, d.key, d.campaign, approval.PlaybookPersonAdd{Recipient: r})
 	require.NoError(d.t, err)
-	g, err := d.env.App.Campaigns.ApproveGift(ctx, d.owner, campaign.QueueDecision{CampaignID: d.campaign, RecipientID: res.RecipientID})
+	g, err := d.env.App.Approvals.ApproveGift(ctx, d.owner, approval.QueueDecision{CampaignID: d.campaign, RecipientID: res.RecipientID})
 	require.NoError(d.t, err)
 	return g.ID
 }

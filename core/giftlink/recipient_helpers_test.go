@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/approval"
 	"github.com/giftwell/giftwell/core/campaign"
 	"github.com/giftwell/giftwell/core/gift"
 	"github.com/giftwell/giftwell/core/giftlink"
@@ -51,12 +52,12 @@ func newLinkGifts(t *testing.T) *linkGifts {
 func (g *linkGifts) gift(n string) (sendID, token string) {
 	g.t.Helper()
 	ctx := context.Background()
-	res, err := g.env.App.Campaigns.AddToPlaybook(ctx, g.key, g.campaign, campaign.PlaybookPersonAdd{Recipient: campaign.RecipientInput{
+	res, err := g.env.App.Approvals.AddToPlaybook(ctx, g.key, g.campaign, approval.PlaybookPersonAdd{Recipient: campaign.RecipientInput{
 		Name: "Ada Lovelace " + n, Company: "Analytical " + n, Email: "ada-" + n + "@example.com",
 		SourceSystem: "crm", ExternalID: "ext-" + n, AddressMode: gift.AddressConfirm,
 	}})
 	require.NoError(g.t, err)
-	sent, err := g.env.App.Campaigns.ApproveGift(ctx, g.owner, campaign.QueueDecision{CampaignID: g.campaign, RecipientID: res.RecipientID})
+	sent, err := g.env.App.Approvals.ApproveGift(ctx, g.owner, approval.QueueDecision{CampaignID: g.campaign, RecipientID: res.RecipientID})
 	require.NoError(g.t, err)
 	require.Equal(g.t, gift.SendAwaitingAddress, sent.Status)
 	return sent.ID, g.token(sent.ID)

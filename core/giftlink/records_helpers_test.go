@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/approval"
 	"github.com/giftwell/giftwell/core/campaign"
 	"github.com/giftwell/giftwell/core/gift"
 	"github.com/giftwell/giftwell/core/giftlink"
@@ -49,7 +50,7 @@ func person(n string) campaign.RecipientInput {
 // add puts in on the roster (waiting for approval) and returns its ID.
 func (d *rosterDesk) add(in campaign.RecipientInput) string {
 	d.t.Helper()
-	res, err := d.env.App.Campaigns.AddToPlaybook(context.Background(), d.key, d.c.ID, campaign.PlaybookPersonAdd{Recipient: in})
+	res, err := d.env.App.Approvals.AddToPlaybook(context.Background(), d.key, d.c.ID, approval.PlaybookPersonAdd{Recipient: in})
 	require.NoError(d.t, err)
 	return res.RecipientID
 }
@@ -57,7 +58,7 @@ func (d *rosterDesk) add(in campaign.RecipientInput) string {
 // approve approves a waiting person and returns the gift's ID.
 func (d *rosterDesk) approve(recipientID string) string {
 	d.t.Helper()
-	g, err := d.env.App.Campaigns.ApproveGift(context.Background(), d.owner, campaign.QueueDecision{CampaignID: d.c.ID, RecipientID: recipientID})
+	g, err := d.env.App.Approvals.ApproveGift(context.Background(), d.owner, approval.QueueDecision{CampaignID: d.c.ID, RecipientID: recipientID})
 	require.NoError(d.t, err)
 	return g.ID
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/approval"
 	"github.com/giftwell/giftwell/core/campaign"
 	"github.com/giftwell/giftwell/core/gift"
 	"github.com/giftwell/giftwell/core/giftlink"
@@ -45,7 +46,7 @@ func TestRecordsSayWhereEachPersonStands(t *testing.T) {
 	_, err := app.Gifts.MoveGift(ctx, gift.GiftMove{SendID: cancelledGift, To: gift.SendCancelled})
 	require.NoError(t, err)
 	skipped := d.add(person("7"))
-	_, err = app.Campaigns.SkipGift(ctx, d.owner, campaign.QueueSkip{CampaignID: d.c.ID, RecipientID: skipped})
+	_, err = app.Approvals.SkipGift(ctx, d.owner, approval.QueueSkip{CampaignID: d.c.ID, RecipientID: skipped})
 	require.NoError(t, err)
 
 	page := d.records(giftlink.RecordsQuery{})

@@ -18,7 +18,7 @@ import (
 // balanceOf is the owner's balance in cents.
 func (d *linkDesk) balanceOf() int64 {
 	d.t.Helper()
-	b, err := d.env.App.Campaigns.Balance(context.Background(), d.owner)
+	b, err := d.env.App.Approvals.Balance(context.Background(), d.owner)
 	require.NoError(d.t, err)
 	return b.Cents
 }

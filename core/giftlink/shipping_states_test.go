@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/approval"
 	"github.com/giftwell/giftwell/core/campaign"
 	"github.com/giftwell/giftwell/core/gift"
 	"github.com/giftwell/giftwell/core/giftlink"
@@ -57,10 +58,10 @@ func TestGiftCreationStoresShippingStates(t *testing.T) {
 		Recipients: []campaign.RecipientInput{{Name: "Ana Lee"}, {Name: "Bo Chan"}},
 	})
 	require.NoError(t, err)
-	limited, err := g.env.App.Campaigns.InsertSend(ctx, g.key, campaign.SendParams{CampaignID: c.ID, RecipientID: c.Recipients[0].RecipientID,
+	limited, err := g.env.App.Approvals.InsertSend(ctx, g.key, approval.SendParams{CampaignID: c.ID, RecipientID: c.Recipients[0].RecipientID,
 		TotalCents: 5_400, FundedBy: gift.FundedByCheckout, ShippingStates: []string{"WA", "OR"}})
 	require.NoError(t, err)
-	open, err := g.env.App.Campaigns.InsertSend(ctx, g.key, campaign.SendParams{CampaignID: c.ID, RecipientID: c.Recipients[1].RecipientID,
+	open, err := g.env.App.Approvals.InsertSend(ctx, g.key, approval.SendParams{CampaignID: c.ID, RecipientID: c.Recipients[1].RecipientID,
 		TotalCents: 5_400, FundedBy: gift.FundedByCheckout})
 	require.NoError(t, err)
 	sent, err := g.env.App.Gifts.Get(ctx, g.key, limited)

@@ -25,7 +25,7 @@ func TestEnableLive(t *testing.T) {
 	require.NoError(t, env.App.Ledger.CompleteTopup(ctx, session.SessionID))
 	key, err := env.App.Connect.Authenticate(ctx, env.OwnerKey)
 	require.NoError(t, err)
-	b, err := env.App.Campaigns.Balance(ctx, key)
+	b, err := env.App.Approvals.Balance(ctx, key)
 	require.NoError(t, err)
 	require.Equal(t, ledger.Balance{Cents: 5_000, Mode: core.ModeTest, TopUpURL: env.SiteURL + "/balance"}, b)
 
@@ -41,7 +41,7 @@ func TestEnableLive(t *testing.T) {
 	sessionP, err := env.App.Identity.AuthenticateSession(ctx, token)
 	require.NoError(t, err)
 	require.Equal(t, core.ModeLive, sessionP.Mode, "a session signed in before the switch")
-	b, err = env.App.Campaigns.Balance(ctx, key)
+	b, err = env.App.Approvals.Balance(ctx, key)
 	require.NoError(t, err)
 	require.Equal(t, ledger.Balance{Cents: 0, Mode: core.ModeLive, TopUpURL: env.SiteURL + "/balance"}, b, "live has its own zero balance")
 	who, err := env.App.Identity.Session(ctx, sessionP)

@@ -94,7 +94,7 @@ func TestCreateBalanceTopupAccessAndIdempotency(t *testing.T) {
 	// Paying twice credits once; the same key afterwards is still the same session.
 	require.NoError(t, env.App.Ledger.CompleteTopup(ctx, first.SessionID))
 	require.NoError(t, env.App.Ledger.CompleteTopup(ctx, first.SessionID))
-	b, err := env.App.Campaigns.Balance(ctx, asMember)
+	b, err := env.App.Approvals.Balance(ctx, asMember)
 	require.NoError(t, err)
 	require.Equal(t, int64(5_000), b.Cents)
 	again, err = env.App.Ledger.CreateBalanceTopup(ctx, owner, in)
@@ -113,10 +113,10 @@ func TestBalanceModesAreSeparate(t *testing.T) {
 
 	live := owner
 	live.Mode = core.ModeLive
-	b, err := env.App.Campaigns.Balance(ctx, owner)
+	b, err := env.App.Approvals.Balance(ctx, owner)
 	require.NoError(t, err)
 	require.Equal(t, ledger.Balance{Cents: 10_000, Mode: core.ModeTest, TopUpURL: env.SiteURL + "/balance"}, b)
-	b, err = env.App.Campaigns.Balance(ctx, live)
+	b, err = env.App.Approvals.Balance(ctx, live)
 	require.NoError(t, err)
 	require.Equal(t, int64(0), b.Cents, "test funds never show in live")
 	require.Equal(t, core.ModeLive, b.Mode)
@@ -135,7 +135,7 @@ func TestBalanceModesAreSeparate(t *testing.T) {
 	other := apptest.NewWorkspace(t, env.App, apptest.WorkspaceOptions{})
 	otherKey, err := env.App.Connect.Authenticate(ctx, other.OwnerKey)
 	require.NoError(t, err)
-	b, err = env.App.Campaigns.Balance(ctx, otherKey)
+	b, err = env.App.Approvals.Balance(ctx, otherKey)
 	require.NoError(t, err)
 	require.Equal(t, int64(0), b.Cents)
 }
@@ -181,7 +181,7 @@ func TestLedgerNewestFirstAndLimit(t *testing.T) {
 	apptest.RequireCode(t, err, core.CodeNotFound)
 	_, err = env.App.Ledger.CreditForTest(ctx, env.WorkspaceID, core.ModeLive, 100, "send_a", "cmp_a")
 	apptest.RequireCode(t, err, core.CodeNotFound)
-	b, err := env.App.Campaigns.Balance(ctx, owner)
+	b, err := env.App.Approvals.Balance(ctx, owner)
 	require.NoError(t, err)
 	require.Equal(t, int64(2_000), b.Cents, "refused moves change nothing")
 }
@@ -282,7 +282,7 @@ func TestLowBalance(t *testing.T) {
 	require.NoError(t, err)
 	price := product.PriceCents + product.ShippingCents
 
-	b, err := env.App.Campaigns.Balance(ctx, owner)
+	b, err := env.App.Approvals.Balance(ctx, owner)
 	require.NoError(t, err)
 	require.False(t, b.LowBalance, "no active playbook needs funds")
 
@@ -290,14 +290,14 @@ func TestLowBalance(t *testing.T) {
 		Name: "Playbook", Mode: campaign.ModeAlwaysOn, ProductID: product.ID, SenderName: "S", SenderCompany: "A", MonthlyBudgetCents: 500_000,
 	})
 	require.NoError(t, err)
-	b, err = env.App.Campaigns.Balance(ctx, owner)
+	b, err = env.App.Approvals.Balance(ctx, owner)
 	require.NoError(t, err)
 	require.False(t, b.LowBalance, "a draft playbook needs nothing")
 
 	active := campaign.StatusActive
 	_, err = env.App.Campaigns.UpdateCampaign(ctx, owner, c.ID, campaign.CampaignPatch{Status: &active, ExpectedPolicyVersion: c.PolicyVersion})
 	require.NoError(t, err)
-	b, err = env.App.Campaigns.Balance(ctx, owner)
+	b, err = env.App.Approvals.Balance(ctx, owner)
 	require.NoError(t, err)
 	require.True(t, b.LowBalance, "an empty balance cannot pay an active playbook's gift")
 
@@ -307,7 +307,7 @@ func TestLowBalance(t *testing.T) {
 	env.TopUp(t, owner, 2_500+price)
 	_, err = env.App.Ledger.DebitForTest(ctx, env.WorkspaceID, core.ModeTest, 2_500, "send_trim", c.ID)
 	require.NoError(t, err)
-	b, err = env.App.Campaigns.Balance(ctx, owner)
+	b, err = env.App.Approvals.Balance(ctx, owner)
 	require.NoError(t, err)
 	require.Equal(t, price, b.Cents)
 	require.False(t, b.LowBalance)
@@ -317,7 +317,7 @@ func TestLowBalance(t *testing.T) {
 	require.NoError(t, err)
 	_, err = db.New(env.App.DB).CampaignSetAutoApprove(ctx, db.CampaignSetAutoApproveParams{AutoApprove: rule, UpdatedAt: apptest.Epoch, WorkspaceID: env.WorkspaceID, ID: c.ID})
 	require.NoError(t, err)
-	b, err = env.App.Campaigns.Balance(ctx, owner)
+	b, err = env.App.Approvals.Balance(ctx, owner)
 	require.NoError(t, err)
 	require.True(t, b.LowBalance, "auto-approve may spend up to its per-gift limit")
 
@@ -325,7 +325,7 @@ func TestLowBalance(t *testing.T) {
 	require.NoError(t, err)
 	_, err = db.New(env.App.DB).CampaignSetAutoApprove(ctx, db.CampaignSetAutoApproveParams{AutoApprove: rule, UpdatedAt: apptest.Epoch, WorkspaceID: env.WorkspaceID, ID: c.ID})
 	require.NoError(t, err)
-	b, err = env.App.Campaigns.Balance(ctx, owner)
+	b, err = env.App.Approvals.Balance(ctx, owner)
 	require.NoError(t, err)
 	require.False(t, b.LowBalance, "a limit below the price still needs the price")
 }

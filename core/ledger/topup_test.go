@@ -190,7 +190,7 @@ func TestTopupRetriedAfterProcessorFailure(t *testing.T) {
 	require.Equal(t, s, again)
 	require.Len(t, reqs, 2, "a recorded session is answered without the processor")
 	require.NoError(t, env.App.Ledger.CompleteTopup(ctx, s.SessionID))
-	b, err := env.App.Campaigns.Balance(ctx, owner)
+	b, err := env.App.Approvals.Balance(ctx, owner)
 	require.NoError(t, err)
 	require.Equal(t, int64(5_000), b.Cents)
 }

@@ -8,7 +8,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/giftwell/giftwell/core/campaign"
+	"github.com/giftwell/giftwell/core/approval"
 	"github.com/giftwell/giftwell/core/gift"
 	"github.com/giftwell/giftwell/core/tracking"
 	"github.com/giftwell/giftwell/internal/apptest"
@@ -26,9 +26,9 @@ func TestAwaitingAddress(t *testing.T) {
 	confirm := func(n string) string {
 		in := person(n)
 		in.AddressMode, in.Address, in.City, in.State, in.Zip = gift.AddressConfirm, "", "", "", ""
-		res, err := app.Campaigns.AddToPlaybook(ctx, g.key, pb, campaign.PlaybookPersonAdd{Recipient: in})
+		res, err := app.Approvals.AddToPlaybook(ctx, g.key, pb, approval.PlaybookPersonAdd{Recipient: in})
 		require.NoError(t, err)
-		sent, err := app.Campaigns.ApproveGift(ctx, g.owner, campaign.QueueDecision{CampaignID: pb, RecipientID: res.RecipientID})
+		sent, err := app.Approvals.ApproveGift(ctx, g.owner, approval.QueueDecision{CampaignID: pb, RecipientID: res.RecipientID})
 		require.NoError(t, err)
 		require.Equal(t, gift.SendAwaitingAddress, sent.Status)
 		return sent.ID

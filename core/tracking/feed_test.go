@@ -8,7 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/giftwell/giftwell/core"
-	"github.com/giftwell/giftwell/core/campaign"
+	"github.com/giftwell/giftwell/core/approval"
 	"github.com/giftwell/giftwell/core/tracking"
 	"github.com/giftwell/giftwell/internal/apptest"
 	"github.com/giftwell/giftwell/sql/db"
@@ -34,9 +34,9 @@ func TestEventFeed(t *testing.T) {
 	c := g.approved(manual, "3")
 	// A live gift whose status changed (the live flow arrives later; the
 	// event is written through the kernel as its writer will).
-	res, err := app.Campaigns.AddToPlaybook(ctx, g.key, manual, campaign.PlaybookPersonAdd{Recipient: person("4")})
+	res, err := app.Approvals.AddToPlaybook(ctx, g.key, manual, approval.PlaybookPersonAdd{Recipient: person("4")})
 	require.NoError(t, err)
-	d, err := app.Campaigns.InsertSend(ctx, g.owner, campaign.SendParams{CampaignID: manual, RecipientID: res.RecipientID, Status: "shipped", Mode: core.ModeLive, TotalCents: 9_000})
+	d, err := app.Approvals.InsertSend(ctx, g.owner, approval.SendParams{CampaignID: manual, RecipientID: res.RecipientID, Status: "shipped", Mode: core.ModeLive, TotalCents: 9_000})
 	require.NoError(t, err)
 	record(t, g.env, core.EventRecord{WorkspaceID: g.env.WorkspaceID, Type: core.EventSendStatusChanged, Mode: core.ModeLive,
 		CampaignID: manual, SendID: d, RecipientID: res.RecipientID, Data: map[string]any{"status": "shipped"}})

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/approval"
 	"github.com/giftwell/giftwell/core/campaign"
 	"github.com/giftwell/giftwell/core/gift"
 	"github.com/giftwell/giftwell/core/tracking"
@@ -47,7 +48,7 @@ func (g *gifts) playbook(name string, auto bool) string {
 	require.NoError(g.t, err)
 	if auto {
 		perGift := int64(50_000)
-		_, err = g.env.App.Campaigns.SetAutoApprove(ctx, g.owner, c.ID, campaign.AutoApproveSettings{Enabled: true, PerGiftMaxCents: &perGift})
+		_, err = g.env.App.Approvals.SetAutoApprove(ctx, g.owner, c.ID, approval.AutoApproveSettings{Enabled: true, PerGiftMaxCents: &perGift})
 		require.NoError(g.t, err)
 	}
 	return c.ID
@@ -68,10 +69,10 @@ func person(n string) campaign.RecipientInput {
 func (g *gifts) approved(campaignID, n string) string {
 	g.t.Helper()
 	ctx := context.Background()
-	res, err := g.env.App.Campaigns.AddToPlaybook(ctx, g.key, campaignID, campaign.PlaybookPersonAdd{Recipient: person(n)})
+	res, err := g.env.App.Approvals.AddToPlaybook(ctx, g.key, campaignID, approval.PlaybookPersonAdd{Recipient: person(n)})
 	require.NoError(g.t, err)
 	require.Equal(g.t, campaign.ApprovalWaiting, res.Approval.State)
-	sent, err := g.env.App.Campaigns.ApproveGift(ctx, g.owner, campaign.QueueDecision{CampaignID: campaignID, RecipientID: res.RecipientID})
+	sent, err := g.env.App.Approvals.ApproveGift(ctx, g.owner, approval.QueueDecision{CampaignID: campaignID, RecipientID: res.RecipientID})
 	require.NoError(g.t, err)
 	return sent.ID
 }
@@ -80,7 +81,7 @@ func (g *gifts) approved(campaignID, n string) string {
 // approves them at once. It returns the gift's ID.
 func (g *gifts) autoApproved(campaignID, n string) string {
 	g.t.Helper()
-	res, err := g.env.App.Campaigns.AddToPlaybook(context.Background(), g.key, campaignID, campaign.PlaybookPersonAdd{Recipient: person(n)})
+	res, err := g.env.App.Approvals.AddToPlaybook(context.Background(), g.key, campaignID, approval.PlaybookPersonAdd{Recipient: person(n)})
 	require.NoError(g.t, err)
 	require.Equal(g.t, campaign.ApprovalAutoApproved, res.Approval.State)
 	return res.Approval.SendID

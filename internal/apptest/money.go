@@ -34,7 +34,7 @@ func (e *Env) RequireLedgerConsistent(t testing.TB, p core.Principal) []ledger.L
 	require.NoError(t, err)
 	all, err := db.New(e.App.DB).LedgerEntryList(ctx, db.LedgerEntryListParams{WorkspaceID: p.WorkspaceID, Mode: string(p.Mode), RowLimit: math.MaxInt32})
 	require.NoError(t, err)
-	b, err := e.App.Campaigns.Balance(ctx, p)
+	b, err := e.App.Approvals.Balance(ctx, p)
 	require.NoError(t, err)
 	sum, err := db.New(e.App.DB).LedgerSum(ctx, db.LedgerSumParams{WorkspaceID: p.WorkspaceID, Mode: string(p.Mode)})
 	require.NoError(t, err)

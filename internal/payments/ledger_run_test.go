@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/approval"
 	"github.com/giftwell/giftwell/core/campaign"
 	"github.com/giftwell/giftwell/core/gift"
 	"github.com/giftwell/giftwell/core/ledger"
@@ -59,9 +60,9 @@ func TestLedgerInvariantRandomizedRun(t *testing.T) {
 			require.Equal(t, http.StatusOK, s.expired(t, fmt.Sprintf("evt_exp_%s", tp.id), tp.session, tp.id))
 			counts["expired event"]++
 		case op == 4:
-			add, err := app.Campaigns.AddToPlaybook(ctx, key, pb.ID, campaign.PlaybookPersonAdd{Recipient: campaign.RecipientInput{Name: fmt.Sprintf("P %d", i), Email: fmt.Sprintf("p%d@example.com", i)}})
+			add, err := app.Approvals.AddToPlaybook(ctx, key, pb.ID, approval.PlaybookPersonAdd{Recipient: campaign.RecipientInput{Name: fmt.Sprintf("P %d", i), Email: fmt.Sprintf("p%d@example.com", i)}})
 			require.NoError(t, err)
-			g, err := app.Campaigns.ApproveGift(ctx, s.owner, campaign.QueueDecision{CampaignID: pb.ID, RecipientID: add.RecipientID})
+			g, err := app.Approvals.ApproveGift(ctx, s.owner, approval.QueueDecision{CampaignID: pb.ID, RecipientID: add.RecipientID})
 			if err != nil {
 				require.Equal(t, core.CodeInsufficientBalance, core.ErrorCode(err), "%v", err)
 				counts["approval refused: INSUFFICIENT_BALANCE"]++
@@ -99,7 +100,7 @@ func TestLedgerInvariantRandomizedRun(t *testing.T) {
 	for send, n := range creditedSend {
 		require.Equal(t, 1, n, "%s credited back once", send)
 	}
-	b, err := app.Campaigns.Balance(ctx, s.owner)
+	b, err := app.Approvals.Balance(ctx, s.owner)
 	require.NoError(t, err)
 	require.Equal(t, sum, b.Cents)
 	require.GreaterOrEqual(t, b.Cents, int64(0))

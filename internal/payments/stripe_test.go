@@ -204,7 +204,7 @@ func TestStripeTopupCreditedOnce(t *testing.T) {
 	row, err := db.New(app.DB).TopupGetBySession(ctx, ts.SessionID)
 	require.NoError(t, err)
 	require.Equal(t, payments.StripeProcessorName, row.Processor)
-	b, err := app.Campaigns.Balance(ctx, s.owner)
+	b, err := app.Approvals.Balance(ctx, s.owner)
 	require.NoError(t, err)
 	require.Zero(t, b.Cents, "nothing before Stripe says so")
 
@@ -212,7 +212,7 @@ func TestStripeTopupCreditedOnce(t *testing.T) {
 		require.Equal(t, http.StatusOK, s.completed(t, ev, ts.SessionID, row.ID, "pi_top"))
 	}
 	require.Equal(t, http.StatusOK, s.expired(t, "evt_top_exp", ts.SessionID, row.ID))
-	b, err = app.Campaigns.Balance(ctx, s.owner)
+	b, err = app.Approvals.Balance(ctx, s.owner)
 	require.NoError(t, err)
 	require.Equal(t, int64(5_000), b.Cents)
 	s.env.RequireLedgerConsistent(t, s.owner)

@@ -35,7 +35,7 @@ func TestStripeTopupRefundIsReportedForStaff(t *testing.T) {
 	require.Contains(t, outcome, "topup_refunded: top-up "+row.ID)
 	require.Contains(t, logs.String(), "a top-up was refunded at the payment processor")
 	require.Contains(t, logs.String(), row.ID)
-	b, err := app.Campaigns.Balance(ctx, s.owner)
+	b, err := app.Approvals.Balance(ctx, s.owner)
 	require.NoError(t, err)
 	require.Equal(t, int64(5_000), b.Cents, "staff adjust the balance; nothing changes by itself")
 	s.env.RequireLedgerConsistent(t, s.owner)

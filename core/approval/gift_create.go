@@ -1,0 +1,80 @@
+package approval
+
+import (
+	"context"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/campaign"
+	"github.com/giftwell/giftwell/core/gift"
+	"github.com/giftwell/giftwell/sql/db"
+)
+
+// giftParams describe a gift to create for a person of a campaign.
+type giftParams struct {
+	c   campaign.Record
+	who campaign.Person
+	// unitCents is what the gift costs (the product's price + shipping).
+	unitCents int64
+	mode      core.Mode
+	fundedBy  gift.FundedBy
+	status    gift.SendStatus
+	// approvedBy is the approving user, "" for auto-approve.
+	approvedBy   string
+	autoApproved bool
+	// attribution holds the gift's own values, or nil.
+	attribution *gift.Attribution
+	outcome     string
+	// shippingStates limit where the recipient may confirm an address (a
+	// prepaid offer's shippingStates, two-letter codes); nil allows every
+	// state.
+	shippingStates []string
+	// recordOnly records a gift that was paid elsewhere (InsertSend's
+	// history): no debit and no events.
+	recordOnly bool
+}
+
+// createGift creates the gift of gp through core/gift inside the caller's
+// transaction, which has locked the campaign, and stores the person's
+// approval state with it: the gift is made of the person as they are now,
+// the campaign's attribution, note and customization, and (for a product
+// that requiresPortrait) the person's uploaded photo. Either all of it
+// lands or none.
+func (a *Service) createGift(ctx context.Context, tx pgx.Tx, gp giftParams) (gift.Gift, error) {
+	c, who := gp.c, gp.who
+	n := gift.New{
+		WorkspaceID: c.WorkspaceID, CampaignID: c.ID, RecipientID: who.ID, ProductID: c.ProductID,
+		Recipient: gift.GiftRecipient{
+			Name: who.Name, Email: who.Email, Company: who.Company, Title: who.Title, SourceSystem: who.SourceSystem,
+			ExternalID: who.ExternalID, ProfileURL: who.ProfileURL, AddressMode: who.AddressMode,
+			Address: who.Address, City: who.City, State: who.State, Zip: who.Zip, Country: who.Country,
+		},
+		UnitCents: gp.unitCents, Mode: gp.mode, FundedBy: gp.fundedBy, Status: gp.status,
+		ApprovedBy: gp.approvedBy, AutoApproved: gp.autoApproved,
+		Attribution: gift.AttributionOf(c.Attribution, who.ExternalID, gp.attribution), Outcome: gp.outcome,
+		ShippingStates: gp.shippingStates, Note: campaign.PersonNote(c.Message, who.Message, who.NoteValues()).Resolved,
+		Customization: c.Customization, RecordOnly: gp.recordOnly,
+	}
+	if gp.autoApproved && c.AutoApprove != nil {
+		limit := c.AutoApprove.PerGiftMaxCents
+		n.PerGiftMaxCents = &limit
+	}
+	if who.Photo != nil && who.Photo.Source == campaign.PhotoUpload {
+		n.PortraitAssetID = who.Photo.AssetID
+	}
+	g, err := a.Gifts.Create(ctx, tx, n)
+	if err != nil {
+		return gift.Gift{}, err
+	}
+	state := campaign.ApprovalApproved
+	if g.AutoApproved {
+		state = campaign.ApprovalAutoApproved
+	}
+	if _, err := db.New(tx).RecipientSetApproval(ctx, db.RecipientSetApprovalParams{
+		ApprovalState: string(state), UpdatedAt: g.CreatedAt, CampaignID: c.ID, ID: who.ID,
+	}); err != nil {
+		return gift.Gift{}, core.Internal(err)
+	}
+	return g, nil
+}

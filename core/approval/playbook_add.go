@@ -1,0 +1,337 @@
+package approval
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/campaign"
+	"github.com/giftwell/giftwell/core/catalog"
+	"github.com/giftwell/giftwell/sql/db"
+)
+
+// Adding a person to a playbook is queue traffic: many agents add people to
+// the same playbook at once. Adds share the playbook's lock, so adds of
+// different people run side by side (playbook_add_match.go); a write to the
+// campaign itself holds it alone. An add waits for that lock with a short
+// lock wait and tries a few times; an add that loses every race is
+// PLAYBOOK_BUSY with nothing saved. Auto-approve takes the balance lock without waiting:
+// an add that meets another approval is scheduled, and the playbook's
+// approval job (inserted in the add's transaction) decides it.
+
+const (
+	// addLockWait is how long one attempt waits for the playbook's lock.
+	addLockWait = "250ms"
+	// addAttempts is how many times an add tries to get the lock.
+	addAttempts = 3
+)
+
+// errPlaybookLocked is one attempt's failure to lock the playbook in time.
+var errPlaybookLocked = errors.New("playbook locked by other adds")
+
+// errDryRun rolls back a dry run's transaction once its answer is known.
+var errDryRun = errors.New("dry run: roll back")
+
+// playbookPath is where add_to_playbook's problems are named (recipient.email).
+const playbookPath = "recipient"
+
+// AddToPlaybook adds one person to active playbook campaignID for p and
+// runs auto-approve: the answer's approval is auto_approved (paid from the
+// balance in p's mode, with sendId), waiting with a reason (nothing
+// charged; a playbook.person_waiting event; the answer carries the
+// person's queue blockers, and topUpUrl when the balance is low), or
+// scheduled (the add met
+// another approval; the playbook's approval job, inserted with the add,
+// decides within moments).
+//
+// The call is idempotent: a person already on the playbook (matched by
+// SourceSystem+externalId, then recipientId, email or profileUrl; an add
+// with none of these by name and company: AddIdentityOf) is
+// answered with alreadyQueued and their current state. A matched person who
+// still waits takes the non-empty fields sent (details merge key by key),
+// and auto-approve runs again when it is on; anyone else is left as they
+// are.
+//
+// With in.DryRun the add runs as it would now, in a transaction that is
+// rolled back: nothing is saved, charged, recorded or scheduled, and the
+// answer (dryRun, priceCents) carries the approval the add would reach.
+//
+// It returns NOT_FOUND (the playbook, or a recipientId not on it),
+// NOT_ALWAYS_ON (a batch or single), CAMPAIGN_COMPLETED, PLAYBOOK_OFF
+// (draft or paused; url: the review page), RECIPIENT_SKIPPED (url: the
+// queue page), VALIDATION_ERROR naming recipient.<field> (or recipient for
+// a playbook already holding 2000 people), TOO_MANY_ARTWORK_FILES,
+// RECIPIENT_IDENTITY_CONFLICT, RECIPIENT_MESSAGE_REQUIRED, PLAYBOOK_BUSY
+// (retryAfterMs 250-999; nothing saved), and the codes of Authorize.
+func (a *Service) AddToPlaybook(ctx context.Context, p core.Principal, campaignID string, in PlaybookPersonAdd) (AddPersonResult, error) {
+	if err := core.Authorize(p, core.ActAddPeople, a.Config.ReviewURL(campaignID)); err != nil {
+		return AddPersonResult{}, err
+	}
+	if n := len(in.Recipient.AssetIDs); n > campaign.MaxAssetIDs {
+		return AddPersonResult{}, core.FieldError(core.CodeTooManyArtworkFiles, campaign.FieldAt(playbookPath, "assetIds"),
+			"has %d artwork files; a person takes at most %d", n, campaign.MaxAssetIDs)
+	}
+	if err := a.Campaigns.CheckArtwork(ctx, p.WorkspaceID, nil, []campaign.RecipientInput{in.Recipient}, func(int) string { return playbookPath }); err != nil {
+		return AddPersonResult{}, err
+	}
+	for attempt := range addAttempts {
+		if attempt > 0 {
+			// Jitter, so that writers that collided do not collide again.
+			select {
+			case <-ctx.Done():
+				return AddPersonResult{}, core.Internal(ctx.Err())
+			case <-time.After(time.Duration(10+rand.IntN(40)) * time.Millisecond):
+			}
+		}
+		var out AddPersonResult
+		err := pgx.BeginFunc(ctx, a.DB, func(tx pgx.Tx) (err error) {
+			out, err = a.addToPlaybook(ctx, tx, p, campaignID, in.Recipient)
+			if err == nil && out.Approval.State == campaign.ApprovalWaiting {
+				err = a.explainWaiting(ctx, db.New(tx), p, &out)
+			}
+			if err == nil && in.DryRun {
+				err = errDryRun
+			}
+			return err
+		})
+		if errors.Is(err, errPlaybookLocked) {
+			continue
+		}
+		if errors.Is(err, errDryRun) {
+			return dryRunAnswer(out), nil
+		}
+		if full := rosterBoundError(err); full != nil {
+			return AddPersonResult{}, full
+		}
+		if err != nil {
+			return AddPersonResult{}, core.AsCoreError(err)
+		}
+		return out, nil
+	}
+	return AddPersonResult{}, &core.Error{
+		Code:         core.CodePlaybookBusy,
+		Message:      fmt.Sprintf("others were being added to playbook %s at the same moment and nothing was saved; wait retryAfterMs, then send the same add again", core.Clip(campaignID, 60)),
+		RetryAfterMs: 250 + rand.Int64N(750),
+	}
+}
+
+// addToPlaybook is one attempt of AddToPlaybook inside tx.
+func (a *Service) addToPlaybook(ctx context.Context, tx pgx.Tx, p core.Principal, campaignID string, in campaign.RecipientInput) (AddPersonResult, error) {
+	q := db.New(tx)
+	if err := q.TxSetLockTimeout(ctx, addLockWait); err != nil {
+		return AddPersonResult{}, core.Internal(err)
+	}
+	c, err := lockPlaybookShared(ctx, q, p.WorkspaceID, campaignID)
+	if isLockNotAvailable(err) {
+		return AddPersonResult{}, errPlaybookLocked
+	}
+	if err != nil {
+		return AddPersonResult{}, core.AsCoreError(err)
+	}
+	// The playbook is ours: later statements wait as usual.
+	if err := q.TxSetLockTimeout(ctx, "0"); err != nil {
+		return AddPersonResult{}, core.Internal(err)
+	}
+	if err := playbookOn(a, c); err != nil {
+		return AddPersonResult{}, err
+	}
+	if err := a.Campaigns.CheckoutLock(ctx, q, c); err != nil {
+		return AddPersonResult{}, err
+	}
+	product, err := a.Campaigns.StoredProduct(ctx, c.ProductID)
+	if err != nil {
+		return AddPersonResult{}, err
+	}
+	var unit int64
+	if product != nil {
+		unit = product.UnitCents()
+	}
+	k := campaign.AddIdentityOf(in)
+	if err := lockIdentities(ctx, q, c.ID, k); err != nil {
+		return AddPersonResult{}, err
+	}
+	roster, err := loadCandidates(ctx, q, c.ID, k)
+	if err != nil {
+		return AddPersonResult{}, err
+	}
+	pos, err := matchPlaybookPerson(roster.People, in)
+	if err != nil {
+		return AddPersonResult{}, err
+	}
+	mode := campaign.ModeOf(p)
+	rules := campaign.RecipientRules{Product: product}
+	res := AddPersonResult{Queued: true, ApprovalURL: a.Config.QueueURL(c.ID), unitCents: unit}
+	var pr campaign.Problems
+	if pos >= 0 {
+		return a.addAgain(ctx, tx, c, product, roster.People[pos], in, mode, res)
+	}
+
+	// A new person.
+	f := campaign.ApplyRecipient(campaign.NewPersonFields(), in, playbookPath, rules, &pr)
+	size, err := q.RecipientRosterSize(ctx, c.ID)
+	if err != nil {
+		return AddPersonResult{}, core.Internal(err)
+	}
+	if int(size.People) >= core.RecipientsPerPlaybook {
+		rosterFull(&pr, int(size.People))
+	}
+	now := a.Clock.Now()
+	np := campaign.Person{PersonFields: f, ID: core.NewID(core.PrefixRecipient), Position: int(size.NextPosition), CreatedAt: now}
+	only := []campaign.Person{np}
+	pathOf := func(int) string { return playbookPath }
+	campaign.CheckRoster(c.Settings, only, pathOf, &pr)
+	if err := pr.ErrOnAdd(); err != nil {
+		return AddPersonResult{}, err
+	}
+	if err := campaign.NotesComplete(c.Settings, only, pathOf, only); err != nil {
+		return AddPersonResult{}, err
+	}
+	if err := campaign.InsertPeople(ctx, q, c.WorkspaceID, c.ID, only, now); err != nil {
+		return AddPersonResult{}, err
+	}
+	d, err := a.decideAuto(ctx, tx, c, product, np, mode, false)
+	if err != nil {
+		return AddPersonResult{}, err
+	}
+	if err := a.settleDecision(ctx, tx, c, np.ID, "", "", d, mode); err != nil {
+		return AddPersonResult{}, err
+	}
+	if err := a.scheduleIfScheduled(ctx, tx, c, d); err != nil {
+		return AddPersonResult{}, err
+	}
+	res.RecipientID, res.Approval, res.decided = np.ID, d.approval(), true
+	return res, nil
+}
+
+// addAgain answers an add of cur, who is already on playbook c: their
+// current state, after merging the fields sent and running auto-approve
+// again while they wait.
+func (a *Service) addAgain(ctx context.Context, tx pgx.Tx, c campaign.Record, product *catalog.Product, cur campaign.Person, in campaign.RecipientInput, mode core.Mode, res AddPersonResult) (AddPersonResult, error) {
+	q := db.New(tx)
+	res.RecipientID, res.AlreadyQueued = cur.ID, true
+	// Adds share the playbook: the person's row is locked and read again, so
+	// that an add of them by another identifier, or the approval job, which
+	// decided them meanwhile, is seen.
+	row, err := q.RecipientGetForApprovalLocked(ctx, db.RecipientGetForApprovalLockedParams{CampaignID: c.ID, ID: cur.ID})
+	if err != nil {
+		return AddPersonResult{}, core.Internal(err)
+	}
+	if cur, err = campaign.PersonFromRow(row); err != nil {
+		return AddPersonResult{}, core.Internal(err)
+	}
+	// The input is checked as an update of the person, even when it changes nothing.
+	var pr campaign.Problems
+	merged := cur
+	merged.PersonFields = campaign.ApplyRecipient(cur.PersonFields, in, playbookPath, campaign.RecipientRules{Product: product}, &pr)
+	if err := pr.ErrOnAdd(); err != nil {
+		return AddPersonResult{}, err
+	}
+	state, reason := campaign.ApprovalState(row.ApprovalState), campaign.ApprovalReason(row.ApprovalReason)
+	switch state {
+	case campaign.ApprovalSkipped:
+		return AddPersonResult{}, &core.Error{Code: core.CodeRecipientSkipped, URL: a.Config.QueueURL(c.ID),
+			Message: fmt.Sprintf("%s (%s) was skipped by an owner or admin; do not add them again", cur.ID, cur.DisplayName())}
+	case campaign.ApprovalApproved, campaign.ApprovalAutoApproved:
+		send, err := q.SendFirstOfRecipient(ctx, cur.ID)
+		if err != nil && !core.IsNoRows(err) {
+			return AddPersonResult{}, core.Internal(err)
+		}
+		res.Approval = campaign.PlaybookApproval{State: state, SendID: send}
+		return res, nil
+	case campaign.ApprovalScheduled:
+		res.Approval = campaign.PlaybookApproval{State: state}
+		return res, nil
+	}
+
+	// Waiting: take what was sent, then run auto-approve again when on.
+	if !merged.Same(cur.PersonFields) {
+		if err := campaign.NotesComplete(c.Settings, []campaign.Person{merged}, func(int) string { return playbookPath }, []campaign.Person{merged}); err != nil {
+			return AddPersonResult{}, err
+		}
+		params, err := merged.UpdateParams(c.ID, a.Clock.Now())
+		if err != nil {
+			return AddPersonResult{}, core.Internal(err)
+		}
+		if _, err := q.RecipientUpdate(ctx, params); err != nil {
+			if _, unique := core.ViolatedUnique(err); unique {
+				return AddPersonResult{}, core.Errorf(core.CodeInvalidRequestState, "recipient: another person on the playbook has this email or sourceSystem+externalId")
+			}
+			return AddPersonResult{}, core.Internal(err)
+		}
+	}
+	if c.AutoApprove == nil || !c.AutoApprove.Enabled {
+		if reason == "" {
+			// People on the roster before the playbook was turned on.
+			reason = campaign.ReasonAutoApproveOff
+		}
+		res.Approval = campaign.PlaybookApproval{State: campaign.ApprovalWaiting, Reason: reason}
+		return res, nil
+	}
+	d, err := a.decideAuto(ctx, tx, c, product, merged, mode, false)
+	if err != nil {
+		return AddPersonResult{}, err
+	}
+	if err := a.settleDecision(ctx, tx, c, cur.ID, campaign.ApprovalWaiting, reason, d, mode); err != nil {
+		return AddPersonResult{}, err
+	}
+	if err := a.scheduleIfScheduled(ctx, tx, c, d); err != nil {
+		return AddPersonResult{}, err
+	}
+	res.Approval, res.decided = d.approval(), true
+	return res, nil
+}
+
+// dryRunAnswer is a dry run's answer from the rolled-back add's: nothing
+// was saved, so a new person has no recipientId and no one has a sendId.
+func dryRunAnswer(out AddPersonResult) AddPersonResult {
+	out.DryRun, out.PriceCents = true, out.unitCents
+	out.Queued = out.AlreadyQueued
+	if !out.AlreadyQueued {
+		out.RecipientID = ""
+	}
+	if out.decided {
+		out.Approval.SendID = ""
+	}
+	return out
+}
+
+// scheduleIfScheduled inserts playbook c's approval job in tx when d
+// scheduled the person.
+func (a *Service) scheduleIfScheduled(ctx context.Context, tx pgx.Tx, c campaign.Record, d autoDecision) error {
+	if d.state != campaign.ApprovalScheduled {
+		return nil
+	}
+	return a.Campaigns.ScheduleApprovals(ctx, tx, c.WorkspaceID, c.ID)
+}
+
+// playbookOn is the error for adding to c when c is not an active playbook:
+// NOT_ALWAYS_ON, CAMPAIGN_COMPLETED or PLAYBOOK_OFF (url: the review page).
+func playbookOn(a *Service, c campaign.Record) error {
+	switch {
+	case !c.Mode.Playbook():
+		return core.Errorf(core.CodeNotAlwaysOn, "campaign %s is a %s campaign, not a playbook; add people with add_recipients", c.ID, c.Mode)
+	case c.Status == campaign.StatusCompleted:
+		return campaign.CampaignCompleted(c.ID)
+	case c.Status != campaign.StatusActive:
+		return &core.Error{Code: core.CodePlaybookOff, URL: a.Config.ReviewURL(c.ID),
+			Message: fmt.Sprintf("playbook %s is %s; a signed-in teammate turns it on at the url, then send the same add again", c.ID, c.Status)}
+	}
+	return nil
+}
+
+// matchPlaybookPerson finds the roster person in names: the same
+// SourceSystem+externalId, recipientId, email or profileUrl, or for an add
+// with none of them the same name and company (-1 for a new person). It
+// returns NOT_FOUND for a recipientId not on the roster and
+// RECIPIENT_IDENTITY_CONFLICT when the identifiers belong to different
+// people, would change the matched person's SourceSystem+externalId, or
+// the name and company alone name several people.
+func matchPlaybookPerson(people []campaign.Person, in campaign.RecipientInput) (int, error) {
+	pos, _, err := campaign.IndexRoster(people).Match(campaign.AddIdentityOf(in), playbookPath)
+	return pos, err
+}
