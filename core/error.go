@@ -136,7 +136,7 @@ func Codes() []Code { return append([]Code(nil), codeOrder...) }
 
 // The codes. The first block is the spec's Codes table; the second the codes
 // it names on specific operations; the third the codes Giftwell adds for the
-// request rules whose code the spec leaves open (see docs/decisions.md).
+// request rules whose code the spec leaves open (see docs/decisions/).
 const (
 	CodeAuthRequired               Code = "AUTH_REQUIRED"
 	CodeInsufficientScope          Code = "INSUFFICIENT_SCOPE"

@@ -12,10 +12,10 @@ const LinkSaltBytes = 16
 
 // GiftLinkToken is the token of generation gen of gift sendID's link:
 // base64url of Derive over the gift, the generation and the generation's
-// random salt (43 characters, 256 bits). The database
-// keeps the salt and GiftLinkTokenHash of the token, never the token, so a
-// copy of the database reveals no link while the service can show a link
-// again (docs/decisions.md, "Gifts issue: gift links").
+// random salt (43 characters, 256 bits). The database keeps the salt and
+// GiftLinkTokenHash of the token, never the token, so a copy of the
+// database reveals no link while the service can show a link again
+// (docs/decisions/0066-gift-link-tokens-and-states.md).
 func (c Config) GiftLinkToken(sendID string, gen int32, salt []byte) string {
 	return base64.RawURLEncoding.EncodeToString(c.Derive("giftwell gift link", []byte(sendID), []byte(strconv.Itoa(int(gen))), salt))
 }

@@ -25,7 +25,7 @@ const (
 	SourceUploadExpiryHours = 6
 )
 
-// Catalog request bounds (see docs/decisions.md).
+// Catalog request bounds (see docs/decisions/).
 const (
 	// MaxBudgetCents is the largest budgetCents (the spec's budget bound).
 	MaxBudgetCents = 100_000_000

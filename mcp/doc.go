@@ -17,6 +17,8 @@
 // from their own registries. Every error a caller sees is translated in
 // errors.go, the face's one translator.
 //
+// A lone tools/call skips the SDK (fastcall.go); its upkeep is in FASTPATH.md.
+//
 // Mount the handler at both paths:
 //
 //	h := mcp.NewHandler(mcp.Config{App: app, Tools: tools.All(app)})

@@ -14,7 +14,7 @@ import (
 
 // coerce turns the text values of one path or query parameter into the JSON
 // value its schema describes. It returns the value, or a problem naming what
-// the value must be. The rules (recorded in docs/decisions.md):
+// the value must be. The rules (recorded in docs/decisions/):
 //
 //   - integer: a base-10 int64; number: a finite decimal; boolean: true or
 //     false (any case); string: the text as sent; object: a JSON object.

@@ -9,9 +9,9 @@ import (
 )
 
 // The recipient's page at a gift link, /g/<token>: public, for people who
-// never sign in; the token is the credential (docs/decisions.md, "Gifts
-// issue: the recipient's page"). Its forms are protected from other sites
-// like every form here (crossOriginProtection).
+// never sign in; the token is the credential
+// (docs/decisions/0068-recipient-page.md). Its forms are protected from
+// other sites like every form here (crossOriginProtection).
 
 // giftLinkFields are the address form's fields, as core names them.
 var giftLinkFields = []string{"name", "street", "street2", "city", "state", "zip"}

@@ -9,7 +9,7 @@ import (
 // client may take to send a request's headers and its whole request, how
 // long a response may take from the end of the headers, how long a
 // keep-alive connection may sit idle, and how large the headers may be.
-// docs/decisions.md ("Hardening issue: transport bounds") gives the reasons
+// docs/decisions/0096-http-server-timeouts-and-bodies.md gives the reasons
 // for the values.
 type serverLimits struct {
 	readHeader, read, write, idle time.Duration

@@ -17,7 +17,7 @@ import (
 )
 
 // TestGiftMoveTable holds the move table to the one recorded in
-// docs/decisions.md ("Gifts issue: gift records and statuses").
+// docs/decisions/0061-gift-statuses-and-moves.md.
 func TestGiftMoveTable(t *testing.T) {
 	t.Parallel()
 	allowed := map[[2]string]bool{

@@ -5,7 +5,7 @@ import "github.com/giftwell/giftwell/core/gift"
 // ApprovalReason is why a person added to a playbook waits for a signed-in
 // owner or admin (PlaybookApproval.reason). The spec names three values
 // (auto_approve_off, low_balance, shipping_quote) and leaves the complete set
-// open; Giftwell adds one reason per queue blocker (see docs/decisions.md).
+// open; Giftwell adds one reason per queue blocker (see docs/decisions/).
 type ApprovalReason string
 
 // The approval reasons, in the order the workflow guide lists them.

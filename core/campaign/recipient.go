@@ -24,7 +24,7 @@ type RecipientPhoto struct {
 }
 
 // Recipient bounds (the spec gives customTag and assetIds; the others are
-// Giftwell's, see docs/decisions.md).
+// Giftwell's, see docs/decisions/).
 const (
 	MaxRecipientText      = 200
 	MaxSourceSystemLength = 100

@@ -17,7 +17,7 @@ import (
 // people with that name and company make the add ambiguous:
 // RECIPIENT_IDENTITY_CONFLICT, asking for the person's recipientId or an
 // identifier. Roster replacements (update_campaign's recipients) do not
-// match on names. See docs/decisions.md.
+// match on names. See docs/decisions/.
 
 // AddIdentityOf reads the identities of in for an add: identityOf, plus the
 // normalised name and company when in sends no other identifier.

@@ -1,10 +1,11 @@
-// Package distribution is how a campaign's people come in and its gift
-// links go out through the customer's own tools: CSV exports of gift links
-// (kept as their parameters; the file is built at download, which rechecks
-// access and each link), chunked uploads of source CSVs staged in the
-// database, source imports that become roster people through core/campaign's
-// add path, and the removal of an import's source columns
-// (docs/decisions.md, "Distribution and files: exports and imports").
+// Package distribution is how a campaign's people come in and its gift links
+// go out through the customer's own tools: CSV exports of gift links (kept
+// as their parameters; the file is built at download, which rechecks access
+// and each link), chunked uploads of source CSVs staged in the database,
+// source imports that become roster people through core/campaign's add path,
+// and the removal of an import's source columns
+// (docs/decisions/0078-gift-link-exports.md, 0079-chunked-source-uploads.md,
+// 0080-recipient-imports.md).
 package distribution
 
 import (

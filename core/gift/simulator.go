@@ -18,8 +18,8 @@ import (
 // it is ready, River jobs walk it to in_production, shipped (with a fake
 // carrier and tracking number) and delivered over a few minutes, through
 // MoveGift like the staff command, so agents see the same events a live
-// gift would produce. Live gifts are never simulated (docs/decisions.md,
-// "Gifts issue: the test-mode fulfilment simulator").
+// gift would produce. Live gifts are never simulated
+// (docs/decisions/0063-test-mode-fulfilment-simulator.md).
 
 // SimulatedCarrier is the carrier the simulator ships test gifts with.
 const SimulatedCarrier = "Giftwell Test Post"

@@ -6,7 +6,7 @@ import (
 )
 
 // SendStatus is a gift's status. Statuses only move forward, along
-// giftMoves (docs/decisions.md, "Gifts issue: gift records and statuses").
+// giftMoves (docs/decisions/0061-gift-statuses-and-moves.md).
 type SendStatus string
 
 // The gift statuses, in the order a gift lives them, then the ends.

@@ -17,9 +17,9 @@ const expireBatch = 500
 
 // ExpireLinks ends the gifts whose links passed their 14 days unused: each
 // moves from awaiting_address to expired (send.status_changed, no credit:
-// docs/decisions.md, "Gifts issue: gift links"), one transaction per gift,
-// rechecked under its lock so a confirmation or regift that won the race
-// stands. It returns how many gifts it ended.
+// docs/decisions/0066-gift-link-tokens-and-states.md), one transaction per
+// gift, rechecked under its lock so a confirmation or regift that won the
+// race stands. It returns how many gifts it ended.
 func (s *Service) ExpireLinks(ctx context.Context) (int, error) {
 	ids, err := db.New(s.DB).GiftLinkExpiredList(ctx, db.GiftLinkExpiredListParams{Now: s.Clock.Now(), MaxRows: expireBatch})
 	if err != nil {

@@ -9,11 +9,11 @@ import (
 	"github.com/giftwell/giftwell/sql/db"
 )
 
-// The recipient's page (docs/decisions.md, "Gifts issue: the recipient's
-// page") is for people who never sign in: the token in the link is the
-// credential, so Open, Confirm and Decline take no Principal. Every one of
-// them is throttled per client address: an unknown or malformed token is a
-// guess (throttle.go).
+// The recipient's page (docs/decisions/0068-recipient-page.md) is for
+// people who never sign in: the token in the link is the credential, so
+// Open, Confirm and Decline take no Principal. Every one of them is
+// throttled per client address: an unknown or malformed token is a guess
+// (throttle.go).
 
 // Open is the recipient opening gift link token from clientIP. It returns
 // the page to show: PageOpen with the gift, the sender's branding and the

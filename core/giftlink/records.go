@@ -23,8 +23,8 @@ const (
 // it is ready.
 type Reason string
 
-// The reasons a record has no link to send (docs/decisions.md, "Gifts
-// issue: link records").
+// The reasons a record has no link to send
+// (docs/decisions/0069-gift-link-records.md).
 const (
 	// ReasonNoGift: the person has no gift yet (a draft roster, or waiting
 	// in the queue for approval).

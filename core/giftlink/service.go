@@ -1,10 +1,10 @@
 // Package giftlink is a gift's private link: the page where its recipient
 // confirms an address or declines, the sender's message and branding on it,
 // regift and revoke, the campaign's link list and distribution records, and
-// the sweep that ends links after 14 days (docs/decisions.md, "Gifts issue:
-// gift links"). The link itself is created with its gift (core/campaign);
-// its token is derived from the link key (core.Config.GiftLinkToken) and
-// only its hash is stored.
+// the sweep that ends links after 14 days
+// (docs/decisions/0066-gift-link-tokens-and-states.md). The link itself is
+// created with its gift (core/campaign); its token is derived from the link
+// key (core.Config.GiftLinkToken) and only its hash is stored.
 package giftlink
 
 import (

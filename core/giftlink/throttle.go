@@ -8,9 +8,9 @@ import (
 	"github.com/giftwell/giftwell/sql/db"
 )
 
-// Guesses at /g/ (docs/decisions.md, "Gifts issue: the recipient's page"):
-// every unknown or malformed token a client address sends is a miss,
-// counted in PostgreSQL in fixed windows so every instance shares them.
+// Guesses at /g/ (docs/decisions/0068-recipient-page.md): every unknown or
+// malformed token a client address sends is a miss, counted in PostgreSQL
+// in fixed windows so every instance shares them.
 const (
 	// GuessWindow is the fixed window misses are counted in.
 	GuessWindow = 10 * time.Minute

@@ -6,7 +6,7 @@ import (
 
 // RecipientRequirements is the guide's recipientRequirements: what each
 // person needs, grouped by subject. The spec leaves its shape open; this
-// one is recorded in docs/decisions.md.
+// one is recorded in docs/decisions/.
 type RecipientRequirements struct {
 	// Identity lists the accepted identity forms: each person needs every
 	// field of at least one form.

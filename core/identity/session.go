@@ -12,7 +12,7 @@ import (
 
 // Session is who the caller is, as GET /session reports it (the spec's
 // Session resource). Where a field's source does not exist yet the choice is
-// recorded in docs/decisions.md:
+// recorded in docs/decisions/:
 //
 //   - ID is the user's ID; TeamID is the workspace's ID.
 //   - TeamRole is the user's current role in the workspace.

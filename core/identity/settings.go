@@ -15,7 +15,7 @@ import (
 	"github.com/giftwell/giftwell/sql/db"
 )
 
-// Bounds of the workspace settings (see docs/decisions.md).
+// Bounds of the workspace settings (see docs/decisions/).
 const (
 	// MaxSettingsNameLength bounds company and name, in characters.
 	MaxSettingsNameLength = 200

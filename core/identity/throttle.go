@@ -9,8 +9,8 @@ import (
 	"github.com/giftwell/giftwell/sql/db"
 )
 
-// Sign-in throttling (see docs/decisions.md): failed attempts are counted
-// in PostgreSQL, so every instance of the service shares them.
+// Sign-in throttling (see docs/decisions/): failed attempts are counted in
+// PostgreSQL, so every instance of the service shares them.
 const (
 	// SignInThrottleWindow is the sliding window failures are counted in.
 	SignInThrottleWindow = 15 * time.Minute

@@ -8,7 +8,7 @@ import (
 	"github.com/giftwell/giftwell/sql/db"
 )
 
-// Bounds of the balance reads (see docs/decisions.md).
+// Bounds of the balance reads (see docs/decisions/).
 const (
 	// DefaultLedgerLimit is how many ledger entries the faces ask for when
 	// the caller names no limit.

@@ -1,10 +1,11 @@
 // Package webhook delivers events to the HTTPS endpoints a workspace
 // registers: at least once, signed, retried on the spec's schedule and
-// observable (docs/decisions.md, "Webhooks issue"). A delivery is recorded
-// and its River job inserted in the transaction of the event it carries
-// (Service.Enqueue, the kernel's EventOutbox); the attempt itself runs in
-// the job, outside any transaction, through a Sender that dials only public
-// addresses.
+// observable (see
+// docs/decisions/0075-webhook-deliveries-secrets-and-schedule.md). A
+// delivery is recorded and its River job inserted in the transaction of the
+// event it carries (Service.Enqueue, the kernel's EventOutbox); the attempt
+// itself runs in the job, outside any transaction, through a Sender that
+// dials only public addresses.
 package webhook
 
 import (

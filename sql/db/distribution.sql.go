@@ -61,7 +61,8 @@ type GiftLinkExportInsertParams struct {
 }
 
 // Distribution: gift-link exports, staged source uploads and source imports
-// (docs/decisions.md, "Distribution and files: exports and imports").
+// (docs/decisions/0078-gift-link-exports.md,
+// 0079-chunked-source-uploads.md, 0080-recipient-imports.md).
 func (q *Queries) GiftLinkExportInsert(ctx context.Context, arg GiftLinkExportInsertParams) error {
 	_, err := q.db.Exec(ctx, giftLinkExportInsert,
 		arg.ID,

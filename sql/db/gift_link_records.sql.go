@@ -170,9 +170,9 @@ type GiftLinkRecordListRow struct {
 }
 
 // Gift-link records (get_gift_link_records): one record per roster person
-// of a campaign, with their gift and its link (docs/decisions.md, "Gifts
-// issue: link records"). Both queries select the same records with the same
-// filters; keep their CTEs identical.
+// of a campaign, with their gift and its link
+// (docs/decisions/0069-gift-link-records.md). Both queries select the same
+// records with the same filters; keep their CTEs identical.
 //
 // A person's gift is the one that is not cancelled, else their latest
 // cancelled one. availability_reason is ” when the gift's link can be sent

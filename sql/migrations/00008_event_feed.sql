@@ -6,8 +6,8 @@
 -- transaction that wrote it (xid, pg_current_xact_id()), the feed is
 -- ordered by (xid, seq), and a reader returns only events whose xid is
 -- below its snapshot's xmin: every transaction that could still add an
--- event at or before a returned position has ended. See docs/decisions.md,
--- "Gifts issue: the event feed".
+-- event at or before a returned position has ended. See
+-- docs/decisions/0070-event-feed-order-and-cursor.md.
 --
 -- Events written before this migration keep xid 0 and their seq order: all
 -- of them were committed, and they come before every later event.

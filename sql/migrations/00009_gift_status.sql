@@ -1,9 +1,10 @@
 -- +goose Up
--- A gift's life after approval (docs/decisions.md, "Gifts issue"). The
--- statuses are a closed set; an approved gift waits for its address
--- (awaiting_address: the recipient confirms it through the gift link) or for
--- production (ready: the sender supplied it). The snapshot taken at creation
--- says which; rows from before the snapshot existed ask the roster.
+-- A gift's life after approval
+-- (docs/decisions/0061-gift-statuses-and-moves.md). The statuses are a
+-- closed set; an approved gift waits for its address (awaiting_address: the
+-- recipient confirms it through the gift link) or for production (ready: the
+-- sender supplied it). The snapshot taken at creation says which; rows from
+-- before the snapshot existed ask the roster.
 UPDATE sends s
 SET status = CASE
         WHEN coalesce(nullif(s.recipient ->> 'addressMode', ''), r.address_mode) = 'known' THEN 'ready'

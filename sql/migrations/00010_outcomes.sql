@@ -1,6 +1,6 @@
 -- +goose Up
--- Customer-reported outcomes (record_outcome; docs/decisions.md, "Gifts
--- issue: tracking, outcomes and results"). Every report is kept; the gift's
+-- Customer-reported outcomes (record_outcome;
+-- docs/decisions/0071-outcomes.md). Every report is kept; the gift's
 -- current outcome (sends.outcome) is the one that occurred last, so
 -- sends.outcome_occurred_at remembers when it occurred.
 ALTER TABLE sends ADD COLUMN outcome_occurred_at timestamptz;

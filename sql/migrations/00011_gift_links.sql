@@ -1,6 +1,6 @@
 -- +goose Up
--- Gift links (docs/decisions.md, "Gifts issue: gift links"). A gift whose
--- recipient confirms their own address has one link. Its token is never
+-- Gift links (docs/decisions/0066-gift-link-tokens-and-states.md). A gift
+-- whose recipient confirms their own address has one link. Its token is never
 -- stored: it is derived from the service's link key (kept outside the
 -- database), the gift, the generation and token_salt, so it can be shown
 -- again; the database keeps only its SHA-256 (gift_link_tokens), which finds

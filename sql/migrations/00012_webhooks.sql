@@ -1,5 +1,6 @@
 -- +goose Up
--- Webhooks (docs/decisions.md, "Webhooks issue"). An endpoint's signing
+-- Webhooks (docs/decisions/0074-webhook-url-rule-and-sender.md,
+-- 0075-webhook-deliveries-secrets-and-schedule.md). An endpoint's signing
 -- secret is never stored: it is derived from the service's secret key, the
 -- endpoint's ID and secret_salt, shown once at creation and derived again
 -- to sign each delivery.

@@ -1,11 +1,12 @@
 -- +goose Up
--- Client ID metadata documents (docs/decisions.md, "First-contact issue:
--- client ID metadata documents"). A client may identify itself by an https
--- URL whose JSON document describes it; the document, once fetched and
--- checked, is kept as that client's row here, keyed by its URL, until
--- document_expires_at (its HTTP caching lifetime, between 5 minutes and 24
--- hours). Grants name such a client by its URL as they name a registered
--- one by its oac_ ID. Such clients are always public (no secret).
+-- Client ID metadata documents
+-- (docs/decisions/0090-client-id-metadata-documents.md). A client may
+-- identify itself by an https URL whose JSON document describes it; the
+-- document, once fetched and checked, is kept as that client's row here,
+-- keyed by its URL, until document_expires_at (its HTTP caching lifetime,
+-- between 5 minutes and 24 hours). Grants name such a client by its URL as
+-- they name a registered one by its oac_ ID. Such clients are always public
+-- (no secret).
 ALTER TABLE oauth_clients
     ADD COLUMN document_fetched_at timestamptz,
     ADD COLUMN document_expires_at timestamptz;

@@ -1,6 +1,8 @@
 -- +goose Up
 -- Refunds, price changes, legacy quotes and prepaid shipping states
--- (docs/decisions.md, "Billing on Stripe: refunds and quotes").
+-- (docs/decisions/0056-gift-refund-requests.md,
+-- 0057-final-prices-and-balance-mismatch.md, 0058-legacy-quote-and-commit.md,
+-- 0059-prepaid-offers-and-shipping-states.md).
 
 -- A refund request of one paid, unused gift, reviewed by the service's
 -- staff: requested, then processing (a card refund under way), then refunded

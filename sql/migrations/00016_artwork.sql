@@ -1,10 +1,11 @@
 -- +goose Up
--- Artwork assets (docs/decisions.md, "Distribution and files: artwork and
--- portraits"). The file itself is in the blob store under
--- <workspace_id>/<id>; this row is its record. An upload first records the
--- asset as pending (counting against the workspace's storage), writes the
--- blob outside any transaction, then marks it ready; only a ready asset can
--- be named by a campaign, a person or a link's branding.
+-- Artwork assets (docs/decisions/0081-artwork-storage-and-limits.md,
+-- 0082-artwork-types-and-access.md, 0084-portraits.md). The file itself is
+-- in the blob store under <workspace_id>/<id>; this row is its record. An
+-- upload first records the asset as pending (counting against the
+-- workspace's storage), writes the blob outside any transaction, then marks
+-- it ready; only a ready asset can be named by a campaign, a person or a
+-- link's branding.
 CREATE TABLE artwork_assets (
     id           text PRIMARY KEY CHECK (id LIKE 'asset\_%'),
     workspace_id text NOT NULL REFERENCES workspaces (id) ON DELETE CASCADE,

@@ -1,8 +1,8 @@
 -- +goose Up
--- Distribution (docs/decisions.md, "Distribution and files: exports and
--- imports"): gift-link CSV exports kept as their parameters (the file is
--- built at download), staged chunked uploads of source CSVs, and source
--- imports with their rows.
+-- Distribution (docs/decisions/0078-gift-link-exports.md,
+-- 0079-chunked-source-uploads.md, 0080-recipient-imports.md): gift-link CSV
+-- exports kept as their parameters (the file is built at download), staged
+-- chunked uploads of source CSVs, and source imports with their rows.
 
 -- An export: who it selected and how; its CSV is built at download, which
 -- rechecks access and each link's eligibility. Expires 24 hours after it

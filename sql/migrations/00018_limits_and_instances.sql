@@ -1,10 +1,10 @@
 -- +goose Up
--- Rate limits (docs/decisions.md, "Limits and scale: rate limits and
--- instances"). One row per workspace and counted bucket (requests,
--- artwork_reads, artwork_writes, assistant_tool_calls): the fixed clock
--- minute it counts and the units admitted in it. Every instance sharing the
--- database counts here, so a limit holds across them exactly; the row lock
--- of the upsert orders concurrent requests.
+-- Rate limits (docs/decisions/0094-rate-limits.md). One row per workspace
+-- and counted bucket (requests, artwork_reads, artwork_writes,
+-- assistant_tool_calls): the fixed clock minute it counts and the units
+-- admitted in it. Every instance sharing the database counts here, so a
+-- limit holds across them exactly; the row lock of the upsert orders
+-- concurrent requests.
 CREATE TABLE rate_windows (
     workspace_id text NOT NULL REFERENCES workspaces (id) ON DELETE CASCADE,
     bucket       text NOT NULL CHECK (bucket IN ('requests', 'artwork_reads', 'artwork_writes', 'assistant_tool_calls')),

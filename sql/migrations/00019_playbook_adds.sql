@@ -1,12 +1,13 @@
 -- +goose Up
 -- Limits and scale: reports and adds.
 --
--- Adds that scale (docs/decisions.md, "Limits and scale: reports and adds").
--- An add to an active playbook no longer holds the playbook exclusively, so
--- concurrent adds of different people cannot all compute one next roster
--- position: position stays the roster order, no longer unique, and people
--- who share one are ordered by queue_seq (the order of their adds). The
--- index keeps the next position and the roster count cheap.
+-- Adds that scale (docs/decisions/0044-playbook-adds.md,
+-- 0048-roster-bound-checked-at-commit.md). An add to an active playbook no
+-- longer holds the playbook exclusively, so concurrent adds of different
+-- people cannot all compute one next roster position: position stays the
+-- roster order, no longer unique, and people who share one are ordered by
+-- queue_seq (the order of their adds). The index keeps the next position
+-- and the roster count cheap.
 ALTER TABLE recipients DROP CONSTRAINT recipients_campaign_id_position_key;
 CREATE INDEX recipients_campaign_position ON recipients (campaign_id, position, queue_seq);
 

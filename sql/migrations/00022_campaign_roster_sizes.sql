@@ -3,13 +3,13 @@
 --
 -- How many people each campaign's roster holds, kept by a constraint
 -- trigger deferred to the commit of every transaction that adds or removes
--- people (docs/decisions.md, "Limits and scale: the roster bound at
--- commit"): an add reads it instead of counting the roster, and the commit
--- that would take a roster past 2,000 people (core.RecipientsPerPlaybook;
--- a batch's bound of 500 is checked before any write) fails with a
--- check_violation of campaign_roster_bound. The counter row is locked only
--- from that update to the commit, so adds side by side wait for each other
--- only while they commit.
+-- people (docs/decisions/0048-roster-bound-checked-at-commit.md): an add
+-- reads it instead of counting the roster, and the commit that would take a
+-- roster past 2,000 people (core.RecipientsPerPlaybook; a batch's bound of
+-- 500 is checked before any write) fails with a check_violation of
+-- campaign_roster_bound. The counter row is locked only from that update to
+-- the commit, so adds side by side wait for each other only while they
+-- commit.
 CREATE TABLE campaign_roster_sizes (
     campaign_id text PRIMARY KEY REFERENCES campaigns (id) ON DELETE CASCADE,
     people      integer NOT NULL CHECK (people >= 0)

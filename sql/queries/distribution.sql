@@ -1,5 +1,6 @@
 -- Distribution: gift-link exports, staged source uploads and source imports
--- (docs/decisions.md, "Distribution and files: exports and imports").
+-- (docs/decisions/0078-gift-link-exports.md,
+-- 0079-chunked-source-uploads.md, 0080-recipient-imports.md).
 
 -- name: GiftLinkExportInsert :exec
 INSERT INTO gift_link_exports (id, workspace_id, campaign_id, params, recipient_ids, columns, filename,
