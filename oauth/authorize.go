@@ -142,7 +142,7 @@ func (s *Server) begin(w http.ResponseWriter, r *http.Request) (authorizeRequest
 		return authorizeRequest{}, false
 	}
 	if err := connect.CheckOAuthAuthorization(s.app.Config, q["resource"], ar.GetRequestedScopes()); err != nil {
-		s.provider.WriteAuthorizeError(ctx, w, ar, oauthError(err, fosite.ErrInvalidScope))
+		s.provider.WriteAuthorizeError(ctx, w, ar, s.oauthError(err, fosite.ErrInvalidScope))
 		return authorizeRequest{}, false
 	}
 	return authorizeRequest{person: person, client: client, request: ar, resources: q["resource"], ctx: ctx}, true
@@ -214,7 +214,7 @@ func (s *Server) consent(w http.ResponseWriter, r *http.Request) {
 			// A forged workspace gets a page, never a code.
 			s.errorPage(w, http.StatusForbidden, sentence(e))
 		case e.Code == core.CodeValidation:
-			s.provider.WriteAuthorizeError(a.ctx, w, a.request, oauthError(e, fosite.ErrAccessDenied))
+			s.provider.WriteAuthorizeError(a.ctx, w, a.request, s.oauthError(e, fosite.ErrAccessDenied))
 		default:
 			s.log.ErrorContext(r.Context(), "oauth grant", "err", err)
 			s.authorizeError(a.ctx, w, a.request, fosite.ErrServerError.WithWrap(err))
@@ -264,7 +264,7 @@ func (s *Server) token(w http.ResponseWriter, r *http.Request) {
 	}
 	// No scope beyond the grant's, ever (fosite would quietly narrow it).
 	if err := grant.CheckTokenRequest(r.PostForm["resource"], strings.Fields(r.PostForm.Get("scope"))); err != nil {
-		s.provider.WriteAccessError(ctx, w, ar, oauthError(err, fosite.ErrInvalidScope))
+		s.provider.WriteAccessError(ctx, w, ar, s.oauthError(err, fosite.ErrInvalidScope))
 		return
 	}
 	resp, err := s.provider.NewAccessResponse(ctx, ar)

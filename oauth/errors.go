@@ -1,6 +1,7 @@
 package oauth
 
 import (
+	"fmt"
 	"net/http"
 	"slices"
 	"strconv"
@@ -13,21 +14,24 @@ import (
 	"github.com/giftwell/giftwell/core"
 )
 
-// errInvalidTarget is RFC 8707's error for a missing or unknown resource.
-var errInvalidTarget = &fosite.RFC6749Error{
-	ErrorField:       "invalid_target",
-	DescriptionField: "The resource parameter must be the Giftwell MCP URL ({mcp_url} or {chatgpt_mcp_url}).",
-	CodeField:        http.StatusBadRequest,
+// invalidTarget is RFC 8707's error for a missing or unknown resource,
+// naming the site's two MCP URLs a grant can be bound to.
+func invalidTarget(cfg core.Config) *fosite.RFC6749Error {
+	return &fosite.RFC6749Error{
+		ErrorField:       "invalid_target",
+		DescriptionField: fmt.Sprintf("The resource parameter must be the Giftwell MCP URL (%s).", strings.Join(cfg.OAuthResources(), " or ")),
+		CodeField:        http.StatusBadRequest,
+	}
 }
 
 // oauthError renders core's refusal of what an authorization or token
 // request asks for as an OAuth error: invalid_target for the resource
 // (RFC 8707), otherwise scopeErr (invalid_scope, or access_denied at
 // consent) with core's message as its hint.
-func oauthError(err error, scopeErr *fosite.RFC6749Error) *fosite.RFC6749Error {
+func (s *Server) oauthError(err error, scopeErr *fosite.RFC6749Error) *fosite.RFC6749Error {
 	e := core.AsError(err)
 	if slices.Contains(e.Fields, "resource") {
-		return errInvalidTarget
+		return invalidTarget(s.app.Config)
 	}
 	return scopeErr.WithHint(sentence(e))
 }

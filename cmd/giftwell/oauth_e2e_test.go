@@ -377,6 +377,10 @@ func TestOAuthAttacks(t *testing.T) {
 		})
 		require.Equal(t, http.StatusBadRequest, status, out)
 		require.Equal(t, "invalid_target", out["error"])
+		desc, _ := out["error_description"].(string)
+		require.Contains(t, desc, s.url+"/mcp", "the description names the real MCP URLs")
+		require.Contains(t, desc, s.url+"/chatgpt/mcp")
+		require.NotContains(t, desc, "{", "no template placeholder is left")
 	})
 
 	t.Run("scope escalation at refresh", func(t *testing.T) {
