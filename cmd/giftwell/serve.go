@@ -177,7 +177,7 @@ func serveFlags(args []string) (serveConfig, error) {
 	serveRateLimitFlag(fs, &cfg)
 	serveBlobFlag(fs, &cfg)
 	callbacks := serveOAuthCallbacksFlag(fs)
-	if err := parseNoArgs(fs, args); err != nil {
+	if err := parseNoArgs(fs, joinSwitches(fs, args)); err != nil {
 		return serveConfig{}, err
 	}
 	var err error

@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/giftwell/giftwell"
@@ -110,6 +111,32 @@ func (o *onOff) Set(v string) error {
 
 // IsBoolFlag lets the flag be given alone.
 func (o *onOff) IsBoolFlag() bool { return true }
+
+// joinSwitches lets a switch flag (onOff) take its value as the next
+// argument, as the usage shows it (--test-fulfilment off), besides
+// --name=off and --name alone (on): the flag package reads a boolean flag's
+// next argument as a positional one.
+func joinSwitches(fs *flag.FlagSet, args []string) []string {
+	out := make([]string, 0, len(args))
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			return append(out, args[i:]...)
+		}
+		name := strings.TrimLeft(a, "-")
+		if f := fs.Lookup(name); f != nil && strings.HasPrefix(a, "-") && i+1 < len(args) {
+			if _, isSwitch := f.Value.(*onOff); isSwitch {
+				if _, ok := parseSwitch(args[i+1]); ok {
+					out = append(out, a+"="+args[i+1])
+					i++
+					continue
+				}
+			}
+		}
+		out = append(out, a)
+	}
+	return out
+}
 
 // serveTestFulfilmentFlag adds --test-fulfilment: whether the test-mode
 // fulfilment simulator walks test gifts to delivered (on by default).

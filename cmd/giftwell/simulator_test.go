@@ -96,6 +96,10 @@ func TestServeTestFulfilmentFlag(t *testing.T) {
 		{"off", []string{"--test-fulfilment=on"}, true},
 		{"", []string{"--test-fulfilment=off"}, false},
 		{"on", []string{"--test-fulfilment=false"}, false},
+		{"", []string{"--test-fulfilment", "off"}, false},
+		{"off", []string{"--test-fulfilment", "on"}, true},
+		{"", []string{"-test-fulfilment", "no", "--addr", "127.0.0.1:0"}, false},
+		{"off", []string{"--test-fulfilment", "--addr", "127.0.0.1:0"}, true},
 	} {
 		t.Setenv("GIFTWELL_TEST_FULFILMENT", tc.env)
 		cfg, err := serveFlags(tc.args)
