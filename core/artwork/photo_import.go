@@ -51,7 +51,7 @@ func (s *Service) ImportPhoto(ctx context.Context, p core.Principal, in PhotoImp
 	if !in.RightsConfirmed {
 		return Asset{}, core.Invalid("rightsConfirmed", "must be true: the user confirmed they may use this photo")
 	}
-	u, err := checkPhotoURL(in.URL)
+	u, err := s.checkPhotoURL(in.URL)
 	if err != nil {
 		return Asset{}, err
 	}
@@ -82,7 +82,7 @@ func (s *Service) ImportPhoto(ctx context.Context, p core.Principal, in PhotoImp
 // instead of fetching and counting them again. A URL ImportPhoto would
 // refuse has none.
 func (s *Service) RecentPhotoImport(ctx context.Context, p core.Principal, rawURL string, since time.Time) (Asset, bool, error) {
-	u, err := checkPhotoURL(rawURL)
+	u, err := s.checkPhotoURL(rawURL)
 	if err != nil {
 		return Asset{}, false, nil
 	}
@@ -97,14 +97,16 @@ func (s *Service) RecentPhotoImport(ctx context.Context, p core.Principal, rawUR
 }
 
 // checkPhotoURL refuses a URL that cannot be a direct public image: not
-// https, with credentials, or on a profile or sharing site.
-func checkPhotoURL(raw string) (*url.URL, error) {
+// https (unless the operator's allowed prefixes admit it, as they do for
+// webhooks), with credentials, or on a profile or sharing site.
+func (s *Service) checkPhotoURL(raw string) (*url.URL, error) {
 	raw = strings.TrimSpace(raw)
 	if len(raw) > maxPhotoURL {
 		return nil, core.Invalid("url", "is longer than %d characters", maxPhotoURL)
 	}
 	u, err := url.Parse(raw)
-	if err != nil || u.Scheme != "https" || u.Host == "" || u.Opaque != "" {
+	allowed := err == nil && s.Photos != nil && s.Photos.Allowed(raw)
+	if err != nil || (u.Scheme != "https" && !allowed) || u.Host == "" || u.Opaque != "" {
 		return nil, core.Invalid("url", "must be a direct https:// link to a PNG, JPEG or WebP image")
 	}
 	if u.User != nil {

@@ -94,3 +94,31 @@ func TestImportPhoto(t *testing.T) {
 	_, err = env.App.Artwork.ImportPhoto(ctx, p, artwork.PhotoImport{URL: srv.URL + "/ana.png", RightsConfirmed: true})
 	require.Positive(t, apptest.RequireCode(t, err, core.CodeRateLimit).RetryAfterMs)
 }
+
+// A plain-http URL under the operator's allowed prefixes is imported (as
+// the README says: photo imports follow --webhook-allow-urls), while one
+// outside them is still refused as not https.
+func TestImportPhotoFollowsTheAllowedPrefixes(t *testing.T) {
+	t.Parallel()
+	env := apptest.New(t)
+	ctx, p := context.Background(), owner(t, env)
+	portrait := pngOf(t, 400, 300)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "image/png")
+		_, _ = w.Write(portrait)
+	}))
+	t.Cleanup(srv.Close)
+
+	_, err := env.App.Artwork.ImportPhoto(ctx, p, artwork.PhotoImport{URL: srv.URL + "/photos/ana.png", RightsConfirmed: true})
+	require.Contains(t, apptest.RequireCode(t, err, core.CodeValidation).Message, "https://", "not allowed yet")
+
+	env.AllowPhotoPrefixes(t, srv.URL+"/photos/")
+	a, err := env.App.Artwork.ImportPhoto(ctx, p, artwork.PhotoImport{URL: srv.URL + "/photos/ana.png", RightsConfirmed: true})
+	require.NoError(t, err)
+	require.Equal(t, "ana.png", a.Filename)
+
+	_, err = env.App.Artwork.ImportPhoto(ctx, p, artwork.PhotoImport{URL: srv.URL + "/elsewhere/ana.png", RightsConfirmed: true})
+	e := apptest.RequireCode(t, err, core.CodeValidation)
+	require.Equal(t, []string{"url"}, e.Fields)
+	require.Contains(t, e.Message, "https://", "a URL outside the prefixes is still refused")
+}

@@ -40,6 +40,9 @@ type BlobStore interface {
 // MaxFileBytes).
 type PhotoFetcher interface {
 	FetchPhoto(ctx context.Context, url string) (Fetched, error)
+	// Allowed reports whether url is under one of the operator's allowed
+	// prefixes, which may be fetched although it is not public https.
+	Allowed(url string) bool
 }
 
 // Fetched is what a PhotoFetcher got: the answer's status, its

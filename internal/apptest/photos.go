@@ -17,6 +17,14 @@ func (e *Env) AllowPhotoServer(t testing.TB, srv *httptest.Server) {
 	setPhotoFetcher(t, e, []string{srv.URL + "/"}, trusting(srv))
 }
 
+// AllowPhotoPrefixes gives the App the real photo fetcher with the
+// operator's allowed prefixes (GIFTWELL_WEBHOOK_ALLOW_URLS), as serve
+// builds it.
+func (e *Env) AllowPhotoPrefixes(t testing.TB, prefixes ...string) {
+	t.Helper()
+	setPhotoFetcher(t, e, prefixes, nil)
+}
+
 // setPhotoFetcher gives the App's artwork the real photo fetcher allowing
 // prefixes, with tlsConfig (nil: the system's roots).
 func setPhotoFetcher(t testing.TB, e *Env, prefixes []string, tlsConfig *tls.Config) {

@@ -62,3 +62,8 @@ func (f *Fetcher) FetchPhoto(ctx context.Context, url string) (artwork.Fetched, 
 	}
 	return artwork.Fetched{Status: ans.Status, ContentType: ans.Header.Get("Content-Type"), Body: ans.Body}, nil
 }
+
+// Allowed implements artwork.PhotoFetcher: whether url is under one of the
+// operator's allowed prefixes (GIFTWELL_WEBHOOK_ALLOW_URLS), which may be
+// fetched although it is not public https.
+func (f *Fetcher) Allowed(url string) bool { return f.client.Allowed(url) }

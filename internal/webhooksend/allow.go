@@ -86,6 +86,14 @@ func plainPath(escaped string) bool {
 }
 
 // allowed reports whether u is under one of the operator's prefixes.
+// Allowed reports whether rawURL is under one of the operator's allowed
+// prefixes, which a fetch or delivery may dial although the URL is not
+// public https.
+func (c *Client) Allowed(rawURL string) bool {
+	u, err := url.Parse(rawURL)
+	return err == nil && c.allowed(u)
+}
+
 func (c *Client) allowed(u *url.URL) bool {
 	for _, p := range c.allow {
 		if p.matches(u) {
