@@ -8,6 +8,7 @@ import (
 	"io"
 	"mime"
 	"net/http"
+	"slices"
 
 	"github.com/giftwell/giftwell/core"
 	"github.com/giftwell/giftwell/internal/httpbody"
@@ -39,6 +40,34 @@ func (s *server) readBody(next http.Handler) http.Handler {
 			return
 		}
 		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), bodyKey{}, body)))
+	})
+}
+
+// refuseBody is the request rule for an operation that takes no body (a
+// launch, a DELETE, a GET): an empty body or {} passes; a body with fields
+// is refused with VALIDATION_ERROR naming each field, as unknown fields are
+// elsewhere, so that a client never believes a field it sent was applied.
+// The body rules of readBody (415, 413, 400) apply to what is sent.
+func (s *server) refuseBody(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, err := decodeBody(w, r)
+		if err == nil && len(body) > 0 {
+			var p problems
+			keys := make([]string, 0, len(body))
+			for k := range body {
+				keys = append(keys, k)
+			}
+			slices.Sort(keys)
+			for _, k := range keys {
+				p.add(clip(k), "is not a known field; this operation takes no body")
+			}
+			err = p.err()
+		}
+		if err != nil {
+			s.fail(w, r, err)
+			return
+		}
+		next.ServeHTTP(w, r)
 	})
 }
 

@@ -84,6 +84,10 @@ func NewHandler(cfg Config) http.Handler {
 			chain = append(chain, s.readRaw(op.Raw))
 		case op.bind.body:
 			chain = append(chain, s.readBody)
+		case op.Input == nil || op.Input.AdditionalProperties != nil:
+			// An input open to any field (tools.AnyFields: the retired
+			// routes) ignores a body; every other refuses one.
+			chain = append(chain, s.refuseBody)
 		}
 		r.With(chain...).Method(op.Method, op.Path, s.handler(op))
 	}

@@ -72,21 +72,34 @@ func TestBodyRules(t *testing.T) {
 	}
 }
 
-func TestOperationWithoutBodyReadsNone(t *testing.T) {
+// An operation that takes no body refuses one with fields, naming each
+// field, as unknown fields are refused elsewhere: a client must never
+// believe a field it sent was applied. No body, or {}, passes.
+func TestOperationWithoutBodyRefusesOne(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
 	key := withKey(h.env.OwnerKey)
 
-	// A POST whose input has only path parameters neither reads nor checks a body.
-	res := h.do(http.MethodPost, "/test-items/i1/ping", strings.NewReader("not json at all"), key, withHeader("Content-Type", "text/plain"))
-	require.Equal(t, http.StatusOK, res.Status)
-	require.JSONEq(t, `{"data":{"id":"i1","pinged":true}}`, string(res.Body))
+	res := h.do(http.MethodPost, "/test-items/i1/ping", strings.NewReader(`{"cursor":3,"b":1}`), key, withJSON())
+	require.Equal(t, http.StatusBadRequest, res.Status)
+	require.Equal(t, "VALIDATION_ERROR", res.code())
+	require.Contains(t, res.message(), "b: is not a known field; this operation takes no body")
+	require.Contains(t, res.message(), "cursor: is not a known field; this operation takes no body")
 
-	res = h.do(http.MethodPost, "/test-items/i1/ping", nil, key)
-	require.Equal(t, http.StatusOK, res.Status)
+	res = h.do(http.MethodPost, "/test-items/i1/ping", strings.NewReader("not json at all"), key, withHeader("Content-Type", "text/plain"))
+	require.Equal(t, http.StatusUnsupportedMediaType, res.Status)
 
-	// A GET ignores any body.
-	res = h.do(http.MethodGet, "/workflow", strings.NewReader("{broken"), key, withHeader("Content-Type", "text/plain"))
+	for _, body := range []io.Reader{nil, strings.NewReader("{}"), strings.NewReader(" { } ")} {
+		res = h.do(http.MethodPost, "/test-items/i1/ping", body, key, withJSON())
+		require.Equal(t, http.StatusOK, res.Status)
+		require.JSONEq(t, `{"data":{"id":"i1","pinged":true}}`, string(res.Body))
+	}
+
+	// A GET with a body is held to the same rules.
+	res = h.do(http.MethodGet, "/workflow", strings.NewReader("{broken"), key, withJSON())
+	require.Equal(t, http.StatusBadRequest, res.Status)
+	require.Equal(t, "INVALID_JSON", res.code())
+	res = h.do(http.MethodGet, "/workflow", nil, key)
 	require.Equal(t, http.StatusOK, res.Status)
 }
 
