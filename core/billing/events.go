@@ -61,10 +61,11 @@ func (a *Service) ApplyProcessorEvent(ctx context.Context, ev ProcessorEvent) er
 	err := pgx.BeginFunc(ctx, a.DB, func(tx pgx.Tx) error {
 		q := db.New(tx)
 		object, outcome := ev.SessionID, ""
+		var refunded *db.Checkout // the checkout a charge.refunded names, if any
 		if ev.Type == EventChargeRefunded {
 			var err error
 			object = ev.PaymentRef
-			if outcome, err = a.refundOutcome(ctx, q, ev); err != nil {
+			if refunded, outcome, err = a.refundOutcome(ctx, q, ev); err != nil {
 				return err
 			}
 		}
@@ -90,8 +91,8 @@ func (a *Service) ApplyProcessorEvent(ctx context.Context, ev ProcessorEvent) er
 			}
 			return a.applyPaid(ctx, tx, row, ledger.SessionResult{State: ledger.SessionPaid, PaymentRef: ev.PaymentRef})
 		case EventChargeRefunded:
-			row, err := q.CheckoutGetByPaymentRef(ctx, ev.PaymentRef)
-			if core.IsNoRows(err) {
+			row := refunded
+			if row == nil {
 				if outcome != "" {
 					a.Log.ErrorContext(ctx, "a top-up was refunded at the payment processor; its credit stays on the balance until staff adjust it",
 						"event", ev.ID, "payment", ev.PaymentRef, "refunded_cents", ev.RefundedCents, "outcome", outcome)
@@ -100,8 +101,10 @@ func (a *Service) ApplyProcessorEvent(ctx context.Context, ev ProcessorEvent) er
 				}
 				return nil
 			}
-			if err != nil {
-				return core.Internal(err)
+			if outcome != "" { // a refund the charge cannot hold: stored for staff, nothing changed
+				a.Log.ErrorContext(ctx, "a refund reported by the payment processor exceeds what its checkout paid; not recorded, staff to check",
+					"event", ev.ID, "payment", ev.PaymentRef, "refunded_cents", ev.RefundedCents, "outcome", outcome)
+				return nil
 			}
 			if err := q.CheckoutSetRefunded(ctx, db.CheckoutSetRefundedParams{WorkspaceID: row.WorkspaceID, ID: row.ID, RefundedCents: ev.RefundedCents}); err != nil {
 				return core.Internal(err)
@@ -112,20 +115,37 @@ func (a *Service) ApplyProcessorEvent(ctx context.Context, ev ProcessorEvent) er
 	return core.AsCoreError(err)
 }
 
-// refundOutcome is what a charge.refunded event ev means when its payment
-// paid a top-up rather than a checkout: a note for staff naming the
-// top-up, stored as the event's outcome. The balance is not changed: its
-// credit may be spent already, and staff decide the adjustment. It is ""
-// for any other payment.
-func (a *Service) refundOutcome(ctx context.Context, q *db.Queries, ev ProcessorEvent) (string, error) {
+// refundOutcome is what a charge.refunded event ev means beyond a plain
+// refund of a checkout, stored as the event's outcome for staff; "" when it
+// is plain. A refund is bounded by what the charge paid: a refunded total
+// below zero or over the checkout's (or top-up's) amount is a
+// refund_anomaly, and changes nothing. A top-up's refund is a note naming
+// the top-up: the balance is not changed, as its credit may be spent
+// already, and staff decide the adjustment.
+func (a *Service) refundOutcome(ctx context.Context, q *db.Queries, ev ProcessorEvent) (*db.Checkout, string, error) {
+	c, err := q.CheckoutGetByPaymentRef(ctx, ev.PaymentRef)
+	switch {
+	case err == nil:
+		if ev.RefundedCents < 0 || ev.RefundedCents > c.AmountCents {
+			return &c, fmt.Sprintf("refund_anomaly: checkout %s of workspace %s paid %d cents; the processor reports %d cents refunded; not recorded, staff to check",
+				c.ID, c.WorkspaceID, c.AmountCents, ev.RefundedCents), nil
+		}
+		return &c, "", nil
+	case !core.IsNoRows(err):
+		return nil, "", core.Internal(err)
+	}
 	t, err := q.TopupGetByPaymentRef(ctx, ev.PaymentRef)
 	if core.IsNoRows(err) {
-		return "", nil
+		return nil, "", nil
 	}
 	if err != nil {
-		return "", core.Internal(err)
+		return nil, "", core.Internal(err)
 	}
-	return fmt.Sprintf("topup_refunded: top-up %s of workspace %s (%s, %d cents) refunded %d cents at the processor; balance unchanged, staff to adjust",
+	if ev.RefundedCents < 0 || ev.RefundedCents > t.Cents {
+		return nil, fmt.Sprintf("refund_anomaly: top-up %s of workspace %s (%s) paid %d cents; the processor reports %d cents refunded; balance unchanged, staff to check",
+			t.ID, t.WorkspaceID, t.Mode, t.Cents, ev.RefundedCents), nil
+	}
+	return nil, fmt.Sprintf("topup_refunded: top-up %s of workspace %s (%s, %d cents) refunded %d cents at the processor; balance unchanged, staff to adjust",
 		t.ID, t.WorkspaceID, t.Mode, t.Cents, ev.RefundedCents), nil
 }
 

@@ -171,6 +171,17 @@ func TestStripeCheckoutEvents(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, int64(500), row.RefundedCents)
 
+	// A refund larger than the charge paid is stored as an anomaly for staff
+	// and changes nothing.
+	require.Equal(t, http.StatusOK, s.deliver(t, "evt_ref_big", "charge.refunded", map[string]any{"id": "ch_1", "object": "charge", "payment_intent": "pi_paid_1", "amount_refunded": 99_999_999}))
+	row, err = db.New(app.DB).CheckoutGet(ctx, db.CheckoutGetParams{WorkspaceID: s.env.WorkspaceID, ID: c.ID})
+	require.NoError(t, err)
+	require.Equal(t, int64(500), row.RefundedCents, "an impossible refund is not recorded")
+	var outcome string
+	require.NoError(t, app.DB.QueryRow(ctx, `SELECT outcome FROM processor_events WHERE id = 'evt_ref_big'`).Scan(&outcome))
+	require.Contains(t, outcome, "refund_anomaly: checkout "+c.ID)
+	require.Contains(t, outcome, "99999999 cents refunded")
+
 	// Paid after expiry: stays expired, the payment recorded for staff.
 	e := s.checkout(t, 2, "stripe-key-2")
 	esess := s.session(t, e.ID)
