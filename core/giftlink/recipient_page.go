@@ -143,6 +143,11 @@ func pageState(v linkView, tokenGen int32, now time.Time) PageState {
 	if tokenGen < v.link.Generation {
 		return PageReplaced
 	}
+	if st := gift.SendStatus(v.send.Status); v.link.State == string(LinkActive) && st != gift.SendAwaitingAddress && st != gift.SendExpired {
+		// The gift moved on without its recipient (cancelled, or declined
+		// or sent by staff): the page says it is no longer available.
+		return PageClosed
+	}
 	switch v.state(now) {
 	case LinkUsed:
 		return PageUsed
@@ -150,9 +155,6 @@ func pageState(v linkView, tokenGen int32, now time.Time) PageState {
 		return PageRevoked
 	case LinkExpired:
 		return PageExpired
-	}
-	if v.send.Status != string(gift.SendAwaitingAddress) {
-		return PageClosed
 	}
 	return PageOpen
 }

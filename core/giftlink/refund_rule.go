@@ -23,13 +23,26 @@ type RefundFacts struct {
 	Refund RefundState
 }
 
-// linkStateAt is a link's state at now: an active link past its end, or
-// whose gift expired, is expired even before the sweep moves it.
+// linkStateAt is a link's state at now, the one rule every face reads
+// (the links list, link writes, refund requests, the recipient's page and
+// messages; the records' availability_reason in gift_link_records.sql
+// states the same order): a link stored revoked or used stays so; a
+// cancelled gift's link is revoked with it; a link of an expired gift, or
+// past its end, is expired even before the sweep moves its gift; a link
+// whose gift moved on (ready, declined, in production and after) is used.
+// Only an unused link of a gift still awaiting its address is active.
 func linkStateAt(stored string, expiresAt time.Time, sendStatus string, now time.Time) LinkState {
-	if stored == string(LinkActive) && (!now.Before(expiresAt) || sendStatus == string(gift.SendExpired)) {
+	switch st := gift.SendStatus(sendStatus); {
+	case stored != string(LinkActive):
+		return LinkState(stored)
+	case st == gift.SendCancelled:
+		return LinkRevoked
+	case st == gift.SendExpired || !now.Before(expiresAt):
 		return LinkExpired
+	case st != gift.SendAwaitingAddress:
+		return LinkUsed
 	}
-	return LinkState(stored)
+	return LinkActive
 }
 
 // CanRequestRefund says why a refund cannot be asked for the gift of f at
