@@ -1,7 +1,6 @@
 package core
 
 import (
-	"net/mail"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -20,18 +19,3 @@ func HasControl(s string) bool { return strings.IndexFunc(s, unicode.IsControl) 
 
 // NormalizeEmail trims and lowercases an email address, as Giftwell stores it.
 func NormalizeEmail(email string) string { return strings.ToLower(strings.TrimSpace(email)) }
-
-// CheckEmail validates an already normalised email; field names it in the error.
-func CheckEmail(field, email string) error {
-	if email == "" {
-		return Invalid(field, "is required")
-	}
-	if utf8.RuneCountInString(email) > MaxEmailLength {
-		return Invalid(field, "must be at most %d characters", MaxEmailLength)
-	}
-	addr, err := mail.ParseAddress(email)
-	if err != nil || addr.Address != email || addr.Name != "" {
-		return Invalid(field, "must be a plain email address like name@example.com")
-	}
-	return nil
-}
