@@ -184,15 +184,16 @@ func TestInvitationForAnExistingAccount(t *testing.T) {
 	require.NoError(t, err)
 	require.True(t, view.AccountExists)
 
-	for range identity.SignInFailuresPerEmail {
+	for range identity.SignInFailuresPerPair {
 		_, err := env.App.Identity.AcceptInvitation(ctx, identity.AcceptParams{Token: token, Email: other.OwnerEmail, Password: "not theirs", ClientIP: "192.0.2.5"})
 		e := apptest.RequireCode(t, err, core.CodeAuthRequired)
 		require.Equal(t, "the email or password is wrong", e.Message)
+		env.Clock.Advance(10 * time.Second) // past the growing delays
 	}
-	_, err = env.App.Identity.AcceptInvitation(ctx, identity.AcceptParams{Token: token, Email: other.OwnerEmail, Password: apptest.Password})
+	_, err = env.App.Identity.AcceptInvitation(ctx, identity.AcceptParams{Token: token, Email: other.OwnerEmail, Password: apptest.Password, ClientIP: "192.0.2.5"})
 	e := apptest.RequireCode(t, err, core.CodeRateLimit)
 	require.Positive(t, e.RetryAfterMs)
-	_, err = signIn(env, other.OwnerEmail, apptest.Password, "")
+	_, err = signIn(env, other.OwnerEmail, apptest.Password, "192.0.2.5")
 	apptest.RequireCode(t, err, core.CodeRateLimit) // the same throttle as sign-in
 
 	env.Clock.Advance(identity.SignInThrottleWindow)

@@ -2,6 +2,8 @@ package identity_test
 
 import (
 	"context"
+	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -94,41 +96,114 @@ func TestSignInWithoutAWorkspace(t *testing.T) {
 	require.Contains(t, e.Message, "not a member of any workspace")
 }
 
-func TestSignInThrottlesPerEmail(t *testing.T) {
+// Guesses at an email from one address lock only that address out of it:
+// the right password from another address still signs in (an attacker who
+// knows the owner's email cannot keep them out), and a success forgives
+// the email's failures.
+func TestSignInThrottlesPerEmailAtAnAddress(t *testing.T) {
 	t.Parallel()
 	env := apptest.New(t)
+	const attacker = "192.0.2.66"
 
-	for i := range identity.SignInFailuresPerEmail {
-		_, err := signIn(env, env.OwnerEmail, "wrong password", "192.0.2."+string(rune('1'+i)))
+	for range identity.SignInFailuresPerPair {
+		_, err := signIn(env, env.OwnerEmail, "wrong password", attacker)
 		apptest.RequireCode(t, err, core.CodeAuthRequired)
-		env.Clock.Advance(time.Minute)
+		env.Clock.Advance(time.Minute) // past the growing delays
 	}
-	// The next attempt is refused even with the right password and from
-	// another address, until the first failure leaves the window.
-	_, err := signIn(env, env.OwnerEmail, apptest.Password, "198.51.100.1")
+	// From there, even the right password waits until the first failure
+	// leaves the window.
+	_, err := signIn(env, env.OwnerEmail, apptest.Password, attacker)
 	e := apptest.RequireCode(t, err, core.CodeRateLimit)
 	require.Equal(t, 429, e.Status())
 	require.Equal(t, (identity.SignInThrottleWindow - 5*time.Minute).Milliseconds(), e.RetryAfterMs)
 
-	// Refused attempts do not extend the lockout.
+	// Refused attempts do not extend the wait.
 	env.Clock.Advance(time.Duration(e.RetryAfterMs)*time.Millisecond - time.Second)
-	_, err = signIn(env, env.OwnerEmail, apptest.Password, "")
+	_, err = signIn(env, env.OwnerEmail, "wrong password", attacker)
 	apptest.RequireCode(t, err, core.CodeRateLimit)
-	env.Clock.Advance(2 * time.Second)
-	_, err = signIn(env, env.OwnerEmail, apptest.Password, "")
+
+	// The owner, from a fresh address, is not refused for failures elsewhere.
+	_, err = signIn(env, env.OwnerEmail, apptest.Password, "198.51.100.1")
 	require.NoError(t, err)
 
-	// Success forgave the email's failures: five more are allowed.
-	for range identity.SignInFailuresPerEmail {
-		_, err := signIn(env, env.OwnerEmail, "wrong password", "")
+	// Success forgave the email's failures: the attacker's address gets its
+	// five guesses again, then waits again.
+	for range identity.SignInFailuresPerPair {
+		_, err := signIn(env, env.OwnerEmail, "wrong password", attacker)
 		apptest.RequireCode(t, err, core.CodeAuthRequired)
+		env.Clock.Advance(10 * time.Second)
 	}
-	_, err = signIn(env, env.OwnerEmail, "wrong password", "")
+	_, err = signIn(env, env.OwnerEmail, "wrong password", attacker)
 	apptest.RequireCode(t, err, core.CodeRateLimit)
 
-	// Another person is not affected.
+	// Another person at the attacker's address is not affected.
 	person := env.AddPerson(t, core.RoleMember)
-	_, err = signIn(env, person.Email, apptest.Password, "")
+	_, err = signIn(env, person.Email, apptest.Password, attacker)
+	require.NoError(t, err)
+}
+
+// Failures at one address space the next attempts there out: none for the
+// first two, then 2 and 4 seconds, before the pair's lock.
+func TestSignInDelaysGrowAtAnAddress(t *testing.T) {
+	t.Parallel()
+	env := apptest.New(t)
+	const ip = "192.0.2.77"
+	for range 2 {
+		_, err := signIn(env, env.OwnerEmail, "wrong password", ip)
+		apptest.RequireCode(t, err, core.CodeAuthRequired)
+	}
+	for _, delay := range []time.Duration{0, 2 * time.Second, 4 * time.Second} {
+		if delay > 0 {
+			_, err := signIn(env, env.OwnerEmail, "wrong password", ip)
+			e := apptest.RequireCode(t, err, core.CodeRateLimit)
+			require.Equal(t, delay.Milliseconds(), e.RetryAfterMs)
+			require.Contains(t, e.Message, "wait "+strconv.Itoa(int(delay.Seconds()))+" seconds")
+			env.Clock.Advance(delay)
+		}
+		_, err := signIn(env, env.OwnerEmail, "wrong password", ip)
+		apptest.RequireCode(t, err, core.CodeAuthRequired)
+	}
+	// Five failures there: the pair waits for the window; elsewhere, no delay.
+	_, err := signIn(env, env.OwnerEmail, "wrong password", ip)
+	require.Greater(t, apptest.RequireCode(t, err, core.CodeRateLimit).RetryAfterMs, time.Minute.Milliseconds())
+	_, err = signIn(env, env.OwnerEmail, apptest.Password, "192.0.2.78")
+	require.NoError(t, err)
+}
+
+// Guessing one account from many addresses (each failing once) meets the
+// email's ceiling: past SignInFailuresPerEmail failures every attempt at it,
+// from anywhere, waits a growing delay after the previous one, at most
+// SignInMaxDelay, and never a lock: the right password gets in once the
+// delay has passed.
+func TestSignInSlowsAnEmailGuessedFromEverywhere(t *testing.T) {
+	t.Parallel()
+	env := apptest.New(t)
+	addr := func(i int) string { return fmt.Sprintf("2001:db8::%x", i+1) }
+	for i := range identity.SignInFailuresPerEmail + 1 {
+		_, err := signIn(env, env.OwnerEmail, "wrong password", addr(i))
+		apptest.RequireCode(t, err, core.CodeAuthRequired)
+	}
+	// 51 failures: the next attempt, from a fresh address, waits a second.
+	_, err := signIn(env, env.OwnerEmail, apptest.Password, "198.51.100.7")
+	e := apptest.RequireCode(t, err, core.CodeRateLimit)
+	require.Equal(t, time.Second.Milliseconds(), e.RetryAfterMs)
+
+	// A long guessing run from everywhere: the delay grows to its bound.
+	longest := time.Duration(0)
+	for i := identity.SignInFailuresPerEmail + 1; i < identity.SignInFailuresPerEmail+120; i++ {
+		_, err := signIn(env, env.OwnerEmail, "wrong password", addr(i))
+		if core.ErrorCode(err) == core.CodeRateLimit {
+			d := time.Duration(core.AsError(err).RetryAfterMs) * time.Millisecond
+			longest = max(longest, d)
+			env.Clock.Advance(d)
+			_, err = signIn(env, env.OwnerEmail, "wrong password", addr(i))
+		}
+		apptest.RequireCode(t, err, core.CodeAuthRequired)
+	}
+	require.Equal(t, identity.SignInMaxDelay, longest, "slowed, never locked")
+
+	env.Clock.Advance(identity.SignInMaxDelay)
+	_, err = signIn(env, env.OwnerEmail, apptest.Password, "198.51.100.7")
 	require.NoError(t, err)
 }
 
@@ -169,7 +244,7 @@ func TestSignInCountsConcurrentGuesses(t *testing.T) {
 			limited++
 		}
 	}
-	require.GreaterOrEqual(t, limited, n-identity.SignInFailuresPerEmail, "at most %d guesses are checked", identity.SignInFailuresPerEmail)
+	require.GreaterOrEqual(t, limited, n-identity.SignInFailuresPerPair, "at most %d guesses are checked", identity.SignInFailuresPerPair)
 }
 
 func TestSessionEndsWhenItExpiresOrSignsOut(t *testing.T) {

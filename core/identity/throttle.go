@@ -9,17 +9,34 @@ import (
 	"github.com/giftwell/giftwell/sql/db"
 )
 
-// Sign-in throttling (see docs/decisions/): failed attempts are counted in
-// PostgreSQL, so every instance of the service shares them.
+// Sign-in throttling (docs/decisions/0009-sign-in-sessions-and-throttling.md),
+// after OWASP's authentication guidance: failed attempts are counted in
+// PostgreSQL, so every instance of the service shares them, and counted per
+// email at one client address (the pair), per address, and per email from
+// anywhere. Guesses from one place lock only that place out: the right
+// password from another address is never refused for failures elsewhere,
+// unless so many come from everywhere that every attempt at the email is
+// slowed, never locked.
 const (
 	// SignInThrottleWindow is the sliding window failures are counted in.
 	SignInThrottleWindow = 15 * time.Minute
-	// SignInFailuresPerEmail is how many failed sign-ins an email may have
-	// in the window; the next attempt gets RATE_LIMIT.
-	SignInFailuresPerEmail = 5
+	// SignInFailuresPerPair is how many failed sign-ins an email may have
+	// at one client address in the window; the next attempt from there
+	// gets RATE_LIMIT until the oldest leaves the window. From the third
+	// failure on, each attempt from there waits a growing delay
+	// (pairDelay) first.
+	SignInFailuresPerPair = 5
 	// SignInFailuresPerAddress is how many failed sign-ins one client
 	// address may have in the window, across all emails.
 	SignInFailuresPerAddress = 20
+	// SignInFailuresPerEmail is the ceiling of an email's failed sign-ins
+	// from everywhere in the window past which every attempt at it is
+	// slowed (emailDelay): the limit on guessing one account from many
+	// addresses.
+	SignInFailuresPerEmail = 50
+	// SignInMaxDelay bounds every delay but the pair's lock: slowed, never
+	// locked for good.
+	SignInMaxDelay = time.Minute
 )
 
 // signInAttempt is a reserved attempt: a login_attempts row that counts as
@@ -29,11 +46,34 @@ type signInAttempt struct {
 	email string
 }
 
+// pairDelay is how long an attempt at an email from one address waits
+// after the previous one there, once failures have been made there: none
+// for the first two, then 2 and 4 seconds; from SignInFailuresPerPair on
+// the pair waits for the window instead.
+func pairDelay(failures int64) time.Duration {
+	if failures < 3 {
+		return 0
+	}
+	return min(time.Duration(1<<(failures-2))*time.Second, SignInMaxDelay)
+}
+
+// emailDelay is how long any attempt at an email waits after the email's
+// previous attempt once its failures from everywhere pass
+// SignInFailuresPerEmail: a second, doubling every ten failures more, at
+// most SignInMaxDelay.
+func emailDelay(failures int64) time.Duration {
+	if failures <= SignInFailuresPerEmail {
+		return 0
+	}
+	return min(time.Second<<min((failures-SignInFailuresPerEmail-1)/10, 6), SignInMaxDelay)
+}
+
 // reserveSignInAttempt records an attempt before the password is checked,
-// then counts the attempts of the email and the address in the window up to
-// this one. Reserving first makes concurrent guesses count against each
-// other. Over a limit, the reservation is dropped and the caller gets
-// RATE_LIMIT with the time until the oldest counted attempt leaves the window.
+// then counts the attempts of the pair, the address and the email in the
+// window up to this one. Reserving first makes concurrent guesses count
+// against each other. When a limit or a delay holds, the reservation is
+// dropped (a refused attempt neither counts nor extends a wait) and the
+// caller gets RATE_LIMIT with the time to wait.
 func (a *Service) reserveSignInAttempt(ctx context.Context, email, clientIP string) (signInAttempt, error) {
 	now := a.Clock.Now()
 	q := db.New(a.DB)
@@ -47,18 +87,24 @@ func (a *Service) reserveSignInAttempt(ctx context.Context, email, clientIP stri
 		a.forgetSignInAttempt(ctx, at)
 		return signInAttempt{}, core.Internal(err)
 	}
+	// The counts include this attempt; the failures made before it are one less.
 	var wait time.Duration
-	if c.EmailCount > SignInFailuresPerEmail {
-		wait = max(wait, c.EmailOldest.Add(SignInThrottleWindow).Sub(now))
+	if c.PairCount > SignInFailuresPerPair {
+		wait = max(wait, c.PairOldest.Add(SignInThrottleWindow).Sub(now))
+	} else if d := pairDelay(c.PairCount - 1); d > 0 {
+		wait = max(wait, c.PairLatest.Add(d).Sub(now))
 	}
 	if clientIP != "" && c.IpCount > SignInFailuresPerAddress {
 		wait = max(wait, c.IpOldest.Add(SignInThrottleWindow).Sub(now))
 	}
-	if c.EmailCount > SignInFailuresPerEmail || (clientIP != "" && c.IpCount > SignInFailuresPerAddress) {
+	if d := emailDelay(c.EmailCount - 1); d > 0 {
+		wait = max(wait, c.EmailLatest.Add(d).Sub(now))
+	}
+	if wait > 0 {
 		a.forgetSignInAttempt(ctx, at)
 		ms := max(wait.Milliseconds(), 1000)
 		return signInAttempt{}, &core.Error{Code: core.CodeRateLimit, RetryAfterMs: ms,
-			Message: "too many failed sign-in attempts; wait " + roundMinutes(ms) + " and try again"}
+			Message: "too many failed sign-in attempts; wait " + waitText(ms) + " and try again"}
 	}
 	return at, nil
 }
@@ -80,8 +126,15 @@ func (a *Service) signInSucceeded(ctx context.Context, email string) error {
 	return nil
 }
 
-// roundMinutes renders a wait in whole minutes (at least one).
-func roundMinutes(ms int64) string {
+// waitText renders a wait for a person: whole seconds under a minute,
+// whole minutes from there.
+func waitText(ms int64) string {
+	switch s := (ms + 999) / 1000; {
+	case s <= 1:
+		return "a second"
+	case s < 60:
+		return strconv.FormatInt(s, 10) + " seconds"
+	}
 	m := (ms + 59_999) / 60_000
 	if m <= 1 {
 		return "a minute"

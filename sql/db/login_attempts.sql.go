@@ -12,51 +12,60 @@ import (
 
 const loginAttemptCount = `-- name: LoginAttemptCount :one
 SELECT
-    (SELECT count(*)
-     FROM login_attempts a
-     WHERE a.email = $1 AND a.id <= $2 AND a.attempted_at > $3::timestamptz)::bigint AS email_count,
-    (SELECT coalesce(min(a.attempted_at), $3::timestamptz)
-     FROM login_attempts a
-     WHERE a.email = $1 AND a.id <= $2 AND a.attempted_at > $3::timestamptz)::timestamptz AS email_oldest,
-    (SELECT count(*)
-     FROM login_attempts a
-     WHERE $4::text <> '' AND a.client_ip = $4::text
-       AND a.id <= $2 AND a.attempted_at > $3::timestamptz)::bigint AS ip_count,
-    (SELECT coalesce(min(a.attempted_at), $3::timestamptz)
-     FROM login_attempts a
-     WHERE $4::text <> '' AND a.client_ip = $4::text
-       AND a.id <= $2 AND a.attempted_at > $3::timestamptz)::timestamptz AS ip_oldest
+    count(*) FILTER (WHERE a.email = $1 AND a.client_ip = $2::text)::bigint AS pair_count,
+    coalesce(min(a.attempted_at) FILTER (WHERE a.email = $1 AND a.client_ip = $2::text),
+             $3::timestamptz)::timestamptz AS pair_oldest,
+    coalesce(max(a.attempted_at) FILTER (WHERE a.email = $1 AND a.client_ip = $2::text AND a.id < $4),
+             $3::timestamptz)::timestamptz AS pair_latest,
+    count(*) FILTER (WHERE $2::text <> '' AND a.client_ip = $2::text)::bigint AS ip_count,
+    coalesce(min(a.attempted_at) FILTER (WHERE $2::text <> '' AND a.client_ip = $2::text),
+             $3::timestamptz)::timestamptz AS ip_oldest,
+    count(*) FILTER (WHERE a.email = $1)::bigint AS email_count,
+    coalesce(max(a.attempted_at) FILTER (WHERE a.email = $1 AND a.id < $4),
+             $3::timestamptz)::timestamptz AS email_latest
+FROM login_attempts a
+WHERE (a.email = $1 OR ($2::text <> '' AND a.client_ip = $2::text))
+  AND a.id <= $4 AND a.attempted_at > $3::timestamptz
 `
 
 type LoginAttemptCountParams struct {
 	Email    string
-	ID       int64
-	Since    time.Time
 	ClientIp string
+	Since    time.Time
+	ID       int64
 }
 
 type LoginAttemptCountRow struct {
-	EmailCount  int64
-	EmailOldest time.Time
+	PairCount   int64
+	PairOldest  time.Time
+	PairLatest  time.Time
 	IpCount     int64
 	IpOldest    time.Time
+	EmailCount  int64
+	EmailLatest time.Time
 }
 
-// The attempts up to and including @id since @since, per email and per
-// client address, with the oldest of each (to tell when the window frees up).
+// The attempts since @since up to and including @id: of the email at this
+// client address (the pair), of the address at any email, and of the email
+// from anywhere; with the oldest of the pair's and the address's (to tell
+// when the window frees up) and the latest before @id of the pair's and the
+// email's (to space attempts out).
 func (q *Queries) LoginAttemptCount(ctx context.Context, arg LoginAttemptCountParams) (LoginAttemptCountRow, error) {
 	row := q.db.QueryRow(ctx, loginAttemptCount,
 		arg.Email,
-		arg.ID,
-		arg.Since,
 		arg.ClientIp,
+		arg.Since,
+		arg.ID,
 	)
 	var i LoginAttemptCountRow
 	err := row.Scan(
-		&i.EmailCount,
-		&i.EmailOldest,
+		&i.PairCount,
+		&i.PairOldest,
+		&i.PairLatest,
 		&i.IpCount,
 		&i.IpOldest,
+		&i.EmailCount,
+		&i.EmailLatest,
 	)
 	return i, err
 }
