@@ -157,3 +157,57 @@ func TestWebhookSlowReceiverDelaysNoOther(t *testing.T) {
 	require.Eventually(t, func() bool { return len(eventIDs(fast)) == events }, 30*time.Second, 20*time.Millisecond,
 		"the fast endpoint gets every event while the slow one holds its slots")
 }
+
+// One workspace's hanging endpoints do not delay another's deliveries: with
+// workspace A's ten endpoints hanging under 400 deliveries, workspace B's
+// next delivery arrives within 5 seconds (webhook.MaxInFlightPerWorkspace
+// leaves half of the webhook workers to others).
+func TestWebhookHangingWorkspaceDelaysNoOther(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	env := apptest.New(t)
+	_, ownerA := env.SignIn(t, env.OwnerEmail)
+	wsB := apptest.NewWorkspace(t, env.App, apptest.WorkspaceOptions{})
+	_, ownerB := env.SignIn(t, wsB.OwnerEmail)
+
+	release := make(chan struct{})
+	hanging := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-release:
+		case <-r.Context().Done():
+		}
+		w.WriteHeader(http.StatusOK)
+	}))
+	t.Cleanup(hanging.Close)
+	t.Cleanup(func() { close(release) })
+	env.AllowWebhookURLs(t, hanging.URL+"/")
+	for i := range 10 {
+		_, err := env.App.Webhooks.Create(ctx, ownerA, webhook.EndpointInput{URL: fmt.Sprintf("%s/a%d", hanging.URL, i), Events: []string{"all"}})
+		require.NoError(t, err)
+	}
+	b := env.Receiver(t)
+	_, err := env.App.Webhooks.Create(ctx, ownerB, webhook.EndpointInput{URL: b.URL + "/", Events: []string{"all"}})
+	require.NoError(t, err)
+	env.Clock.Advance(time.Second)
+	startJobs(t, env, &outbox{})
+
+	eventB := func(n int) time.Duration {
+		start := time.Now()
+		require.NoError(t, pgx.BeginFunc(ctx, env.App.DB, func(tx pgx.Tx) error {
+			return env.App.RecordEvent(ctx, tx, core.EventRecord{WorkspaceID: wsB.WorkspaceID, Type: core.EventSendCreated,
+				Mode: core.ModeTest, CampaignID: "cmp_b", SendID: fmt.Sprintf("send_b%05d", n)})
+		}))
+		require.Eventually(t, func() bool { return len(eventIDs(b)) == n }, 30*time.Second, 10*time.Millisecond)
+		return time.Since(start)
+	}
+	quiet := eventB(1)
+
+	recordEvents(t, env, 40, 40) // 400 deliveries to A's hanging endpoints
+	time.Sleep(time.Second)      // A's attempts fill its share of the workers
+	var busy time.Duration
+	for n := 2; n <= 4; n++ {
+		busy = max(busy, eventB(n))
+	}
+	t.Logf("workspace B's delivery: %v with A quiet, at most %v with A's 10 endpoints hanging under 400 deliveries", quiet, busy)
+	require.Less(t, busy, 5*time.Second, "another workspace's delivery arrives within 5 s")
+}

@@ -41,8 +41,8 @@ const (
 // maxLastError bounds a delivery's last_error, in bytes.
 const maxLastError = 500
 
-// ErrEndpointBusy says an endpoint has as many attempts in flight as it may
-// have in this process; the attempt waits a moment.
+// ErrEndpointBusy says an endpoint or its workspace has as many attempts in
+// flight as it may have in this process; the attempt waits a moment.
 var ErrEndpointBusy = errors.New("webhook: endpoint busy")
 
 // Attempt makes the attempt args names, outside any transaction: it
@@ -52,8 +52,9 @@ var ErrEndpointBusy = errors.New("webhook: endpoint busy")
 // ... 64 backoff units later) or dead after the eighth. A job of an older
 // cycle or attempt, a delivery already delivered, dead or cancelled, or an
 // endpoint removed since changes nothing (the last cancels the delivery).
-// It returns ErrEndpointBusy when the endpoint has too many attempts in
-// flight, or INTERNAL_ERROR when the outcome could not be recorded.
+// It returns ErrEndpointBusy when the endpoint or its workspace has as many
+// attempts in flight as it may (limits.go), or INTERNAL_ERROR when the
+// outcome could not be recorded.
 func (s *Service) Attempt(ctx context.Context, args DeliverArgs) error {
 	r, err := db.New(s.DB).WebhookDeliveryGet(ctx, args.DeliveryID)
 	if core.IsNoRows(err) {
@@ -69,11 +70,6 @@ func (s *Service) Attempt(ctx context.Context, args DeliverArgs) error {
 	if r.WebhookEndpoint.RemovedAt != nil {
 		return s.cancel(ctx, d)
 	}
-	release, ok := s.endpointLimits().acquire(d.EndpointID)
-	if !ok {
-		return ErrEndpointBusy
-	}
-	defer release()
 	item, err := tracking.ItemOf(core.EventFromRow(r.Event))
 	if err != nil {
 		return err
@@ -85,7 +81,14 @@ func (s *Service) Attempt(ctx context.Context, args DeliverArgs) error {
 	if s.Sender == nil {
 		return core.Internal(errors.New("webhook: Service.Sender is nil"))
 	}
+	release, ok := s.endpointLimits().acquire(d.WorkspaceID, d.EndpointID)
+	if !ok {
+		return ErrEndpointBusy
+	}
+	delivered := false
+	defer func() { release(delivered) }()
 	status, sendErr := s.Sender.Send(ctx, r.WebhookEndpoint.Url, s.header(r.WebhookEndpoint, r.Event.ID, body), body)
+	delivered = sendErr == nil && status >= 200 && status < 300
 	return s.record(ctx, args, status, sendErr)
 }
 
