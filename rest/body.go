@@ -71,6 +71,14 @@ func (s *server) refuseBody(next http.Handler) http.Handler {
 	})
 }
 
+// refusesBody reports whether op takes no body and refuses one with fields
+// (refuseBody): every operation that reads neither a JSON nor a raw body,
+// but an input open to any field (tools.AnyFields: the retired routes),
+// which ignores its body.
+func refusesBody(op *operation) bool {
+	return !op.bind.body && op.Raw == nil && (op.Input == nil || op.Input.AdditionalProperties != nil)
+}
+
 // decodeBody applies the body rules to r and returns the decoded object.
 func decodeBody(w http.ResponseWriter, r *http.Request) (map[string]any, error) {
 	if r.ContentLength == 0 {

@@ -84,10 +84,11 @@ func NewHandler(cfg Config) http.Handler {
 			chain = append(chain, s.readRaw(op.Raw))
 		case op.bind.body:
 			chain = append(chain, s.readBody)
-		case op.Input == nil || op.Input.AdditionalProperties != nil:
-			// An input open to any field (tools.AnyFields: the retired
-			// routes) ignores a body; every other refuses one.
+		case refusesBody(op):
 			chain = append(chain, s.refuseBody)
+		}
+		if takesIdempotencyKey(op) {
+			chain = append(chain, s.idempotent)
 		}
 		r.With(chain...).Method(op.Method, op.Path, s.handler(op))
 	}

@@ -186,6 +186,11 @@ func parameters(op *operation) ([]any, error) {
 			}
 		}
 	}
+	if takesIdempotencyKey(op) {
+		out = append(out, obj("name", core.IdempotencyHeader, "in", "header", "required", false,
+			"description", "makes a retry safe: the first answer is kept for 24 hours and replayed (Idempotent-Replayed: true) to a retry with the same key, method, path and body; the key with another request is 409 IDEMPOTENCY_CONFLICT",
+			"schema", obj("type", "string", "minLength", core.MinIdempotencyKeyLength, "maxLength", core.MaxIdempotencyKeyLength)))
+	}
 	return out, nil
 }
 
@@ -198,8 +203,10 @@ func errorStatuses(op *operation) []int {
 	out = append(out, http.StatusForbidden)
 	if op.Credentials == tools.CredentialsRequired {
 		out = append(out, http.StatusNotFound, http.StatusConflict)
+	} else if takesIdempotencyKey(op) {
+		out = append(out, http.StatusConflict) // IDEMPOTENCY_CONFLICT
 	}
-	if op.bind.body {
+	if op.bind.body || refusesBody(op) {
 		out = append(out, http.StatusRequestEntityTooLarge, http.StatusUnsupportedMediaType)
 	}
 	if op.Credentials == tools.CredentialsRequired {

@@ -32,7 +32,8 @@ type PruneSignInRecordsArgs struct{}
 func (PruneSignInRecordsArgs) Kind() string { return "prune_sign_in_records" }
 
 // PruneSignInRecordsWorker removes sign-in attempts and gift-link guess
-// windows no throttle reads any more.
+// windows no throttle reads any more, and REST answers kept for
+// Idempotency-Key retries past their 24 hours.
 type PruneSignInRecordsWorker struct {
 	river.WorkerDefaults[PruneSignInRecordsArgs]
 	app *giftwell.App
@@ -47,6 +48,9 @@ func (w *PruneSignInRecordsWorker) Work(ctx context.Context, _ *river.Job[PruneS
 	}
 	if _, err := w.app.GiftLinks.PruneGuesses(ctx); err != nil {
 		return fmt.Errorf("prune gift link guesses: %w", err)
+	}
+	if _, err := w.app.PruneIdempotentRequests(ctx); err != nil {
+		return fmt.Errorf("prune idempotent requests: %w", err)
 	}
 	return nil
 }

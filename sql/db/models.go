@@ -429,6 +429,19 @@ type RecipientImportRow struct {
 	RecipientID string
 }
 
+type RequestIdempotency struct {
+	WorkspaceID string
+	Key         string
+	Method      string
+	Path        string
+	BodyHash    []byte
+	State       string
+	Status      int32
+	ContentType string
+	Response    []byte
+	CreatedAt   time.Time
+}
+
 type Send struct {
 	ID                    string
 	WorkspaceID           string
