@@ -1,6 +1,7 @@
 package core
 
 import (
+	"fmt"
 	"net/mail"
 	"strings"
 	"unicode"
@@ -16,30 +17,40 @@ import (
 // still allows Latin with Han and kana, Bopomofo or Hangul), and a domain
 // without a dot (a@b).
 func CheckEmail(field, email string) error {
+	if problem := EmailProblem(email); problem != "" {
+		return Invalid(field, "%s", problem)
+	}
+	return nil
+}
+
+// EmailProblem is what CheckEmail finds wrong with an already normalised
+// email, in words that read after its field's name, or "" for none: for
+// the checks that gather every problem of a record.
+func EmailProblem(email string) string {
 	if email == "" {
-		return Invalid(field, "is required")
+		return "is required"
 	}
 	if utf8.RuneCountInString(email) > MaxEmailLength {
-		return Invalid(field, "must be at most %d characters", MaxEmailLength)
+		return fmt.Sprintf("must be at most %d characters", MaxEmailLength)
 	}
 	if strings.IndexFunc(email, invisible) >= 0 {
-		return Invalid(field, "holds an invisible or formatting character; type the address again")
+		return "holds an invisible or formatting character; type the address again"
 	}
 	addr, err := mail.ParseAddress(email)
 	if err != nil || addr.Address != email || addr.Name != "" {
-		return Invalid(field, "must be a plain email address like name@example.com")
+		return "must be a plain email address like name@example.com"
 	}
 	at := strings.LastIndexByte(email, '@')
 	local, domain := email[:at], email[at+1:]
 	if !strings.Contains(domain, ".") || strings.HasPrefix(domain, ".") || strings.HasSuffix(domain, ".") || strings.Contains(domain, "..") {
-		return Invalid(field, "must have a domain with a dot, like name@example.com")
+		return "must have a domain with a dot, like name@example.com"
 	}
 	for _, part := range append([]string{local}, strings.Split(domain, ".")...) {
 		if mixedScripts(part) {
-			return Invalid(field, "mixes letters of different alphabets (like a Cyrillic letter among Latin ones); type the address again")
+			return "mixes letters of different alphabets (like a Cyrillic letter among Latin ones); type the address again"
 		}
 	}
-	return nil
+	return ""
 }
 
 // invisible reports whether r is a control, format (Cf: zero-width spaces

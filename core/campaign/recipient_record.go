@@ -158,8 +158,8 @@ func ApplyRecipient(base PersonFields, in RecipientInput, path string, rules Rec
 	}
 	if in.Email != "" {
 		e := core.NormalizeEmail(in.Email)
-		if err := core.CheckEmail(FieldAt(path, "email"), e); err != nil {
-			pr.Add(FieldAt(path, "email"), "must be a plain email address like name@example.com")
+		if problem := core.EmailProblem(e); problem != "" {
+			pr.Add(FieldAt(path, "email"), "%s", problem)
 		}
 		f.Email = e
 	}

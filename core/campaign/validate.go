@@ -143,8 +143,8 @@ func checkCustomization(c map[string]string, product *catalog.Product, pr *Probl
 				pr.Add(field, "%s", problem)
 			}
 		case CustomizationContactEmail:
-			if err := core.CheckEmail(field, core.NormalizeEmail(v)); err != nil {
-				pr.Add(field, "must be a plain email address like name@example.com")
+			if problem := core.EmailProblem(core.NormalizeEmail(v)); problem != "" {
+				pr.Add(field, "%s", problem)
 			}
 		}
 	}
