@@ -77,6 +77,9 @@ func (c *components) operation(op *operation) (*object, error) {
 		o.set("description", op.Description)
 	}
 	o.set("tags", []any{tag(op.Path)})
+	if op.Retired {
+		o.set("deprecated", true)
+	}
 	switch op.Credentials {
 	case tools.CredentialsNone:
 		o.set("security", []any{})
@@ -208,6 +211,9 @@ func errorStatuses(op *operation) []int {
 	}
 	if op.bind.body || refusesBody(op) {
 		out = append(out, http.StatusRequestEntityTooLarge, http.StatusUnsupportedMediaType)
+	}
+	if op.Retired {
+		out = append(out, http.StatusGone)
 	}
 	if op.Credentials == tools.CredentialsRequired {
 		out = append(out, http.StatusTooManyRequests)

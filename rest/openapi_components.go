@@ -170,6 +170,7 @@ var rateLimitHeaders = []responseHeader{
 var errorResponses = map[int]errorResponse{
 	http.StatusBadRequest:            {name: "BadRequest", description: "The request is not valid; error names each offending field or parameter."},
 	http.StatusUnauthorized:          {name: "Unauthorized", description: "The key or connection is missing, revoked or expired, or not accepted on this route.", headers: []responseHeader{{"WWW-Authenticate", "Bearer", "string"}}},
+	http.StatusGone:                  {name: "Gone", description: "The capability is retired (CAPABILITY_RETIRED): the route is kept only to say so; see the error's message for what to do instead."},
 	http.StatusForbidden:             {name: "Forbidden", description: "The caller may not do this, or a browser Origin is not the site's."},
 	http.StatusNotFound:              {name: "NotFound", description: "The ID is not in this workspace, or there is no such route."},
 	http.StatusConflict:              {name: "Conflict", description: "The request conflicts with the current state."},

@@ -38,6 +38,8 @@ type operation struct {
 	Produces string
 	// Raw, when set, is how the route reads a raw body (a file upload).
 	Raw *tools.Raw
+	// Retired: the route only answers 410 CAPABILITY_RETIRED.
+	Retired bool
 	// ReadOnly is the tool's readOnly hint: a failure of the database while
 	// it runs is retry_later; otherwise the write may have landed, and it is
 	// reread_and_retry (core.AfterWrite).
@@ -80,6 +82,7 @@ func operations(list []tools.Tool) ([]operation, error) {
 			Out:         t.Out,
 			Produces:    r.Produces,
 			Raw:         r.Raw,
+			Retired:     r.Retired,
 			ReadOnly:    t.Hints.ReadOnly,
 			call:        t.Call,
 		}

@@ -34,11 +34,11 @@ func retiredTools(*giftwell.App) []Tool {
 			func(context.Context, core.Principal, SendGiftLinkEmailInput) (Retired, error) {
 				return Retired{}, core.Retired("emailing a gift link")
 			},
-			Title("Email a gift link (retired)"), RESTOnly(), AnyFields(), REST(http.MethodPost, "/sends/{id}/gift-link/email", http.StatusOK)),
+			Title("Email a gift link (retired)"), RESTOnly(), AnyFields(), REST(http.MethodPost, "/sends/{id}/gift-link/email", http.StatusOK, RetiredRoute())),
 		Define("update_gift_link_settings", descUpdateGiftLinkSettings, ScopeDash, core.ActReadWorkspaceDetails,
 			func(context.Context, core.Principal, UpdateGiftLinkSettingsInput) (Retired, error) {
 				return Retired{}, core.Retired("invitation email and reminder settings")
 			},
-			Title("Change invitation email settings (retired)"), RESTOnly(), AnyFields(), REST(http.MethodPatch, "/campaigns/{id}/gift-link-settings", http.StatusOK)),
+			Title("Change invitation email settings (retired)"), RESTOnly(), AnyFields(), REST(http.MethodPatch, "/campaigns/{id}/gift-link-settings", http.StatusOK, RetiredRoute())),
 	}
 }

@@ -112,6 +112,9 @@ type Route struct {
 	// Raw, when set, makes the route read the request body as raw bytes
 	// (a file upload) instead of JSON; see RawBody.
 	Raw *Raw `json:",omitempty"`
+	// Retired marks a route the service keeps only to answer 410
+	// CAPABILITY_RETIRED: documented deprecated, with its 410.
+	Retired bool `json:",omitempty"`
 	// Form is the route's own form of the tool, when REST serves the same
 	// operation with another input and payload (list_queue: unpaged on
 	// REST); nil means the tool itself. RESTForm sets it.
@@ -307,6 +310,10 @@ func Public() RouteOption { return func(r *Route) { r.Credentials = CredentialsN
 func OptionalCredentials() RouteOption {
 	return func(r *Route) { r.Credentials = CredentialsOptional }
 }
+
+// RetiredRoute marks a route kept only to answer 410 CAPABILITY_RETIRED
+// (Route.Retired).
+func RetiredRoute() RouteOption { return func(r *Route) { r.Retired = true } }
 
 // Connections lets sign-in connections use the route: only the gift-link
 // distribution routes may (Authentication §3).
