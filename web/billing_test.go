@@ -71,6 +71,8 @@ func TestPayAndLaunchOnTheSandbox(t *testing.T) {
 	res = owner.get(inv[1])
 	require.Equal(t, http.StatusOK, res.StatusCode)
 	require.Contains(t, res.Body, "Person 4")
+	require.Regexp(t, `<tbody>\s*<tr><td>1</td>`, res.Body, "the invoice's rows are numbered from 1")
+	require.NotContains(t, res.Body, "<tr><td>0</td>")
 	res = owner.get(inv[1] + "/pdf")
 	require.Equal(t, http.StatusOK, res.StatusCode)
 	require.Equal(t, "application/pdf", res.Header.Get("Content-Type"))

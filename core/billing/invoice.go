@@ -66,7 +66,7 @@ func (inv Invoice) Lines() []string {
 		"",
 	}
 	for _, it := range inv.Items {
-		out = append(out, fmt.Sprintf("%3d. %-40s %12s", it.Position+1, core.Clip(it.RecipientName, 40), core.Dollars(it.AmountCents)))
+		out = append(out, fmt.Sprintf("%3d. %-40s %12s", it.Row(), core.Clip(it.RecipientName, 40), core.Dollars(it.AmountCents)))
 	}
 	out = append(out, "", fmt.Sprintf("Total (USD, all-in: delivery and US sales tax included) %s", core.Dollars(inv.TotalCents)))
 	if inv.RefundedCents > 0 {

@@ -73,6 +73,10 @@ type CheckoutItem struct {
 	RefundEligible bool   `json:"refundEligible" jsonschema:"true when an owner or admin may ask a refund for the gift now, as its link's canRequestRefund: unused, its link revoked or expired, no request waiting or refunded"`
 }
 
+// Row is the item's line number on an invoice, counted from 1 (Position
+// counts from 0, as launch's cursor does).
+func (it CheckoutItem) Row() int { return it.Position + 1 }
+
 // CheckoutItems lists the paid positions of checkout id of p's workspace
 // with their gifts. It returns the codes of Authorize (ActReadBilling),
 // NOT_FOUND, or INTERNAL_ERROR.
