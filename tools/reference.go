@@ -6,6 +6,8 @@ import (
 	"io"
 	"strconv"
 	"strings"
+
+	"github.com/google/jsonschema-go/jsonschema"
 )
 
 // WriteReference writes the tool reference (docs/tools.md) for list: one
@@ -22,6 +24,11 @@ func WriteReference(w io.Writer, list []Tool) error {
 	for _, p := range Profiles {
 		c := CostOf(list, p)
 		fmt.Fprintf(&b, "| %s | %d | %d | %d | %s | %d |\n", p, c.Tools, c.Bytes, c.TokensPerTool(), c.Largest, c.LargestTokens())
+	}
+	if snake := snakeCaseTools(list); len(snake) > 0 {
+		b.WriteString("\nField names are camelCase, except where the spec writes them in snake_case: the gift-link records " +
+			"(the spec's export columns, so that a record and its CSV row read alike) and the webhook deliveries. " +
+			"These tools answer such fields: " + strings.Join(snake, ", ") + ".\n")
 	}
 	b.WriteString("\n| tool | scope | profiles | REST |\n|---|---|---|---|\n")
 	for _, t := range list {
@@ -96,4 +103,38 @@ func orNone(s string) string {
 		return "none (REST and the web app only)"
 	}
 	return s
+}
+
+// snakeCaseTools names, as links, the tools whose payload holds fields
+// named in snake_case (the spec's export columns), found in their schemas.
+func snakeCaseTools(list []Tool) []string {
+	var out []string
+	for _, t := range list {
+		if hasSnakeCaseField(t.DataSchema, 0) {
+			out = append(out, "["+t.Name+"](#"+t.Name+")")
+		}
+	}
+	return out
+}
+
+// hasSnakeCaseField reports whether s, or a schema within it, has a
+// property whose name holds an underscore.
+func hasSnakeCaseField(s *jsonschema.Schema, depth int) bool {
+	if s == nil || depth > 16 {
+		return false
+	}
+	for name, p := range s.Properties {
+		if strings.Contains(name, "_") || hasSnakeCaseField(p, depth+1) {
+			return true
+		}
+	}
+	if hasSnakeCaseField(s.Items, depth+1) || hasSnakeCaseField(s.AdditionalProperties, depth+1) {
+		return true
+	}
+	for _, d := range s.Defs {
+		if hasSnakeCaseField(d, depth+1) {
+			return true
+		}
+	}
+	return false
 }
