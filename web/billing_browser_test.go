@@ -2,6 +2,7 @@ package web_test
 
 import (
 	"context"
+	"fmt"
 	"testing"
 	"time"
 
@@ -46,4 +47,19 @@ func TestBrowserPayAndLaunch(t *testing.T) {
 	b.open(h.site + "/billing")
 	require.Contains(t, b.text("#checkouts"), "consumed")
 	require.Contains(t, b.text("#checkouts"), "PDF")
+
+	// The invoice fits a phone and a laptop, in words for people: its rows
+	// stack on a phone, each gift is named by its status, not its ID.
+	invoice := b.poll(`(document.querySelector('a[href*="/billing/invoices/chk_"]:not([href$="/pdf"])') || {}).href || ""`)
+	for _, width := range []int64{390, 1280} {
+		b.do(chromedp.EmulateViewport(width, 844))
+		b.open(invoice)
+		scroll, err := chromedp.Run(b.ctx, chromedp.Evaluate[int64](`document.documentElement.scrollWidth`))
+		require.NoError(t, err)
+		require.LessOrEqual(t, scroll, width, "no sideways scrolling at %d px", width)
+		text := b.text("main")
+		require.NotContains(t, text, "send_", "no gift IDs on the invoice")
+		require.Contains(t, b.text("#invoice-items"), "Awaiting address")
+		b.screenshot(fmt.Sprintf("invoice-%d", width))
+	}
 }

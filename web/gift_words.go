@@ -161,3 +161,16 @@ func joinNonEmpty(sep string, parts ...string) string {
 	}
 	return strings.Join(out, sep)
 }
+
+// invoiceItemStatus says where a paid position stands, in words: the
+// status of the gift launch made for it, "Not launched yet" before launch
+// prepares it, or "Could not be made" when it failed.
+func invoiceItemStatus(status string) string {
+	switch status {
+	case "pending":
+		return "Not launched yet"
+	case "failed":
+		return "Could not be made"
+	}
+	return giftStatusName(gift.SendStatus(status))
+}

@@ -109,6 +109,7 @@ var templateFuncs = template.FuncMap{
 	"identity":     recipientIdentity,
 	"giftStatus":   giftStatusName,
 	"giftBadge":    giftStatusBadge,
+	"itemStatus":   invoiceItemStatus,
 	"requirement":  requirementName,
 }
 
