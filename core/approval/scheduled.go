@@ -344,19 +344,8 @@ func (a *Service) approveNextScheduled(ctx context.Context, workspaceID, campaig
 // its reason (createGift already stored an approval), and a
 // playbook.person_waiting event in mode when the person starts waiting.
 func (a *Service) settleDecision(ctx context.Context, tx pgx.Tx, c campaign.Record, recipientID string, from campaign.ApprovalState, fromReason campaign.ApprovalReason, d autoDecision, mode core.Mode) error {
-	switch d.state {
-	case campaign.ApprovalAutoApproved:
+	if d.state == campaign.ApprovalAutoApproved {
 		return nil
-	case campaign.ApprovalWaiting:
-		if from == campaign.ApprovalWaiting && fromReason == d.reason {
-			return nil
-		}
 	}
-	if err := campaign.SetApproval(ctx, db.New(tx), c.ID, recipientID, d.state, d.reason, a.Clock.Now()); err != nil {
-		return err
-	}
-	if d.state == campaign.ApprovalWaiting && from != campaign.ApprovalWaiting {
-		return a.Campaigns.RecordWaiting(ctx, tx, c, recipientID, d.reason, mode)
-	}
-	return nil
+	return a.Campaigns.SettleApproval(ctx, tx, c, recipientID, from, fromReason, d.state, d.reason, mode)
 }

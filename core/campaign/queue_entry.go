@@ -2,7 +2,6 @@ package campaign
 
 import (
 	"context"
-	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/riverqueue/river"
@@ -16,15 +15,25 @@ import (
 // (queueAdded): waiting, or scheduled for the playbook's approval job. What
 // decides them is core/approval's.
 
-// SetApproval moves a person to state (reason only for waiting).
-func SetApproval(ctx context.Context, q *db.Queries, campaignID, recipientID string, state ApprovalState, reason ApprovalReason, now time.Time) error {
+// SettleApproval stores state for person recipientID of c, who was in
+// state from with fromReason ("" for a person just added): the reason only
+// for waiting (a waiting person who waits for the same reason again is left
+// as is), and a playbook.person_waiting event in mode when the person starts
+// waiting. An approval stores its state with the gift instead
+// (approval.createGift).
+func (a *Service) SettleApproval(ctx context.Context, tx pgx.Tx, c Record, recipientID string, from ApprovalState, fromReason ApprovalReason, state ApprovalState, reason ApprovalReason, mode core.Mode) error {
 	if state != ApprovalWaiting {
 		reason = ""
+	} else if from == ApprovalWaiting && fromReason == reason {
+		return nil
 	}
-	if _, err := q.RecipientSetApproval(ctx, db.RecipientSetApprovalParams{
-		ApprovalState: string(state), ApprovalReason: string(reason), UpdatedAt: now, CampaignID: campaignID, ID: recipientID,
+	if _, err := db.New(tx).RecipientSetApproval(ctx, db.RecipientSetApprovalParams{
+		ApprovalState: string(state), ApprovalReason: string(reason), UpdatedAt: a.Clock.Now(), CampaignID: c.ID, ID: recipientID,
 	}); err != nil {
 		return core.Internal(err)
+	}
+	if state == ApprovalWaiting && from != ApprovalWaiting {
+		return a.RecordWaiting(ctx, tx, c, recipientID, reason, mode)
 	}
 	return nil
 }
@@ -46,18 +55,12 @@ func (a *Service) RecordWaiting(ctx context.Context, tx pgx.Tx, c Record, recipi
 // event each.
 func (a *Service) queueAdded(ctx context.Context, tx pgx.Tx, p core.Principal, c Record, added []Person) error {
 	on := c.AutoApprove != nil && c.AutoApprove.Enabled
-	now := a.Clock.Now()
+	state, reason := ApprovalScheduled, ApprovalReason("")
+	if !on {
+		state, reason = ApprovalWaiting, ReasonAutoApproveOff
+	}
 	for _, who := range added {
-		if on {
-			if err := SetApproval(ctx, db.New(tx), c.ID, who.ID, ApprovalScheduled, "", now); err != nil {
-				return err
-			}
-			continue
-		}
-		if err := SetApproval(ctx, db.New(tx), c.ID, who.ID, ApprovalWaiting, ReasonAutoApproveOff, now); err != nil {
-			return err
-		}
-		if err := a.RecordWaiting(ctx, tx, c, who.ID, ReasonAutoApproveOff, ModeOf(p)); err != nil {
+		if err := a.SettleApproval(ctx, tx, c, who.ID, "", "", state, reason, ModeOf(p)); err != nil {
 			return err
 		}
 	}
