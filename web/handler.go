@@ -103,6 +103,8 @@ func (h *handler) routes() http.Handler {
 	mux.Handle("POST /queue/approve", h.signedIn(h.approveQueued))
 	mux.Handle("POST /queue/skip", h.signedIn(h.skipQueued))
 	mux.Handle("POST /queue/unskip", h.signedIn(h.unskipQueued))
+	mux.Handle("POST /queue/approve-group", h.signedIn(h.approveGroup))
+	mux.Handle("POST /queue/skip-group", h.signedIn(h.skipGroup))
 
 	mux.Handle("GET /reports", h.signedIn(h.reports))
 

@@ -5,11 +5,13 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 
 	"github.com/giftwell/giftwell/core"
 	"github.com/giftwell/giftwell/core/approval"
 	"github.com/giftwell/giftwell/core/campaign"
+	"github.com/giftwell/giftwell/core/gift"
 	"github.com/giftwell/giftwell/core/ledger"
 )
 
@@ -34,8 +36,17 @@ type queueData struct {
 	CampaignID string
 	// Campaign is that playbook; nil for the whole workspace.
 	Campaign *campaign.Campaign
-	// Items are the waiting people in queue order.
+	// Items are the waiting people in queue order, all of them.
 	Items []approval.QueueItem
+	// Groups are the people under the filter by playbook, with the people
+	// of this page (queueGroups).
+	Groups []*queueGroup
+	// Filters are the "Show" choices; Reason is the chosen one ("" = all).
+	Filters []queueFilter
+	Reason  string
+	// Page and Pages page the people; PrevURL and NextURL are "" at the ends.
+	Page, Pages      int
+	PrevURL, NextURL string
 	// Skipped are the newest skipped people, at most queueSkippedShown.
 	Skipped []approval.SkippedItem
 	// MoreSkipped counts the skipped people not listed.
@@ -61,6 +72,43 @@ func (d queueData) NeedsFunds() bool {
 		}
 	}
 	return false
+}
+
+// FundsWhy is what the page says when people wait for funds: how much to
+// add (the queue's own sentence), or "".
+func (d queueData) FundsWhy() string {
+	for _, it := range d.Items {
+		if it.WaitsFor == campaign.ReasonLowBalance {
+			return it.Why
+		}
+	}
+	return ""
+}
+
+// GroupConfirm is the confirmation of approving all of group g: how many
+// people, the total, and the balance before and after.
+func (d queueData) GroupConfirm(g *queueGroup) string {
+	gifts := plural(g.People, "gift", "gifts")
+	bal := d.Balance.Cents
+	if g.Cents <= bal {
+		return fmt.Sprintf("Approve %s for %s, paid from the balance? The balance is %s now and %s after.",
+			gifts, core.Dollars(g.Cents), core.Dollars(bal), core.Dollars(bal-g.Cents))
+	}
+	return fmt.Sprintf("Approve %s for %s, paid from the balance? The balance is %s, so only the gifts it covers are approved, in queue order; add %s to approve them all.",
+		gifts, core.Dollars(g.Cents), core.Dollars(bal), core.Dollars(g.Cents-bal))
+}
+
+// GroupSkipConfirm is the confirmation of skipping all of group g.
+func (d queueData) GroupSkipConfirm(g *queueGroup) string {
+	return fmt.Sprintf("Skip %s on %s? Nothing is charged; you can unskip them later.", plural(g.People, "person", "people"), g.CampaignName)
+}
+
+// plural is "1 gift" or "n gifts".
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }
 
 // IsRepeat reports whether blockers ask to approve a repeat gift, so the
@@ -93,6 +141,20 @@ func (h *handler) queuePage(w http.ResponseWriter, r *http.Request, s session) {
 		d, err := h.loadQueuePage(ctx, s.Principal, scope)
 		if err != nil {
 			return view{}, err
+		}
+		d.Reason = r.URL.Query().Get("reason")
+		d.Page, _ = strconv.Atoi(r.URL.Query().Get("page"))
+		d.Page = max(d.Page, 1)
+		d.Groups, d.Filters, d.Pages = groupQueue(d.Items, d.Reason, d.Page)
+		if d.Page > d.Pages {
+			d.Page = d.Pages
+			d.Groups, d.Filters, d.Pages = groupQueue(d.Items, d.Reason, d.Page)
+		}
+		if d.Page > 1 {
+			d.PrevURL = queuePageURL(scope, d.Reason, d.Page-1)
+		}
+		if d.Page < d.Pages {
+			d.NextURL = queuePageURL(scope, d.Reason, d.Page+1)
 		}
 		if flash != nil {
 			d.Flash = flash.notice(d)
@@ -174,10 +236,22 @@ func (h *handler) decideQueued(w http.ResponseWriter, r *http.Request, s session
 		h.backToQueue(w, r, s, flash)
 		return
 	}
+	names := map[queuePerson]string{}
+	if act == queueUnskip {
+		if items, err := h.app.Approvals.SkippedPeople(r.Context(), s.Principal, scope); err == nil {
+			for _, it := range items {
+				names[queuePerson{it.CampaignID, it.RecipientID}] = it.Recipient.Name
+			}
+		}
+	} else if items, err := h.app.Approvals.Queue(r.Context(), s.Principal, scope); err == nil {
+		for _, it := range items {
+			names[queuePerson{it.CampaignID, it.RecipientID}] = it.Recipient.Name
+		}
+	}
 	for _, who := range people {
-		err := h.decideOne(r.Context(), s.Principal, act, who, f)
+		cents, err := h.decideOne(r.Context(), s.Principal, act, who, f)
 		if err == nil {
-			flash.Done++
+			flash.decided(names[who], cents)
 			continue
 		}
 		if core.ErrorCode(err) == core.CodeAuthRequired {
@@ -193,20 +267,22 @@ func (h *handler) decideQueued(w http.ResponseWriter, r *http.Request, s session
 	h.backToQueue(w, r, s, flash)
 }
 
-// decideOne asks core to do act with one person.
-func (h *handler) decideOne(ctx context.Context, p core.Principal, act queueAction, who queuePerson, f url.Values) error {
-	var err error
+// decideOne asks core to do act with one person; cents is what an
+// approval took from the balance.
+func (h *handler) decideOne(ctx context.Context, p core.Principal, act queueAction, who queuePerson, f url.Values) (cents int64, err error) {
 	switch act {
 	case queueApprove:
-		_, err = h.app.Approvals.ApproveGift(ctx, p, approval.QueueDecision{
+		var g gift.Gift
+		g, err = h.app.Approvals.ApproveGift(ctx, p, approval.QueueDecision{
 			CampaignID: who.CampaignID, RecipientID: who.RecipientID, ApproveRepeat: f.Get("approve_repeat") == "1",
 		})
+		cents = g.TotalCents
 	case queueSkip:
 		_, err = h.app.Approvals.SkipGift(ctx, p, approval.QueueSkip{CampaignID: who.CampaignID, RecipientID: who.RecipientID, Reason: f.Get("reason")})
 	case queueUnskip:
 		_, err = h.app.Approvals.UnskipGift(ctx, p, approval.QueueUnskip{CampaignID: who.CampaignID, RecipientID: who.RecipientID})
 	}
-	return err
+	return cents, err
 }
 
 // backToQueue stores the flash and redirects to the queue page the form was on.

@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+
+	"github.com/giftwell/giftwell/core"
 )
 
 // A queue form answers with a redirect to the queue page (post, redirect,
@@ -42,6 +44,56 @@ type queueFlash struct {
 	More int `json:"m,omitempty"`
 	// Problem is why the form itself was refused before anyone was decided.
 	Problem string `json:"p,omitempty"`
+	// Names are the first people decided, to say whom; Cents is what the
+	// approved gifts took from the balance.
+	Names []string `json:"w,omitempty"`
+	Cents int64    `json:"c,omitempty"`
+	// Text, when set, is the whole summary (a group decision's).
+	Text string `json:"s,omitempty"`
+}
+
+// flashNames is how many people a flash names before "and n more".
+const flashNames = 3
+
+// decided records one more person the action succeeded for.
+func (f *queueFlash) decided(name string, cents int64) {
+	f.Done++
+	f.Cents += cents
+	if len(f.Names) < flashNames && name != "" {
+		f.Names = append(f.Names, name)
+	}
+}
+
+// whom is "Ana Diaz", "Ana Diaz and Bo Li" or "Ana Diaz, Bo Li, Cy Ng and 4 more".
+func (f queueFlash) whom() string {
+	names := f.Names
+	more := f.Done - len(names)
+	switch {
+	case len(names) == 0:
+		return ""
+	case more > 0:
+		return fmt.Sprintf("%s and %d more", strings.Join(names, ", "), more)
+	case len(names) == 1:
+		return names[0]
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+}
+
+// done is the summary's first clause: who was decided and, for
+// approvals, how much came from the balance.
+func (f queueFlash) done(verb string) string {
+	whom := f.whom()
+	if f.Action == queueApprove {
+		gifts := plural(f.Done, "gift", "gifts")
+		if whom != "" {
+			gifts += " for " + whom
+		}
+		return fmt.Sprintf("%s %s, %s from the balance", verb, gifts, core.Dollars(f.Cents))
+	}
+	if whom == "" {
+		whom = plural(f.Done, "person", "people")
+	}
+	return verb + " " + whom
 }
 
 // queueFailure is one person the action failed for.
@@ -167,12 +219,14 @@ func (f queueFlash) notice(d queueData) *queueNotice {
 	failed := len(f.Failed) + f.More
 	n := &queueNotice{Failed: failed > 0}
 	switch {
+	case f.Text != "":
+		n.Summary = f.Text
 	case failed == 0:
-		n.Summary = fmt.Sprintf("%s %d.", verbs[0], f.Done)
+		n.Summary = f.done(verbs[0]) + "."
 	case f.Done == 0:
 		n.Summary = fmt.Sprintf("%d could not be %s:", failed, verbs[1])
 	default:
-		n.Summary = fmt.Sprintf("%s %d; %d could not be %s:", verbs[0], f.Done, failed, verbs[1])
+		n.Summary = fmt.Sprintf("%s; %d could not be %s:", f.done(verbs[0]), failed, verbs[1])
 	}
 	if f.More > 0 {
 		n.More = fmt.Sprintf("%d more not listed here.", f.More)

@@ -54,7 +54,7 @@ func TestQueueFlashRoundTripsOnlyWithItsToken(t *testing.T) {
 	}
 
 	n := got.notice(queueData{})
-	require.Equal(t, "Approved 2; 1 could not be approved:", n.Summary)
+	require.Equal(t, "Approved 2 gifts, $0.00 from the balance; 1 could not be approved:", n.Summary)
 	require.Equal(t, []queueFailureGroup{{Names: "rcp_1", Message: "No.", TopUp: true}}, n.Failures, "a person the page no longer lists is named by ID")
 }
 

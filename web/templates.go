@@ -111,6 +111,7 @@ var templateFuncs = template.FuncMap{
 	"giftBadge":    giftStatusBadge,
 	"itemStatus":   invoiceItemStatus,
 	"requirement":  requirementName,
+	"filterKey":    filterKey,
 }
 
 // secret is a value shown once with a copy button, as the "secret" partial

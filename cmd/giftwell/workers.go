@@ -61,6 +61,7 @@ func (w *PruneSignInRecordsWorker) Work(ctx context.Context, _ *river.Job[PruneS
 func addWorkers(workers *river.Workers, app *giftwell.App, sender identity.EmailSender) []*river.PeriodicJob {
 	river.AddWorker(workers, &identity.DeliverEmailWorker{Identity: app.Identity, Sender: sender})
 	river.AddWorker(workers, &approval.ScheduledApprovalWorker{Approvals: app.Approvals})
+	river.AddWorker(workers, &approval.FundsArrivedWorker{Approvals: app.Approvals})
 	river.AddWorker(workers, &gift.SimulateFulfilmentWorker{Gifts: app.Gifts})
 	river.AddWorker(workers, &PruneSignInRecordsWorker{app: app})
 	river.AddWorker(workers, &giftlink.ExpireLinksWorker{GiftLinks: app.GiftLinks})

@@ -93,7 +93,19 @@ func (a *Service) ApproveGift(ctx context.Context, p core.Principal, in QueueDec
 		return gift.Gift{}, err
 	}
 	var out gift.Gift
-	err := pgx.BeginFunc(ctx, a.DB, func(tx pgx.Tx) error {
+	err := pgx.BeginFunc(ctx, a.DB, func(tx pgx.Tx) (err error) {
+		out, err = a.approveTx(ctx, tx, p, in)
+		return err
+	})
+	if err != nil {
+		return gift.Gift{}, core.AsCoreError(err)
+	}
+	return out, nil
+}
+
+// approveTx is ApproveGift's decision inside tx, for p already authorized.
+func (a *Service) approveTx(ctx context.Context, tx pgx.Tx, p core.Principal, in QueueDecision) (out gift.Gift, _ error) {
+	err := func() error {
 		q := db.New(tx)
 		qp, err := lockQueuePerson(ctx, q, p, in.CampaignID, in.RecipientID)
 		if err != nil {
@@ -157,11 +169,8 @@ func (a *Service) ApproveGift(ctx context.Context, p core.Principal, in QueueDec
 			c: c, who: who, unitCents: unit, mode: mode, fundedBy: gift.FundedByBalance, approvedBy: p.UserID,
 		})
 		return err
-	})
-	if err != nil {
-		return gift.Gift{}, core.AsCoreError(err)
-	}
-	return out, nil
+	}()
+	return out, err
 }
 
 // SkipGift sets a waiting or scheduled person of a playbook aside for p, a

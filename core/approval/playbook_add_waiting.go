@@ -24,7 +24,7 @@ func (a *Service) explainWaiting(ctx context.Context, q *db.Queries, p core.Prin
 	funds := false
 	for _, e := range entries {
 		if e.item.RecipientID == res.RecipientID {
-			res.Blockers = e.item.Blockers
+			res.Blockers, res.Why = e.item.Blockers, e.item.Why
 			for _, b := range e.item.Blockers {
 				funds = funds || b == campaign.ReasonLowBalance.Blocker()
 			}

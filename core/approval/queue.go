@@ -253,6 +253,10 @@ func (a *Service) queueOf(ctx context.Context, q *db.Queries, workspaceID string
 	}
 
 	out := make([]queueEntry, 0, len(rows))
+	// The people who wait only for funds: what they cost together, and
+	// where they are in out, to say how much to add once all are counted.
+	var fundsCents int64
+	var fundsWait []int
 	for _, r := range rows {
 		pb := playbooks[r.Campaign.ID]
 		who, err := campaign.PersonFromRow(r.Recipient)
@@ -273,13 +277,31 @@ func (a *Service) queueOf(ctx context.Context, q *db.Queries, workspaceID string
 		}
 
 		blockers := []string{}
+		var first *campaign.Check
 		for _, k := range append(own, limits...) {
 			if k.Reason == campaign.ReasonProductUnverified {
 				continue
 			}
+			if first == nil {
+				first = &k
+			}
 			if b := k.Blocker(); !slices.Contains(blockers, b) {
 				blockers = append(blockers, b)
 			}
+		}
+		if first == nil {
+			// Nothing stops a person approving: say why auto-approve left them.
+			if ks := campaign.AutoApproveChecks(pb.c.AutoApprove, pb.c, pb.product, pb.unit); len(ks) > 0 {
+				first = &ks[0]
+			}
+		}
+		why, waitsFor := readyWhy(r.Recipient.ApprovalState), campaign.ApprovalReason("")
+		if first != nil {
+			why, waitsFor = first.Why, first.Reason
+		}
+		if len(own) == 0 && onlyFunds(limits) {
+			fundsCents += pb.unit
+			fundsWait = append(fundsWait, len(out))
 		}
 		seq := int64(0)
 		if r.Recipient.QueueSeq != nil {
@@ -289,12 +311,36 @@ func (a *Service) queueOf(ctx context.Context, q *db.Queries, workspaceID string
 			CampaignID: pb.c.ID, CampaignName: pb.c.Name, ProductID: pb.c.ProductID, RecipientID: who.ID,
 			Recipient:  QueuePerson{Name: who.DisplayName(), Company: who.Company, Title: who.Title},
 			Message:    campaign.PersonNote(pb.c.Message, who.Message, who.NoteValues()).Resolved,
-			PriceCents: pb.unit, Blockers: blockers, State: campaign.ApprovalState(r.Recipient.ApprovalState),
+			PriceCents: pb.unit, Blockers: blockers, Why: why, WaitsFor: waitsFor, State: campaign.ApprovalState(r.Recipient.ApprovalState),
 			Reason: campaign.ApprovalReason(r.Recipient.ApprovalReason), ApprovalURL: a.Config.QueueURL(pb.c.ID),
 			AutoApprove: pb.c.AutoApprove, QueuedAt: r.Recipient.CreatedAt.UTC(),
 		}})
 	}
+	if len(fundsWait) > 0 {
+		why := campaign.FundsWhy(fundsCents-max(balance, 0), len(fundsWait))
+		for _, i := range fundsWait {
+			out[i].item.Why = why
+			if out[i].item.AutoApprove != nil && out[i].item.AutoApprove.Enabled {
+				out[i].item.Why += " " + campaign.FundsRedecideWhy
+			}
+		}
+	}
 	return out, nil
+}
+
+// onlyFunds reports whether the balance is all that stops a gift: limits
+// holds the low-balance check and nothing else.
+func onlyFunds(limits []campaign.Check) bool {
+	return len(limits) == 1 && limits[0].Reason == campaign.ReasonLowBalance
+}
+
+// readyWhy is what the queue says of a person nothing stops: approve, or
+// (scheduled) auto-approve is deciding them.
+func readyWhy(state string) string {
+	if campaign.ApprovalState(state) == campaign.ApprovalScheduled {
+		return "Auto-approve is deciding this gift now."
+	}
+	return "Nothing stops this gift: approve, or skip."
 }
 
 // queueCursor is the decoded form of an opaque list_queue cursor: the queue

@@ -13,8 +13,9 @@ type AddPersonResult struct {
 	AlreadyQueued bool                      `json:"alreadyQueued" jsonschema:"true when an earlier add already queued this person (matched by sourceSystem+externalId, then recipientId, email or profileUrl; an add with none of these by name and company); the person's current state is returned; a waiting person takes the fields sent and auto-approve runs again when on"`
 	ApprovalURL   string                    `json:"approvalUrl" jsonschema:"the queue page for this playbook, to hand to an owner or admin"`
 	Approval      campaign.PlaybookApproval `json:"approval" jsonschema:"the person's approval state"`
-	// Blockers and TopUpURL are set for a waiting person (explainWaiting).
+	// Blockers, Why and TopUpURL are set for a waiting person (explainWaiting).
 	Blockers []string `json:"blockers,omitzero" jsonschema:"for a waiting person: what stops approval now, in the queue's words (as list_queue shows them); empty when an owner or admin can approve at approvalUrl"`
+	Why      string   `json:"why,omitempty" jsonschema:"for a waiting person: why, and the way out"`
 	TopUpURL string   `json:"topUpUrl,omitempty" jsonschema:"for a waiting person when the balance is low (get_balance's lowBalance) or their blockers include Add funds: the page where a signed-in owner or admin adds funds; hand it to a person"`
 	// DryRun and PriceCents are set on a dry run's answer (AddToPlaybook).
 	DryRun     bool  `json:"dryRun,omitempty" jsonschema:"true: nothing was saved; approval is what an add would reach now (no sendId; recipientId only for a person already on the playbook)"`
@@ -68,11 +69,16 @@ type QueueItem struct {
 	Message      string                  `json:"message" jsonschema:"the note as it will be printed, or empty when it cannot be resolved yet"`
 	PriceCents   int64                   `json:"priceCents" jsonschema:"what approving costs in USD cents (priceCents + shippingCents); excludes delivery for gifts whose delivery is quoted later"`
 	Blockers     []string                `json:"blockers" jsonschema:"what stops approval now, in the queue's words (Add funds, Monthly budget reached, Needs a shipping address, ...); empty when an owner or admin can approve"`
+	Why          string                  `json:"why" jsonschema:"why they wait and the way out, in words for a person"`
 	State        campaign.ApprovalState  `json:"state" jsonschema:"waiting or scheduled" schema:"enum=waiting|scheduled"`
 	Reason       campaign.ApprovalReason `json:"reason,omitempty" jsonschema:"why the person started waiting"`
 	ApprovalURL  string                  `json:"approvalUrl" jsonschema:"the queue page to hand to an owner or admin"`
 	AutoApprove  *campaign.AutoApprove   `json:"autoApprove,omitempty" jsonschema:"the playbook's auto-approve rule, when one is set"`
 	QueuedAt     time.Time               `json:"queuedAt" jsonschema:"when the person was added"`
+	// WaitsFor is the reason behind Why: the first check that stops them
+	// now, or the reason their playbook leaves them to a person. The web
+	// queue groups and filters people by it.
+	WaitsFor campaign.ApprovalReason `json:"-"`
 }
 
 // QueuePerson is who a queue item or skipped item is about.

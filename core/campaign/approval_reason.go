@@ -64,7 +64,7 @@ var ReasonOrder = []ApprovalReason{
 
 var reasons = map[ApprovalReason]reasonInfo{
 	ReasonAutoApproveOff:          {"The playbook has no auto-approve rule, so every person waits for a signed-in owner or admin. Hand approvalUrl to one of them. Nothing is charged while a person waits.", ""},
-	ReasonLowBalance:              {"The prepaid balance cannot cover this gift. Hand topUpUrl to an owner or admin; adding funds does not approve people already waiting.", "Add funds"},
+	ReasonLowBalance:              {"The prepaid balance cannot cover this gift. Hand topUpUrl to an owner or admin; when funds arrive, auto-approve decides again, in queue order, the people of auto-approving playbooks who waited only for funds (no need to add them again).", "Add funds"},
 	ReasonShippingQuote:           {"The gift's delivery is not priced yet, so auto-approve never approves it. A person approves it once delivery is quoted; the final price may be higher.", ""},
 	ReasonOverPerGiftLimit:        {"The gift costs more than auto-approve's per-gift limit. An owner or admin approves it or raises the limit.", ""},
 	ReasonBudgetCap:               {"The playbook's monthly budget (UTC calendar month) is used up. An owner or admin approves next month or raises the budget.", "Monthly budget reached"},

@@ -91,8 +91,8 @@ func ResolveNote(tmpl string, v NoteValues) (string, []string) {
 // what keeps it from being printed.
 type noteState struct {
 	Resolved string
-	// problem is empty when the note can be printed.
-	problem string
+	// problem is empty when the note can be printed; why says it to a person.
+	problem, why string
 	// tooLong is set when the resolved note is over GiftMessageCharacters.
 	tooLong bool
 	// missing is set when there is no note at all or a placeholder lacks a value.
@@ -107,14 +107,17 @@ func PersonNote(shared, own string, v NoteValues) noteState {
 		tmpl = shared
 	}
 	if strings.TrimSpace(tmpl) == "" {
-		return noteState{missing: true, problem: "no note: set the campaign's message or this person's message"}
+		return noteState{missing: true, problem: "no note: set the campaign's message or this person's message",
+			why: "There is no note to print: write the playbook's note."}
 	}
 	note, missing := ResolveNote(tmpl, v)
 	if len(missing) > 0 {
-		return noteState{missing: true, problem: fmt.Sprintf("%s has no value for this person; fill it or change the note", strings.Join(missing, ", "))}
+		return noteState{missing: true, problem: fmt.Sprintf("%s has no value for this person; fill it or change the note", strings.Join(missing, ", ")),
+			why: fmt.Sprintf("The note uses %s, which this person lacks: ask the agent to add it, or change the note.", strings.Join(missing, ", "))}
 	}
 	if n := utf8.RuneCountInString(note); n > core.GiftMessageCharacters {
-		return noteState{tooLong: true, problem: fmt.Sprintf("the note is %d characters after personalization; at most %d", n, core.GiftMessageCharacters)}
+		return noteState{tooLong: true, problem: fmt.Sprintf("the note is %d characters after personalization; at most %d", n, core.GiftMessageCharacters),
+			why: fmt.Sprintf("The note is %d characters for this person, over %d: shorten it.", n, core.GiftMessageCharacters)}
 	}
 	return noteState{Resolved: note}
 }

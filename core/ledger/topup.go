@@ -223,8 +223,9 @@ func (a *Service) recordTopupSession(ctx context.Context, t db.Topup, processor 
 // CompleteTopup records that the processor's session was paid: it credits
 // the top-up's balance exactly once however often and however concurrently
 // it is called. The top-up row is locked, its state moves created ->
-// completed and the topup ledger entry is written in one transaction; a
-// completed top-up changes nothing. It is the processor's confirmation
+// completed and the topup ledger entry is written in one transaction, with
+// the job that decides again the people who waited for funds
+// (FundsArrivedArgs); a completed top-up changes nothing. It is the processor's confirmation
 // (the sandbox page, later Stripe's webhook), so it takes no principal.
 //
 // It returns NOT_FOUND for an unknown session, INVALID_REQUEST_STATE for an
@@ -256,6 +257,9 @@ func (a *Service) CompleteTopup(ctx context.Context, processorSessionID string) 
 			WorkspaceID: t.WorkspaceID, Mode: core.Mode(t.Mode), Kind: LedgerTopup, Cents: t.Cents,
 			topupID: t.ID, Note: "top-up " + t.ID,
 		}); err != nil {
+			return err
+		}
+		if err := a.fundsArrived(ctx, tx, t.WorkspaceID, core.Mode(t.Mode)); err != nil {
 			return err
 		}
 		now := a.Clock.Now()
