@@ -60,6 +60,13 @@ func (a *Service) createGift(ctx context.Context, tx pgx.Tx, gp giftParams) (gif
 		limit := c.AutoApprove.PerGiftMaxCents
 		n.PerGiftMaxCents = &limit
 	}
+	if !gp.recordOnly {
+		trail, err := trailOf(ctx, db.New(tx), gp)
+		if err != nil {
+			return gift.Gift{}, err
+		}
+		n.Trail = trail
+	}
 	if who.Photo != nil && who.Photo.Source == campaign.PhotoUpload {
 		n.PortraitAssetID = who.Photo.AssetID
 	}
@@ -77,4 +84,41 @@ func (a *Service) createGift(ctx context.Context, tx pgx.Tx, gp giftParams) (gif
 		return gift.Gift{}, core.Internal(err)
 	}
 	return g, nil
+}
+
+// preparedKinds name who added a person as a gift's preparedBy kind.
+var preparedKinds = map[core.Via]string{
+	core.ViaKey: gift.PreparedByKey, core.ViaConnection: gift.PreparedByConnection, core.ViaSession: gift.PreparedByPerson,
+}
+
+// trailOf is who prepared the gift of gp (who added the person, as named
+// now) and who decided it (the auto-approve rule at the playbook's policy
+// version, or the approving person), in one statement. A person added
+// before the trail was recorded has no preparedBy.
+func trailOf(ctx context.Context, q *db.Queries, gp giftParams) (gift.Trail, error) {
+	var t gift.Trail
+	prep := gp.who.Prepared
+	kind := preparedKinds[prep.Via]
+	if kind == "" && gp.approvedBy == "" {
+		if gp.autoApproved {
+			t.DecidedBy = &gift.DecidedBy{Kind: gift.DecidedByRule, Name: gift.AutoApproveName, RuleVersion: gp.c.PolicyVersion}
+		}
+		return t, nil
+	}
+	names, err := q.GiftTrailNames(ctx, db.GiftTrailNamesParams{
+		PreparedVia: string(prep.Via), PreparedCredential: prep.CredentialID, PreparedUser: prep.UserID, DecidedUser: gp.approvedBy,
+	})
+	if err != nil {
+		return gift.Trail{}, core.Internal(err)
+	}
+	if kind != "" {
+		t.PreparedBy = &gift.PreparedBy{Kind: kind, Name: names.PreparedName, PersonEmail: names.PreparedEmail}
+	}
+	switch {
+	case gp.autoApproved:
+		t.DecidedBy = &gift.DecidedBy{Kind: gift.DecidedByRule, Name: gift.AutoApproveName, RuleVersion: gp.c.PolicyVersion}
+	case gp.approvedBy != "":
+		t.DecidedBy = &gift.DecidedBy{Kind: gift.DecidedByPerson, Name: names.DecidedName, Email: names.DecidedEmail}
+	}
+	return t, nil
 }

@@ -191,10 +191,10 @@ func (a *Service) addToPlaybook(ctx context.Context, tx pgx.Tx, p core.Principal
 	if err := campaign.NotesComplete(c.Settings, only, pathOf, only); err != nil {
 		return AddPersonResult{}, err
 	}
-	if err := campaign.InsertPeople(ctx, q, c.WorkspaceID, c.ID, only, now); err != nil {
+	if err := campaign.InsertPeople(ctx, q, p, c.ID, only, now); err != nil {
 		return AddPersonResult{}, err
 	}
-	d, err := a.decideAuto(ctx, tx, c, product, np, mode, false)
+	d, err := a.decideAuto(ctx, tx, c, product, only[0], mode, false) // with who added them
 	if err != nil {
 		return AddPersonResult{}, err
 	}

@@ -151,8 +151,12 @@ func TestQueueItemsShareTheBalanceInOrder(t *testing.T) {
 		CampaignID: a.ID, CampaignName: "Closed-won", ProductID: "gourmet-snack-crate", RecipientID: ids[0],
 		Recipient: approval.QueuePerson{Name: "Ann", Company: "Ann Co", Title: "VP Ann"}, Message: "Thanks, Ann!",
 		PriceCents: crateCents, Blockers: []string{}, State: campaign.ApprovalWaiting, Reason: campaign.ReasonAutoApproveOff,
+		Why: "Auto-approve is off for this playbook: approve, or skip.", WaitsFor: campaign.ReasonAutoApproveOff,
 		ApprovalURL: e.env.SiteURL + "/?queue=" + a.ID, QueuedAt: apptest.Epoch,
 	}, items[0])
+	require.Equal(t, "Add $135.00 to the balance to pay for the 2 gifts waiting for funds.", items[2].Why,
+		"Cal and Dan cost $180; half a gift is left after Ann and Ben")
+	require.Equal(t, items[2].Why, items[3].Why)
 	require.Equal(t, map[string][]string{"Ann": {}, "Ben": {}, "Cal": {"Add funds"}, "Dan": {"Add funds"}},
 		e.queue(e.key, "", "Ann", "Ben", "Cal", "Dan"), "the balance covers the first two people, across playbooks")
 

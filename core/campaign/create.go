@@ -113,7 +113,7 @@ func (a *Service) CreateCampaign(ctx context.Context, p core.Principal, in Campa
 			out = c
 			return err
 		}
-		if err := InsertPeople(ctx, q, p.WorkspaceID, id, people, now); err != nil {
+		if err := InsertPeople(ctx, q, p, id, people, now); err != nil {
 			return err
 		}
 		out, err = a.CampaignTx(ctx, q, p.WorkspaceID, id)

@@ -157,7 +157,7 @@ func (a *Service) addRecipients(ctx context.Context, tx pgx.Tx, q *db.Queries, p
 		if err := writeCampaign(ctx, q, c, s, version, now); err != nil {
 			return RecipientsAdded{}, err
 		}
-		if err := InsertPeople(ctx, q, c.WorkspaceID, c.ID, added, now); err != nil {
+		if err := InsertPeople(ctx, q, p, c.ID, added, now); err != nil {
 			return RecipientsAdded{}, err
 		}
 		if keepsOn {

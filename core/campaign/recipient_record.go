@@ -42,6 +42,9 @@ type Person struct {
 	Position         int
 	RepeatApprovedAt *time.Time
 	CreatedAt        time.Time
+	// Prepared is who added the person (InsertPeople stamps it): the
+	// credential that prepared their gift, for the gift's preparedBy.
+	Prepared Preparer
 	// approval is the stored approval state ("" for people never queued).
 	approval ApprovalState
 	// approvalReason is why a waiting person waits.
@@ -404,7 +407,8 @@ func httpURL(s string) bool {
 // PersonFromRow maps a stored roster row.
 func PersonFromRow(r db.Recipient) (Person, error) {
 	p := Person{ID: r.ID, Position: int(r.Position), RepeatApprovedAt: r.RepeatApprovedAt, CreatedAt: r.CreatedAt,
-		approval: ApprovalState(r.ApprovalState), approvalReason: ApprovalReason(r.ApprovalReason)}
+		approval: ApprovalState(r.ApprovalState), approvalReason: ApprovalReason(r.ApprovalReason),
+		Prepared: Preparer{Via: core.Via(r.PreparedVia), CredentialID: r.PreparedCredential, UserID: r.PreparedUser}}
 	p.PersonFields = PersonFields{
 		Name: r.Name, Email: r.Email, Company: r.Company, Title: r.Title,
 		SourceSystem: r.SourceSystem, ExternalID: r.ExternalID, ProfileURL: r.ProfileUrl, Context: r.Context,
@@ -457,7 +461,21 @@ func (p Person) insertParams(workspaceID, campaignID string, now time.Time) (db.
 		AdultRecipientConfirmed: p.AdultConfirmed, Details: details, ImportID: p.ImportID, ImportRowID: p.ImportRowID,
 		AddressMode: string(p.AddressMode), Address: p.Address, City: p.City, State: p.State, Zip: p.Zip,
 		Country: p.Country, CreatedAt: now, UpdatedAt: now,
+		PreparedVia: string(p.Prepared.Via), PreparedCredential: p.Prepared.CredentialID, PreparedUser: p.Prepared.UserID,
 	}, nil
+}
+
+// Preparer is the credential that added a person: a workspace key, a
+// connection's grant, or a person's sign-in session, with its person.
+type Preparer struct {
+	Via          core.Via
+	CredentialID string
+	UserID       string
+}
+
+// PreparerOf is who p is, as a person's Prepared records it.
+func PreparerOf(p core.Principal) Preparer {
+	return Preparer{Via: p.Via, CredentialID: p.CredentialID, UserID: p.UserID}
 }
 
 // UpdateParams rewrite a stored person.

@@ -267,14 +267,17 @@ func PolicyChanged(current int64) *core.Error {
 		"is stale: the campaign is at policyVersion %d; read it again, then retry with that version", current)
 }
 
-// InsertPeople stores new people in one COPY.
-func InsertPeople(ctx context.Context, q *db.Queries, workspaceID, campaignID string, people []Person, now time.Time) error {
+// InsertPeople stores new people, added by who, in one COPY: each records
+// who added them (Person.Prepared, set on people too), for their gift's
+// preparedBy.
+func InsertPeople(ctx context.Context, q *db.Queries, who core.Principal, campaignID string, people []Person, now time.Time) error {
 	if len(people) == 0 {
 		return nil
 	}
 	rows := make([]db.RecipientInsertManyParams, 0, len(people))
-	for _, p := range people {
-		r, err := p.insertParams(workspaceID, campaignID, now)
+	for i := range people {
+		people[i].Prepared = PreparerOf(who)
+		r, err := people[i].insertParams(who.WorkspaceID, campaignID, now)
 		if err != nil {
 			return core.Internal(err)
 		}

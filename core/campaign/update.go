@@ -213,7 +213,7 @@ func (a *Service) updateCampaign(ctx context.Context, tx pgx.Tx, q *db.Queries, 
 	if err := writeCampaign(ctx, q, c, next, version, now); err != nil {
 		return Campaign{}, err
 	}
-	if err := plan.write(ctx, q, c.WorkspaceID, c.ID, now); err != nil {
+	if err := plan.write(ctx, q, p, c.ID, now); err != nil {
 		return Campaign{}, err
 	}
 	if keepsOn {
@@ -407,7 +407,7 @@ func planRoster(roster Roster, items []RecipientInput, rules RecipientRules, now
 }
 
 // write stores the plan: removals, updates, then additions.
-func (pl rosterPlan) write(ctx context.Context, q *db.Queries, workspaceID, campaignID string, now time.Time) error {
+func (pl rosterPlan) write(ctx context.Context, q *db.Queries, who core.Principal, campaignID string, now time.Time) error {
 	if len(pl.removed) > 0 {
 		ids := make([]string, len(pl.removed))
 		for i, p := range pl.removed {
@@ -429,5 +429,5 @@ func (pl rosterPlan) write(ctx context.Context, q *db.Queries, workspaceID, camp
 			return core.Internal(err)
 		}
 	}
-	return InsertPeople(ctx, q, workspaceID, campaignID, pl.added, now)
+	return InsertPeople(ctx, q, who, campaignID, pl.added, now)
 }

@@ -50,6 +50,10 @@ type Gift struct {
 	AutoApproved bool          `json:"autoApproved" jsonschema:"true when auto-approve approved it"`
 	ApprovedBy   string        `json:"approvedBy,omitempty" jsonschema:"the user ID of the person who approved it; empty for auto-approve"`
 	Outcome      string        `json:"outcome" jsonschema:"none, replied, meeting_booked or meeting_held, as the customer reported" schema:"enum=none|replied|meeting_booked|meeting_held"`
+	// PreparedBy, DecidedBy and DecidedAt are the gift's trail (Trail).
+	PreparedBy *PreparedBy `json:"preparedBy,omitempty" jsonschema:"who prepared it: the key, the connected app and its person, or a person"`
+	DecidedBy  *DecidedBy  `json:"decidedBy,omitempty" jsonschema:"who approved it: a person or the auto-approve rule"`
+	DecidedAt  *time.Time  `json:"decidedAt,omitempty" jsonschema:"when it was approved"`
 	// Portrait is the portrait of a gift whose product requiresPortrait.
 	Portrait *artwork.Portrait `json:"portrait,omitempty" jsonschema:"the portrait's state; absent when the gift needs no portrait"`
 	// GiftLinkGeneration advances on regift; 0 while the gift has no link.
@@ -110,6 +114,8 @@ type New struct {
 	// PortraitAssetID is the person's uploaded photo, for a product that
 	// requiresPortrait; "" starts the portrait awaiting a photo.
 	PortraitAssetID string
+	// Trail is who prepared and who decided the gift; decided now.
+	Trail Trail
 	// RecordOnly records a gift that was paid elsewhere (InsertSend's
 	// history): no debit, no link and no events.
 	RecordOnly bool
@@ -163,6 +169,16 @@ func (a *Service) Create(ctx context.Context, tx pgx.Tx, n New) (Gift, error) {
 	if err != nil {
 		return Gift{}, core.Internal(err)
 	}
+	prepared, decided, err := n.Trail.trailJSON()
+	if err != nil {
+		return Gift{}, core.Internal(err)
+	}
+	g.PreparedBy, g.DecidedBy = n.Trail.PreparedBy, n.Trail.DecidedBy
+	var decidedAt *time.Time
+	if g.DecidedBy != nil {
+		at := g.CreatedAt.UTC()
+		decidedAt, g.DecidedAt = &at, &at
+	}
 	who := g.Recipient
 	if err := q.SendInsert(ctx, db.SendInsertParams{
 		ID: g.ID, WorkspaceID: n.WorkspaceID, CampaignID: n.CampaignID, RecipientID: n.RecipientID, ProductID: n.ProductID,
@@ -170,7 +186,7 @@ func (a *Service) Create(ctx context.Context, tx pgx.Tx, n New) (Gift, error) {
 		Attribution: attr, Outcome: g.Outcome, RecipientEmail: who.Email, RecipientSourceSystem: who.SourceSystem,
 		RecipientExternalID: who.ExternalID, RecipientProfileUrl: who.ProfileURL, RecipientName: who.Name,
 		AutoApproved: g.AutoApproved, ApprovedBy: g.ApprovedBy, Recipient: snap, Message: n.Note,
-		Customization: custJSON, CreatedAt: g.CreatedAt,
+		Customization: custJSON, PreparedBy: prepared, DecidedBy: decided, DecidedAt: decidedAt, CreatedAt: g.CreatedAt,
 	}); err != nil {
 		if name, ok := core.ViolatedUnique(err); ok && name == "sends_recipient_once" {
 			return Gift{}, core.FieldError(core.CodeInvalidRequestState, "recipientId", "%s already has a gift", n.RecipientID)
@@ -198,6 +214,12 @@ func (a *Service) Create(ctx context.Context, tx pgx.Tx, n New) (Gift, error) {
 	data := map[string]any{
 		"campaignId": n.CampaignID, "sendId": g.ID, "recipientId": n.RecipientID, "productId": g.ProductID, "status": g.Status,
 		"totalCents": g.TotalCents, "fundedBy": g.FundedBy, "attribution": g.Attribution, "autoApproved": g.AutoApproved,
+	}
+	if g.PreparedBy != nil {
+		data["preparedBy"] = g.PreparedBy
+	}
+	if g.DecidedBy != nil {
+		data["decidedBy"], data["decidedAt"] = g.DecidedBy, g.DecidedAt
 	}
 	ev := core.EventRecord{WorkspaceID: n.WorkspaceID, Type: core.EventSendCreated, Mode: g.Mode, CampaignID: n.CampaignID, SendID: g.ID, RecipientID: n.RecipientID, Data: data}
 	if err := a.RecordEvent(ctx, tx, ev); err != nil {
@@ -271,6 +293,9 @@ func FromRow(r db.Send) (Gift, error) {
 	}
 	if g.Recipient.AddressMode == "" {
 		g.Recipient.AddressMode = AddressConfirm
+	}
+	if err := readTrail(&g, r.PreparedBy, r.DecidedBy, r.DecidedAt); err != nil {
+		return Gift{}, core.Internal(err)
 	}
 	return g, nil
 }

@@ -10,7 +10,7 @@ import (
 )
 
 const recipientClaimScheduled = `-- name: RecipientClaimScheduled :one
-SELECT id, workspace_id, campaign_id, position, name, email, company, title, source_system, external_id, profile_url, context, message, custom_tag, asset_ids, photo, adult_recipient_confirmed, details, import_id, import_row_id, address_mode, address, city, state, zip, country, repeat_approved_at, repeat_approved_by, created_at, updated_at, queue_seq, approval_state, approval_reason, skip_reason, skipped_by, skipped_at
+SELECT id, workspace_id, campaign_id, position, name, email, company, title, source_system, external_id, profile_url, context, message, custom_tag, asset_ids, photo, adult_recipient_confirmed, details, import_id, import_row_id, address_mode, address, city, state, zip, country, repeat_approved_at, repeat_approved_by, created_at, updated_at, queue_seq, approval_state, approval_reason, skip_reason, skipped_by, skipped_at, prepared_via, prepared_credential, prepared_user
 FROM recipients
 WHERE workspace_id = $1 AND campaign_id = $2 AND approval_state = 'scheduled'
   AND NOT (id = ANY(coalesce($3::text[], '{}')))
@@ -71,12 +71,15 @@ func (q *Queries) RecipientClaimScheduled(ctx context.Context, arg RecipientClai
 		&i.SkipReason,
 		&i.SkippedBy,
 		&i.SkippedAt,
+		&i.PreparedVia,
+		&i.PreparedCredential,
+		&i.PreparedUser,
 	)
 	return i, err
 }
 
 const recipientClaimScheduledWait = `-- name: RecipientClaimScheduledWait :one
-SELECT id, workspace_id, campaign_id, position, name, email, company, title, source_system, external_id, profile_url, context, message, custom_tag, asset_ids, photo, adult_recipient_confirmed, details, import_id, import_row_id, address_mode, address, city, state, zip, country, repeat_approved_at, repeat_approved_by, created_at, updated_at, queue_seq, approval_state, approval_reason, skip_reason, skipped_by, skipped_at
+SELECT id, workspace_id, campaign_id, position, name, email, company, title, source_system, external_id, profile_url, context, message, custom_tag, asset_ids, photo, adult_recipient_confirmed, details, import_id, import_row_id, address_mode, address, city, state, zip, country, repeat_approved_at, repeat_approved_by, created_at, updated_at, queue_seq, approval_state, approval_reason, skip_reason, skipped_by, skipped_at, prepared_via, prepared_credential, prepared_user
 FROM recipients
 WHERE workspace_id = $1 AND campaign_id = $2 AND approval_state = 'scheduled'
   AND NOT (id = ANY(coalesce($3::text[], '{}')))
@@ -135,6 +138,9 @@ func (q *Queries) RecipientClaimScheduledWait(ctx context.Context, arg Recipient
 		&i.SkipReason,
 		&i.SkippedBy,
 		&i.SkippedAt,
+		&i.PreparedVia,
+		&i.PreparedCredential,
+		&i.PreparedUser,
 	)
 	return i, err
 }

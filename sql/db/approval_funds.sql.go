@@ -10,7 +10,7 @@ import (
 )
 
 const recipientLockWaitingForFunds = `-- name: RecipientLockWaitingForFunds :one
-SELECT id, workspace_id, campaign_id, position, name, email, company, title, source_system, external_id, profile_url, context, message, custom_tag, asset_ids, photo, adult_recipient_confirmed, details, import_id, import_row_id, address_mode, address, city, state, zip, country, repeat_approved_at, repeat_approved_by, created_at, updated_at, queue_seq, approval_state, approval_reason, skip_reason, skipped_by, skipped_at
+SELECT id, workspace_id, campaign_id, position, name, email, company, title, source_system, external_id, profile_url, context, message, custom_tag, asset_ids, photo, adult_recipient_confirmed, details, import_id, import_row_id, address_mode, address, city, state, zip, country, repeat_approved_at, repeat_approved_by, created_at, updated_at, queue_seq, approval_state, approval_reason, skip_reason, skipped_by, skipped_at, prepared_via, prepared_credential, prepared_user
 FROM recipients
 WHERE campaign_id = $1 AND id = $2 AND approval_state = 'waiting' AND approval_reason = 'low_balance'
 FOR UPDATE
@@ -63,6 +63,9 @@ func (q *Queries) RecipientLockWaitingForFunds(ctx context.Context, arg Recipien
 		&i.SkipReason,
 		&i.SkippedBy,
 		&i.SkippedAt,
+		&i.PreparedVia,
+		&i.PreparedCredential,
+		&i.PreparedUser,
 	)
 	return i, err
 }

@@ -57,6 +57,9 @@ func (r iteratorForRecipientInsertMany) Values() ([]interface{}, error) {
 		r.rows[0].Country,
 		r.rows[0].CreatedAt,
 		r.rows[0].UpdatedAt,
+		r.rows[0].PreparedVia,
+		r.rows[0].PreparedCredential,
+		r.rows[0].PreparedUser,
 	}, nil
 }
 
@@ -65,5 +68,5 @@ func (r iteratorForRecipientInsertMany) Err() error {
 }
 
 func (q *Queries) RecipientInsertMany(ctx context.Context, arg []RecipientInsertManyParams) (int64, error) {
-	return q.db.CopyFrom(ctx, []string{"recipients"}, []string{"id", "workspace_id", "campaign_id", "position", "name", "email", "company", "title", "source_system", "external_id", "profile_url", "context", "message", "custom_tag", "asset_ids", "photo", "adult_recipient_confirmed", "details", "import_id", "import_row_id", "address_mode", "address", "city", "state", "zip", "country", "created_at", "updated_at"}, &iteratorForRecipientInsertMany{rows: arg})
+	return q.db.CopyFrom(ctx, []string{"recipients"}, []string{"id", "workspace_id", "campaign_id", "position", "name", "email", "company", "title", "source_system", "external_id", "profile_url", "context", "message", "custom_tag", "asset_ids", "photo", "adult_recipient_confirmed", "details", "import_id", "import_row_id", "address_mode", "address", "city", "state", "zip", "country", "created_at", "updated_at", "prepared_via", "prepared_credential", "prepared_user"}, &iteratorForRecipientInsertMany{rows: arg})
 }

@@ -64,7 +64,7 @@ func (q *Queries) GiftAddressInsert(ctx context.Context, arg GiftAddressInsertPa
 }
 
 const giftLinkByTokenHash = `-- name: GiftLinkByTokenHash :one
-SELECT l.send_id, l.workspace_id, l.campaign_id, l.generation, l.message_version, l.token_salt, l.state, l.message, l.branding, l.opened_generation, l.created_at, l.expires_at, l.used_at, l.revoked_at, l.updated_at, t.generation AS token_generation, s.id, s.workspace_id, s.campaign_id, s.recipient_id, s.product_id, s.status, s.mode, s.total_cents, s.funded_by, s.attribution, s.outcome, s.recipient_email, s.recipient_source_system, s.recipient_external_id, s.recipient_profile_url, s.recipient_name, s.created_at, s.auto_approved, s.approved_by, s.recipient, s.message, s.customization, s.updated_at, s.carrier, s.tracking_number, s.tracking_url, s.outcome_occurred_at, s.gift_link_generation, s.address_confirmed_at, s.final_price_cents, s.price_review, s.shipping_states, s.portrait_state, s.portrait_version, s.portrait_asset_id, s.portrait_source_url, s.portrait_approved_at
+SELECT l.send_id, l.workspace_id, l.campaign_id, l.generation, l.message_version, l.token_salt, l.state, l.message, l.branding, l.opened_generation, l.created_at, l.expires_at, l.used_at, l.revoked_at, l.updated_at, t.generation AS token_generation, s.id, s.workspace_id, s.campaign_id, s.recipient_id, s.product_id, s.status, s.mode, s.total_cents, s.funded_by, s.attribution, s.outcome, s.recipient_email, s.recipient_source_system, s.recipient_external_id, s.recipient_profile_url, s.recipient_name, s.created_at, s.auto_approved, s.approved_by, s.recipient, s.message, s.customization, s.updated_at, s.carrier, s.tracking_number, s.tracking_url, s.outcome_occurred_at, s.gift_link_generation, s.address_confirmed_at, s.final_price_cents, s.price_review, s.shipping_states, s.portrait_state, s.portrait_version, s.portrait_asset_id, s.portrait_source_url, s.portrait_approved_at, s.prepared_by, s.decided_by, s.decided_at
 FROM gift_link_tokens t
 JOIN gift_links l ON l.send_id = t.send_id
 JOIN sends s ON s.id = t.send_id
@@ -136,6 +136,9 @@ func (q *Queries) GiftLinkByTokenHash(ctx context.Context, tokenHash []byte) (Gi
 		&i.Send.PortraitAssetID,
 		&i.Send.PortraitSourceUrl,
 		&i.Send.PortraitApprovedAt,
+		&i.Send.PreparedBy,
+		&i.Send.DecidedBy,
+		&i.Send.DecidedAt,
 	)
 	return i, err
 }
@@ -258,7 +261,7 @@ func (q *Queries) GiftLinkExpiredList(ctx context.Context, arg GiftLinkExpiredLi
 }
 
 const giftLinkGet = `-- name: GiftLinkGet :one
-SELECT l.send_id, l.workspace_id, l.campaign_id, l.generation, l.message_version, l.token_salt, l.state, l.message, l.branding, l.opened_generation, l.created_at, l.expires_at, l.used_at, l.revoked_at, l.updated_at, s.id, s.workspace_id, s.campaign_id, s.recipient_id, s.product_id, s.status, s.mode, s.total_cents, s.funded_by, s.attribution, s.outcome, s.recipient_email, s.recipient_source_system, s.recipient_external_id, s.recipient_profile_url, s.recipient_name, s.created_at, s.auto_approved, s.approved_by, s.recipient, s.message, s.customization, s.updated_at, s.carrier, s.tracking_number, s.tracking_url, s.outcome_occurred_at, s.gift_link_generation, s.address_confirmed_at, s.final_price_cents, s.price_review, s.shipping_states, s.portrait_state, s.portrait_version, s.portrait_asset_id, s.portrait_source_url, s.portrait_approved_at
+SELECT l.send_id, l.workspace_id, l.campaign_id, l.generation, l.message_version, l.token_salt, l.state, l.message, l.branding, l.opened_generation, l.created_at, l.expires_at, l.used_at, l.revoked_at, l.updated_at, s.id, s.workspace_id, s.campaign_id, s.recipient_id, s.product_id, s.status, s.mode, s.total_cents, s.funded_by, s.attribution, s.outcome, s.recipient_email, s.recipient_source_system, s.recipient_external_id, s.recipient_profile_url, s.recipient_name, s.created_at, s.auto_approved, s.approved_by, s.recipient, s.message, s.customization, s.updated_at, s.carrier, s.tracking_number, s.tracking_url, s.outcome_occurred_at, s.gift_link_generation, s.address_confirmed_at, s.final_price_cents, s.price_review, s.shipping_states, s.portrait_state, s.portrait_version, s.portrait_asset_id, s.portrait_source_url, s.portrait_approved_at, s.prepared_by, s.decided_by, s.decided_at
 FROM gift_links l
 JOIN sends s ON s.id = l.send_id
 WHERE l.workspace_id = $1 AND l.send_id = $2
@@ -331,12 +334,15 @@ func (q *Queries) GiftLinkGet(ctx context.Context, arg GiftLinkGetParams) (GiftL
 		&i.Send.PortraitAssetID,
 		&i.Send.PortraitSourceUrl,
 		&i.Send.PortraitApprovedAt,
+		&i.Send.PreparedBy,
+		&i.Send.DecidedBy,
+		&i.Send.DecidedAt,
 	)
 	return i, err
 }
 
 const giftLinkGetForUpdate = `-- name: GiftLinkGetForUpdate :one
-SELECT l.send_id, l.workspace_id, l.campaign_id, l.generation, l.message_version, l.token_salt, l.state, l.message, l.branding, l.opened_generation, l.created_at, l.expires_at, l.used_at, l.revoked_at, l.updated_at, s.id, s.workspace_id, s.campaign_id, s.recipient_id, s.product_id, s.status, s.mode, s.total_cents, s.funded_by, s.attribution, s.outcome, s.recipient_email, s.recipient_source_system, s.recipient_external_id, s.recipient_profile_url, s.recipient_name, s.created_at, s.auto_approved, s.approved_by, s.recipient, s.message, s.customization, s.updated_at, s.carrier, s.tracking_number, s.tracking_url, s.outcome_occurred_at, s.gift_link_generation, s.address_confirmed_at, s.final_price_cents, s.price_review, s.shipping_states, s.portrait_state, s.portrait_version, s.portrait_asset_id, s.portrait_source_url, s.portrait_approved_at
+SELECT l.send_id, l.workspace_id, l.campaign_id, l.generation, l.message_version, l.token_salt, l.state, l.message, l.branding, l.opened_generation, l.created_at, l.expires_at, l.used_at, l.revoked_at, l.updated_at, s.id, s.workspace_id, s.campaign_id, s.recipient_id, s.product_id, s.status, s.mode, s.total_cents, s.funded_by, s.attribution, s.outcome, s.recipient_email, s.recipient_source_system, s.recipient_external_id, s.recipient_profile_url, s.recipient_name, s.created_at, s.auto_approved, s.approved_by, s.recipient, s.message, s.customization, s.updated_at, s.carrier, s.tracking_number, s.tracking_url, s.outcome_occurred_at, s.gift_link_generation, s.address_confirmed_at, s.final_price_cents, s.price_review, s.shipping_states, s.portrait_state, s.portrait_version, s.portrait_asset_id, s.portrait_source_url, s.portrait_approved_at, s.prepared_by, s.decided_by, s.decided_at
 FROM sends s
 JOIN gift_links l ON l.send_id = s.id
 WHERE s.id = $1
@@ -406,6 +412,9 @@ func (q *Queries) GiftLinkGetForUpdate(ctx context.Context, sendID string) (Gift
 		&i.Send.PortraitAssetID,
 		&i.Send.PortraitSourceUrl,
 		&i.Send.PortraitApprovedAt,
+		&i.Send.PreparedBy,
+		&i.Send.DecidedBy,
+		&i.Send.DecidedAt,
 	)
 	return i, err
 }
@@ -487,7 +496,7 @@ func (q *Queries) GiftLinkInsert(ctx context.Context, arg GiftLinkInsertParams) 
 }
 
 const giftLinkListByCampaign = `-- name: GiftLinkListByCampaign :many
-SELECT l.send_id, l.workspace_id, l.campaign_id, l.generation, l.message_version, l.token_salt, l.state, l.message, l.branding, l.opened_generation, l.created_at, l.expires_at, l.used_at, l.revoked_at, l.updated_at, s.id, s.workspace_id, s.campaign_id, s.recipient_id, s.product_id, s.status, s.mode, s.total_cents, s.funded_by, s.attribution, s.outcome, s.recipient_email, s.recipient_source_system, s.recipient_external_id, s.recipient_profile_url, s.recipient_name, s.created_at, s.auto_approved, s.approved_by, s.recipient, s.message, s.customization, s.updated_at, s.carrier, s.tracking_number, s.tracking_url, s.outcome_occurred_at, s.gift_link_generation, s.address_confirmed_at, s.final_price_cents, s.price_review, s.shipping_states, s.portrait_state, s.portrait_version, s.portrait_asset_id, s.portrait_source_url, s.portrait_approved_at
+SELECT l.send_id, l.workspace_id, l.campaign_id, l.generation, l.message_version, l.token_salt, l.state, l.message, l.branding, l.opened_generation, l.created_at, l.expires_at, l.used_at, l.revoked_at, l.updated_at, s.id, s.workspace_id, s.campaign_id, s.recipient_id, s.product_id, s.status, s.mode, s.total_cents, s.funded_by, s.attribution, s.outcome, s.recipient_email, s.recipient_source_system, s.recipient_external_id, s.recipient_profile_url, s.recipient_name, s.created_at, s.auto_approved, s.approved_by, s.recipient, s.message, s.customization, s.updated_at, s.carrier, s.tracking_number, s.tracking_url, s.outcome_occurred_at, s.gift_link_generation, s.address_confirmed_at, s.final_price_cents, s.price_review, s.shipping_states, s.portrait_state, s.portrait_version, s.portrait_asset_id, s.portrait_source_url, s.portrait_approved_at, s.prepared_by, s.decided_by, s.decided_at
 FROM gift_links l
 JOIN sends s ON s.id = l.send_id
 WHERE l.workspace_id = $1 AND l.campaign_id = $2
@@ -567,6 +576,9 @@ func (q *Queries) GiftLinkListByCampaign(ctx context.Context, arg GiftLinkListBy
 			&i.Send.PortraitAssetID,
 			&i.Send.PortraitSourceUrl,
 			&i.Send.PortraitApprovedAt,
+			&i.Send.PreparedBy,
+			&i.Send.DecidedBy,
+			&i.Send.DecidedAt,
 		); err != nil {
 			return nil, err
 		}

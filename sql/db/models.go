@@ -405,6 +405,9 @@ type Recipient struct {
 	SkipReason              string
 	SkippedBy               string
 	SkippedAt               *time.Time
+	PreparedVia             string
+	PreparedCredential      string
+	PreparedUser            string
 }
 
 type RecipientImport struct {
@@ -480,6 +483,9 @@ type Send struct {
 	PortraitAssetID       string
 	PortraitSourceUrl     string
 	PortraitApprovedAt    *time.Time
+	PreparedBy            []byte
+	DecidedBy             []byte
+	DecidedAt             *time.Time
 }
 
 type SendOutcome struct {

@@ -100,7 +100,7 @@ func (q *Queries) PlaybookAddLockIdentities(ctx context.Context, keys []string) 
 }
 
 const recipientCandidatesForAdd = `-- name: RecipientCandidatesForAdd :many
-SELECT r.id, r.workspace_id, r.campaign_id, r.position, r.name, r.email, r.company, r.title, r.source_system, r.external_id, r.profile_url, r.context, r.message, r.custom_tag, r.asset_ids, r.photo, r.adult_recipient_confirmed, r.details, r.import_id, r.import_row_id, r.address_mode, r.address, r.city, r.state, r.zip, r.country, r.repeat_approved_at, r.repeat_approved_by, r.created_at, r.updated_at, r.queue_seq, r.approval_state, r.approval_reason, r.skip_reason, r.skipped_by, r.skipped_at
+SELECT r.id, r.workspace_id, r.campaign_id, r.position, r.name, r.email, r.company, r.title, r.source_system, r.external_id, r.profile_url, r.context, r.message, r.custom_tag, r.asset_ids, r.photo, r.adult_recipient_confirmed, r.details, r.import_id, r.import_row_id, r.address_mode, r.address, r.city, r.state, r.zip, r.country, r.repeat_approved_at, r.repeat_approved_by, r.created_at, r.updated_at, r.queue_seq, r.approval_state, r.approval_reason, r.skip_reason, r.skipped_by, r.skipped_at, r.prepared_via, r.prepared_credential, r.prepared_user
 FROM recipients r
 WHERE r.id IN (
     SELECT c.id FROM recipients c WHERE c.campaign_id = $1 AND c.id = $2::text
@@ -181,6 +181,9 @@ func (q *Queries) RecipientCandidatesForAdd(ctx context.Context, arg RecipientCa
 			&i.SkipReason,
 			&i.SkippedBy,
 			&i.SkippedAt,
+			&i.PreparedVia,
+			&i.PreparedCredential,
+			&i.PreparedUser,
 		); err != nil {
 			return nil, err
 		}
@@ -193,7 +196,7 @@ func (q *Queries) RecipientCandidatesForAdd(ctx context.Context, arg RecipientCa
 }
 
 const recipientGetForApprovalLocked = `-- name: RecipientGetForApprovalLocked :one
-SELECT id, workspace_id, campaign_id, position, name, email, company, title, source_system, external_id, profile_url, context, message, custom_tag, asset_ids, photo, adult_recipient_confirmed, details, import_id, import_row_id, address_mode, address, city, state, zip, country, repeat_approved_at, repeat_approved_by, created_at, updated_at, queue_seq, approval_state, approval_reason, skip_reason, skipped_by, skipped_at
+SELECT id, workspace_id, campaign_id, position, name, email, company, title, source_system, external_id, profile_url, context, message, custom_tag, asset_ids, photo, adult_recipient_confirmed, details, import_id, import_row_id, address_mode, address, city, state, zip, country, repeat_approved_at, repeat_approved_by, created_at, updated_at, queue_seq, approval_state, approval_reason, skip_reason, skipped_by, skipped_at, prepared_via, prepared_credential, prepared_user
 FROM recipients
 WHERE campaign_id = $1 AND id = $2
 FOR UPDATE
@@ -246,6 +249,9 @@ func (q *Queries) RecipientGetForApprovalLocked(ctx context.Context, arg Recipie
 		&i.SkipReason,
 		&i.SkippedBy,
 		&i.SkippedAt,
+		&i.PreparedVia,
+		&i.PreparedCredential,
+		&i.PreparedUser,
 	)
 	return i, err
 }

@@ -45,7 +45,7 @@ func (q *Queries) CampaignListScheduled(ctx context.Context) ([]CampaignListSche
 }
 
 const recipientGetForApproval = `-- name: RecipientGetForApproval :one
-SELECT id, workspace_id, campaign_id, position, name, email, company, title, source_system, external_id, profile_url, context, message, custom_tag, asset_ids, photo, adult_recipient_confirmed, details, import_id, import_row_id, address_mode, address, city, state, zip, country, repeat_approved_at, repeat_approved_by, created_at, updated_at, queue_seq, approval_state, approval_reason, skip_reason, skipped_by, skipped_at
+SELECT id, workspace_id, campaign_id, position, name, email, company, title, source_system, external_id, profile_url, context, message, custom_tag, asset_ids, photo, adult_recipient_confirmed, details, import_id, import_row_id, address_mode, address, city, state, zip, country, repeat_approved_at, repeat_approved_by, created_at, updated_at, queue_seq, approval_state, approval_reason, skip_reason, skipped_by, skipped_at, prepared_via, prepared_credential, prepared_user
 FROM recipients
 WHERE campaign_id = $1 AND id = $2
 `
@@ -96,6 +96,9 @@ func (q *Queries) RecipientGetForApproval(ctx context.Context, arg RecipientGetF
 		&i.SkipReason,
 		&i.SkippedBy,
 		&i.SkippedAt,
+		&i.PreparedVia,
+		&i.PreparedCredential,
+		&i.PreparedUser,
 	)
 	return i, err
 }

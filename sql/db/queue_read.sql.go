@@ -11,7 +11,7 @@ import (
 )
 
 const queueItemList = `-- name: QueueItemList :many
-SELECT r.id, r.workspace_id, r.campaign_id, r.position, r.name, r.email, r.company, r.title, r.source_system, r.external_id, r.profile_url, r.context, r.message, r.custom_tag, r.asset_ids, r.photo, r.adult_recipient_confirmed, r.details, r.import_id, r.import_row_id, r.address_mode, r.address, r.city, r.state, r.zip, r.country, r.repeat_approved_at, r.repeat_approved_by, r.created_at, r.updated_at, r.queue_seq, r.approval_state, r.approval_reason, r.skip_reason, r.skipped_by, r.skipped_at, c.id, c.seq, c.workspace_id, c.mode, c.status, c.name, c.description, c.product_id, c.budget_cents, c.per_person_cents, c.max_sends, c.monthly_budget_cents, c.sender_name, c.sender_company, c.message, c.meeting_url, c.recipient_source, c.customization, c.attribution, c.policy_version, c.auto_approve, c.idempotency_key, c.request_hash, c.created_by, c.created_at, c.updated_at
+SELECT r.id, r.workspace_id, r.campaign_id, r.position, r.name, r.email, r.company, r.title, r.source_system, r.external_id, r.profile_url, r.context, r.message, r.custom_tag, r.asset_ids, r.photo, r.adult_recipient_confirmed, r.details, r.import_id, r.import_row_id, r.address_mode, r.address, r.city, r.state, r.zip, r.country, r.repeat_approved_at, r.repeat_approved_by, r.created_at, r.updated_at, r.queue_seq, r.approval_state, r.approval_reason, r.skip_reason, r.skipped_by, r.skipped_at, r.prepared_via, r.prepared_credential, r.prepared_user, c.id, c.seq, c.workspace_id, c.mode, c.status, c.name, c.description, c.product_id, c.budget_cents, c.per_person_cents, c.max_sends, c.monthly_budget_cents, c.sender_name, c.sender_company, c.message, c.meeting_url, c.recipient_source, c.customization, c.attribution, c.policy_version, c.auto_approve, c.idempotency_key, c.request_hash, c.created_by, c.created_at, c.updated_at
 FROM recipients r
 JOIN campaigns c ON c.id = r.campaign_id
 WHERE r.workspace_id = $1
@@ -74,6 +74,9 @@ func (q *Queries) QueueItemList(ctx context.Context, workspaceID string) ([]Queu
 			&i.Recipient.SkipReason,
 			&i.Recipient.SkippedBy,
 			&i.Recipient.SkippedAt,
+			&i.Recipient.PreparedVia,
+			&i.Recipient.PreparedCredential,
+			&i.Recipient.PreparedUser,
 			&i.Campaign.ID,
 			&i.Campaign.Seq,
 			&i.Campaign.WorkspaceID,

@@ -118,10 +118,13 @@ type RecipientInsertManyParams struct {
 	Country                 string
 	CreatedAt               time.Time
 	UpdatedAt               time.Time
+	PreparedVia             string
+	PreparedCredential      string
+	PreparedUser            string
 }
 
 const recipientListByCampaign = `-- name: RecipientListByCampaign :many
-SELECT id, workspace_id, campaign_id, position, name, email, company, title, source_system, external_id, profile_url, context, message, custom_tag, asset_ids, photo, adult_recipient_confirmed, details, import_id, import_row_id, address_mode, address, city, state, zip, country, repeat_approved_at, repeat_approved_by, created_at, updated_at, queue_seq, approval_state, approval_reason, skip_reason, skipped_by, skipped_at
+SELECT id, workspace_id, campaign_id, position, name, email, company, title, source_system, external_id, profile_url, context, message, custom_tag, asset_ids, photo, adult_recipient_confirmed, details, import_id, import_row_id, address_mode, address, city, state, zip, country, repeat_approved_at, repeat_approved_by, created_at, updated_at, queue_seq, approval_state, approval_reason, skip_reason, skipped_by, skipped_at, prepared_via, prepared_credential, prepared_user
 FROM recipients
 WHERE campaign_id = $1
 ORDER BY position, queue_seq
@@ -174,6 +177,9 @@ func (q *Queries) RecipientListByCampaign(ctx context.Context, campaignID string
 			&i.SkipReason,
 			&i.SkippedBy,
 			&i.SkippedAt,
+			&i.PreparedVia,
+			&i.PreparedCredential,
+			&i.PreparedUser,
 		); err != nil {
 			return nil, err
 		}

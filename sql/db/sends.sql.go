@@ -74,7 +74,7 @@ func (q *Queries) SendCommitmentsByWorkspace(ctx context.Context, workspaceID st
 }
 
 const sendGet = `-- name: SendGet :one
-SELECT id, workspace_id, campaign_id, recipient_id, product_id, status, mode, total_cents, funded_by, attribution, outcome, recipient_email, recipient_source_system, recipient_external_id, recipient_profile_url, recipient_name, created_at, auto_approved, approved_by, recipient, message, customization, updated_at, carrier, tracking_number, tracking_url, outcome_occurred_at, gift_link_generation, address_confirmed_at, final_price_cents, price_review, shipping_states, portrait_state, portrait_version, portrait_asset_id, portrait_source_url, portrait_approved_at
+SELECT id, workspace_id, campaign_id, recipient_id, product_id, status, mode, total_cents, funded_by, attribution, outcome, recipient_email, recipient_source_system, recipient_external_id, recipient_profile_url, recipient_name, created_at, auto_approved, approved_by, recipient, message, customization, updated_at, carrier, tracking_number, tracking_url, outcome_occurred_at, gift_link_generation, address_confirmed_at, final_price_cents, price_review, shipping_states, portrait_state, portrait_version, portrait_asset_id, portrait_source_url, portrait_approved_at, prepared_by, decided_by, decided_at
 FROM sends
 WHERE workspace_id = $1 AND id = $2
 `
@@ -125,12 +125,15 @@ func (q *Queries) SendGet(ctx context.Context, arg SendGetParams) (Send, error) 
 		&i.PortraitAssetID,
 		&i.PortraitSourceUrl,
 		&i.PortraitApprovedAt,
+		&i.PreparedBy,
+		&i.DecidedBy,
+		&i.DecidedAt,
 	)
 	return i, err
 }
 
 const sendGetByRecipient = `-- name: SendGetByRecipient :one
-SELECT id, workspace_id, campaign_id, recipient_id, product_id, status, mode, total_cents, funded_by, attribution, outcome, recipient_email, recipient_source_system, recipient_external_id, recipient_profile_url, recipient_name, created_at, auto_approved, approved_by, recipient, message, customization, updated_at, carrier, tracking_number, tracking_url, outcome_occurred_at, gift_link_generation, address_confirmed_at, final_price_cents, price_review, shipping_states, portrait_state, portrait_version, portrait_asset_id, portrait_source_url, portrait_approved_at
+SELECT id, workspace_id, campaign_id, recipient_id, product_id, status, mode, total_cents, funded_by, attribution, outcome, recipient_email, recipient_source_system, recipient_external_id, recipient_profile_url, recipient_name, created_at, auto_approved, approved_by, recipient, message, customization, updated_at, carrier, tracking_number, tracking_url, outcome_occurred_at, gift_link_generation, address_confirmed_at, final_price_cents, price_review, shipping_states, portrait_state, portrait_version, portrait_asset_id, portrait_source_url, portrait_approved_at, prepared_by, decided_by, decided_at
 FROM sends
 WHERE recipient_id = $1 AND status <> 'cancelled'
 `
@@ -177,12 +180,15 @@ func (q *Queries) SendGetByRecipient(ctx context.Context, recipientID string) (S
 		&i.PortraitAssetID,
 		&i.PortraitSourceUrl,
 		&i.PortraitApprovedAt,
+		&i.PreparedBy,
+		&i.DecidedBy,
+		&i.DecidedAt,
 	)
 	return i, err
 }
 
 const sendGetForUpdate = `-- name: SendGetForUpdate :one
-SELECT id, workspace_id, campaign_id, recipient_id, product_id, status, mode, total_cents, funded_by, attribution, outcome, recipient_email, recipient_source_system, recipient_external_id, recipient_profile_url, recipient_name, created_at, auto_approved, approved_by, recipient, message, customization, updated_at, carrier, tracking_number, tracking_url, outcome_occurred_at, gift_link_generation, address_confirmed_at, final_price_cents, price_review, shipping_states, portrait_state, portrait_version, portrait_asset_id, portrait_source_url, portrait_approved_at
+SELECT id, workspace_id, campaign_id, recipient_id, product_id, status, mode, total_cents, funded_by, attribution, outcome, recipient_email, recipient_source_system, recipient_external_id, recipient_profile_url, recipient_name, created_at, auto_approved, approved_by, recipient, message, customization, updated_at, carrier, tracking_number, tracking_url, outcome_occurred_at, gift_link_generation, address_confirmed_at, final_price_cents, price_review, shipping_states, portrait_state, portrait_version, portrait_asset_id, portrait_source_url, portrait_approved_at, prepared_by, decided_by, decided_at
 FROM sends
 WHERE id = $1
 FOR UPDATE
@@ -230,6 +236,9 @@ func (q *Queries) SendGetForUpdate(ctx context.Context, id string) (Send, error)
 		&i.PortraitAssetID,
 		&i.PortraitSourceUrl,
 		&i.PortraitApprovedAt,
+		&i.PreparedBy,
+		&i.DecidedBy,
+		&i.DecidedAt,
 	)
 	return i, err
 }
@@ -239,12 +248,12 @@ INSERT INTO sends (
     id, workspace_id, campaign_id, recipient_id, product_id, status, mode, total_cents, funded_by,
     attribution, outcome, recipient_email, recipient_source_system, recipient_external_id,
     recipient_profile_url, recipient_name, auto_approved, approved_by, recipient, message,
-    customization, created_at, updated_at
+    customization, prepared_by, decided_by, decided_at, created_at, updated_at
 ) VALUES (
     $1, $2, $3, $4, $5, $6, $7, $8, $9,
     $10, $11, $12, $13, $14,
     $15, $16, $17, $18, $19, $20,
-    $21, $22, $22
+    $21, $22, $23, $24, $25, $25
 )
 `
 
@@ -270,6 +279,9 @@ type SendInsertParams struct {
 	Recipient             []byte
 	Message               string
 	Customization         []byte
+	PreparedBy            []byte
+	DecidedBy             []byte
+	DecidedAt             *time.Time
 	CreatedAt             time.Time
 }
 
@@ -296,13 +308,16 @@ func (q *Queries) SendInsert(ctx context.Context, arg SendInsertParams) error {
 		arg.Recipient,
 		arg.Message,
 		arg.Customization,
+		arg.PreparedBy,
+		arg.DecidedBy,
+		arg.DecidedAt,
 		arg.CreatedAt,
 	)
 	return err
 }
 
 const sendList = `-- name: SendList :many
-SELECT id, workspace_id, campaign_id, recipient_id, product_id, status, mode, total_cents, funded_by, attribution, outcome, recipient_email, recipient_source_system, recipient_external_id, recipient_profile_url, recipient_name, created_at, auto_approved, approved_by, recipient, message, customization, updated_at, carrier, tracking_number, tracking_url, outcome_occurred_at, gift_link_generation, address_confirmed_at, final_price_cents, price_review, shipping_states, portrait_state, portrait_version, portrait_asset_id, portrait_source_url, portrait_approved_at
+SELECT id, workspace_id, campaign_id, recipient_id, product_id, status, mode, total_cents, funded_by, attribution, outcome, recipient_email, recipient_source_system, recipient_external_id, recipient_profile_url, recipient_name, created_at, auto_approved, approved_by, recipient, message, customization, updated_at, carrier, tracking_number, tracking_url, outcome_occurred_at, gift_link_generation, address_confirmed_at, final_price_cents, price_review, shipping_states, portrait_state, portrait_version, portrait_asset_id, portrait_source_url, portrait_approved_at, prepared_by, decided_by, decided_at
 FROM sends
 WHERE workspace_id = $1
   AND ($2::text = '' OR campaign_id = $2)
@@ -387,6 +402,9 @@ func (q *Queries) SendList(ctx context.Context, arg SendListParams) ([]Send, err
 			&i.PortraitAssetID,
 			&i.PortraitSourceUrl,
 			&i.PortraitApprovedAt,
+			&i.PreparedBy,
+			&i.DecidedBy,
+			&i.DecidedAt,
 		); err != nil {
 			return nil, err
 		}
@@ -399,7 +417,7 @@ func (q *Queries) SendList(ctx context.Context, arg SendListParams) ([]Send, err
 }
 
 const sendListByCampaign = `-- name: SendListByCampaign :many
-SELECT id, workspace_id, campaign_id, recipient_id, product_id, status, mode, total_cents, funded_by, attribution, outcome, recipient_email, recipient_source_system, recipient_external_id, recipient_profile_url, recipient_name, created_at, auto_approved, approved_by, recipient, message, customization, updated_at, carrier, tracking_number, tracking_url, outcome_occurred_at, gift_link_generation, address_confirmed_at, final_price_cents, price_review, shipping_states, portrait_state, portrait_version, portrait_asset_id, portrait_source_url, portrait_approved_at
+SELECT id, workspace_id, campaign_id, recipient_id, product_id, status, mode, total_cents, funded_by, attribution, outcome, recipient_email, recipient_source_system, recipient_external_id, recipient_profile_url, recipient_name, created_at, auto_approved, approved_by, recipient, message, customization, updated_at, carrier, tracking_number, tracking_url, outcome_occurred_at, gift_link_generation, address_confirmed_at, final_price_cents, price_review, shipping_states, portrait_state, portrait_version, portrait_asset_id, portrait_source_url, portrait_approved_at, prepared_by, decided_by, decided_at
 FROM sends
 WHERE campaign_id = $1
 ORDER BY created_at, id
@@ -452,6 +470,9 @@ func (q *Queries) SendListByCampaign(ctx context.Context, campaignID string) ([]
 			&i.PortraitAssetID,
 			&i.PortraitSourceUrl,
 			&i.PortraitApprovedAt,
+			&i.PreparedBy,
+			&i.DecidedBy,
+			&i.DecidedAt,
 		); err != nil {
 			return nil, err
 		}

@@ -2,11 +2,13 @@
 INSERT INTO recipients (
     id, workspace_id, campaign_id, position, name, email, company, title, source_system, external_id,
     profile_url, context, message, custom_tag, asset_ids, photo, adult_recipient_confirmed, details,
-    import_id, import_row_id, address_mode, address, city, state, zip, country, created_at, updated_at
+    import_id, import_row_id, address_mode, address, city, state, zip, country, created_at, updated_at,
+    prepared_via, prepared_credential, prepared_user
 ) VALUES (
     @id, @workspace_id, @campaign_id, @position, @name, @email, @company, @title, @source_system, @external_id,
     @profile_url, @context, @message, @custom_tag, @asset_ids, @photo, @adult_recipient_confirmed, @details,
-    @import_id, @import_row_id, @address_mode, @address, @city, @state, @zip, @country, @created_at, @updated_at
+    @import_id, @import_row_id, @address_mode, @address, @city, @state, @zip, @country, @created_at, @updated_at,
+    @prepared_via, @prepared_credential, @prepared_user
 );
 
 -- name: RecipientListByCampaign :many
