@@ -51,10 +51,10 @@ func (q searchEvalQuery) excludes(what string) bool {
 }
 
 // searchEvalFloor is the precision at 3 the ranking must keep on the
-// evaluation set. It guards against regressions; it is not a target to
-// tune the catalog or the set to. It was lowered from 0.8 when the set grew
-// from 54 to 98 queries, measured at 0.745 before any tuning.
-const searchEvalFloor = 0.74
+// evaluation set, a little under the level reached (0.862 over 98 queries).
+// It guards against regressions; it is not a target to tune the catalog or
+// the set to.
+const searchEvalFloor = 0.85
 
 // readSearchEval reads testdata/search_eval.json.
 func readSearchEval(t testing.TB) []searchEvalQuery {
