@@ -117,7 +117,8 @@ func TestSearchEvaluation(t *testing.T) {
 // TestSearchEvaluationKeepsTheHardRules checks every result of every query
 // of the evaluation set, not only the first three: the selection rules, the
 // exclusions (as flags or in the query's words), known delivery when
-// required, the per-gift budget, and verified gifts before unverified ones.
+// required, the per-gift budget, and verified gifts before unverified ones;
+// and the same query ranks the same gifts every time.
 func TestSearchEvaluationKeepsTheHardRules(t *testing.T) {
 	t.Parallel()
 	products := apptest.EmbeddedCatalog(t)
@@ -131,6 +132,11 @@ func TestSearchEvaluationKeepsTheHardRules(t *testing.T) {
 		res, err := catalog.SearchCatalog(products, p)
 		require.NoError(t, err, q.Query)
 		require.NotEmpty(t, res.Items, q.Query)
+		for range 3 {
+			again, err := catalog.SearchCatalog(products, p)
+			require.NoError(t, err, q.Query)
+			require.Equal(t, itemIDs(res.Items), itemIDs(again.Items), "%q is ranked the same every time", q.Query)
+		}
 		unverifiedSeen := false
 		for _, item := range res.Items {
 			g := byID[item.ID]
