@@ -123,7 +123,8 @@ func (p SearchParams) validate() error {
 // Then the filters: the exclude flags (set, or asked for in Query: "no
 // alcohol", "without a logo", "alcohol-free", "non-food"; a gift whose name,
 // giftType, category or tagline has a word the query excludes is left out
-// too, and excluded words never match), the per-gift budget, and verified
+// too, and excluded words never match), known delivery when Query asks for
+// it ("known shipping", "delivery included"), the per-gift budget, and verified
 // only in live mode. When Query has words that say which gift, gifts must
 // match at least one of them (words that only say whom it is for or thank,
 // "customer", "team", "thank you", rank but never narrow: see
@@ -159,6 +160,7 @@ func searchCatalog(products []Product, idx searchIndex, p SearchParams) (SearchR
 	filters.ExcludeAlcohol = p.ExcludeAlcohol || query.excludeAlcohol
 	filters.ExcludePortrait = p.ExcludePortrait || query.excludePortrait
 	filters.ExcludeArtwork = p.ExcludeArtwork || query.excludeArtwork
+	filters.RequireKnownShipping = p.RequireKnownShipping || query.requireKnownShipping
 	softBudget := int64(0)
 	if p.BudgetCents == nil {
 		softBudget = query.budgetCents
