@@ -173,6 +173,7 @@ func searchCatalog(products []Product, idx searchIndex, p SearchParams) (SearchR
 		withinBudget bool
 		p            *Product
 	}
+	queryNarrows := narrows(query.groups)
 	var matched, others []hit
 	var cheapestOverBudget *Product
 	for i := range products {
@@ -181,7 +182,7 @@ func searchCatalog(products []Product, idx searchIndex, p SearchParams) (SearchR
 			continue
 		}
 		qs, qMatched := idx[i].score(query.groups)
-		qMatched = qMatched || !narrows(query.groups)
+		qMatched = qMatched || !queryNarrows
 		if p.BudgetCents != nil && g.UnitCents() > *p.BudgetCents {
 			if qMatched && (cheapestOverBudget == nil || g.UnitCents() < cheapestOverBudget.UnitCents()) {
 				cheapestOverBudget = g
@@ -196,7 +197,7 @@ func searchCatalog(products []Product, idx searchIndex, p SearchParams) (SearchR
 			others = append(others, h)
 		}
 	}
-	hits, fellBack := matched, narrows(query.groups) && len(matched) == 0
+	hits, fellBack := matched, queryNarrows && len(matched) == 0
 	if fellBack {
 		hits = others
 	}
