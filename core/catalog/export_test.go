@@ -17,3 +17,10 @@ func (s *Store) RefreshesRunning() int { return int(s.running.Load()) }
 func SeedCatalogWith(ctx context.Context, pool *pgxpool.Pool, products []Product, digest string) error {
 	return seedCatalog(ctx, pool, products, digest)
 }
+
+// SearchOverIndex returns search over products read into an index once, as
+// Store.Search does with its snapshot: for the benchmark.
+func SearchOverIndex(products []Product) func(SearchParams) (SearchResult, error) {
+	idx := newSearchIndex(products)
+	return func(p SearchParams) (SearchResult, error) { return searchCatalog(products, idx, p) }
+}

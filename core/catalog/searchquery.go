@@ -20,6 +20,11 @@ type searchQuery struct {
 	notStems []string
 	// excluded are the excluded words as written, for nextStep.
 	excluded []string
+	// requireKnownShipping is set when the text asks for a delivery priced
+	// in advance ("known shipping", "free delivery").
+	requireKnownShipping bool
+	// knownShippingText is that request as written ("known shipping").
+	knownShippingText string
 	// budgetCents is an amount written in the text ("about $60"), with a
 	// tenth more for an approximate one; 0 when none.
 	budgetCents int64
@@ -43,6 +48,15 @@ var negationFillers = map[string]bool{"any": true, "a": true, "an": true, "the":
 var approxWords = map[string]bool{"about": true, "around": true, "roughly": true, "approximately": true,
 	"approx": true, "circa": true, "ish": true}
 
+// shippingWords name delivery, and knownWords before or after one of them
+// ask for a delivery priced in advance: "known shipping", "shipping
+// included", "free delivery".
+var (
+	shippingWords = map[string]bool{"shipping": true, "delivery": true, "postage": true}
+	knownWords    = map[string]bool{"known": true, "fixed": true, "included": true, "includes": true, "free": true,
+		"priced": true, "prepaid": true, "flat": true}
+)
+
 // currencyWords after a number make it an amount: "60 dollars".
 var currencyWords = map[string]bool{"dollar": true, "dollars": true, "usd": true, "bucks": true}
 
@@ -62,7 +76,8 @@ func exclusionFlag(w string) string {
 }
 
 // parseQuery reads text: exclusions ("no X", "without X", "X-free" and
-// "non-X" for the flag words, "-X"; "gluten-free" stays words to match), an amount, and the remaining words as
+// "non-X" for the flag words, "-X"; "gluten-free" stays words to match), an
+// amount, a request for known delivery, and the remaining words as
 // term groups, with the vocabulary's words of the same meaning.
 func parseQuery(text string) searchQuery {
 	var q searchQuery
@@ -97,9 +112,11 @@ func parseQuery(text string) searchQuery {
 		}
 	}
 	q.readAmount(tokens)
+	known := q.readKnownShipping(tokens, negated)
 	var kept []string
 	for i, t := range tokens {
 		switch {
+		case known[i]:
 		case negated[i]:
 			q.exclude(t.word)
 		case !isStopword(t.word) && !isNumber(t.word) && !currencyWords[t.word]:
@@ -152,12 +169,33 @@ func (q *searchQuery) readAmount(tokens []token) {
 	}
 }
 
+// readKnownShipping finds a request for known delivery ("known shipping",
+// "delivery included") not under a negation, and returns the tokens it
+// used, which are not search terms.
+func (q *searchQuery) readKnownShipping(tokens []token, negated []bool) []bool {
+	used := make([]bool, len(tokens))
+	for i := 0; i+1 < len(tokens); i++ {
+		a, b := tokens[i].word, tokens[i+1].word
+		if negated[i] || negated[i+1] || !(knownWords[a] && shippingWords[b] || shippingWords[a] && knownWords[b]) {
+			continue
+		}
+		used[i], used[i+1] = true, true
+		if !q.requireKnownShipping {
+			q.requireKnownShipping, q.knownShippingText = true, a+" "+b
+		}
+	}
+	return used
+}
+
 // understood says in words what was read from the query besides its terms,
 // or "" when nothing was.
 func (q searchQuery) understood(hardBudget bool) string {
 	var parts []string
 	if len(q.excluded) > 0 {
 		parts = append(parts, fmt.Sprintf("left out gifts it excludes (%s) and did not match those words", strings.Join(q.excluded, ", ")))
+	}
+	if q.requireKnownShipping {
+		parts = append(parts, fmt.Sprintf("left out gifts whose delivery is not priced yet (%q)", q.knownShippingText))
 	}
 	if q.budgetCents > 0 && !hardBudget {
 		parts = append(parts, fmt.Sprintf("ranked gifts within %d cents first for %q (pass budgetCents to hold a budget)", q.budgetCents, q.budgetText))

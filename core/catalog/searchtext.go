@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 
@@ -80,8 +81,10 @@ func tokenize(text string) []token {
 // catalog must not: a customer is not a custom gift.
 var stemExceptions = map[string]string{"customer": "customer", "customers": "customer"}
 
-// stem returns the Snowball English stem of a lowercase word.
+// stem returns the Snowball English stem of a lowercase word, without a
+// possessive ("customer's" is customer).
 func stem(w string) string {
+	w = strings.TrimSuffix(w, "'s")
 	if s, ok := stemExceptions[w]; ok {
 		return s
 	}
@@ -96,7 +99,8 @@ func init() {
 	for w := range strings.FieldsSeq(`gift gifts present presents send sending sent give giving get idea ideas good nice
 		great best want wants need needs needed looking like something someone somebody anyone anything people person
 		please thing things item items recipient recipients buy would could may might also one
-		budget around approx approximately roughly circa ish max maximum least less price priced cost costs cents`) {
+		budget around approx approximately roughly circa ish max maximum least less price priced cost costs cents
+		lot lots just really big`) {
 		giftStopwords[w] = true
 	}
 }
@@ -167,19 +171,50 @@ func newProductDoc(g *Product) productDoc {
 
 // termGroup is one concept of a query: stems with the share of a match
 // each earns (1 for the word written, less for a word of the same meaning).
-type termGroup map[string]float64
+type termGroup struct {
+	// stems maps each stem to the share of a match it earns.
+	stems map[string]float64
+	// context is set for a word that says whom a gift is for or thanks in
+	// general ("customer", "team", "thank you"): it ranks gifts a little
+	// but never narrows them, since nearly every gift suits it.
+	context bool
+}
 
-// score sums, over groups, the best weighted match of each in d.
-func (d productDoc) score(groups []termGroup) float64 {
-	total := 0.0
+// contextShare is the share of a match a context word earns.
+const contextShare = 0.25
+
+// narrows reports whether groups have a concept that is not context:
+// then only gifts matching one of them are kept.
+func narrows(groups []termGroup) bool {
+	return slices.ContainsFunc(groups, func(g termGroup) bool { return !g.context })
+}
+
+// score sums, over groups, the best weighted match of each in d, scaled by
+// the share of the query's concepts d matches (as Lucene's coordination
+// factor: a gift matching "desk" and "plant" ranks above one matching
+// either strongly), plus a context share of its context words. matched
+// reports whether d matches at least one concept.
+func (d productDoc) score(groups []termGroup) (score float64, matched bool) {
+	concepts, hits := 0, 0
+	sum, context := 0.0, 0.0
 	for _, g := range groups {
 		best := 0.0
-		for s, share := range g {
+		for s, share := range g.stems {
 			best = max(best, d.weights[s]*share)
 		}
-		total += best
+		switch {
+		case g.context:
+			context += best
+		case best > 0:
+			concepts, hits, sum = concepts+1, hits+1, sum+best
+		default:
+			concepts++
+		}
 	}
-	return total
+	if concepts > 0 {
+		sum *= float64(hits) / float64(concepts)
+	}
+	return sum + contextShare*context, hits > 0
 }
 
 // excludes reports whether one of stems is in d's headline.

@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 )
@@ -20,14 +21,15 @@ var searchVocabulary = []struct{ words, means string }{
 	{"client", "customer"},
 	{"clients", "customer"},
 	{"account", "customer"},
-	{"new customer", "customer onboarding welcome closed-won"},
-	{"new client", "customer onboarding welcome closed-won"},
-	{"new account", "customer onboarding welcome closed-won"},
+	{"new customer", "onboarding welcome closed-won"},
+	{"new client", "onboarding welcome closed-won"},
+	{"new account", "onboarding welcome closed-won"},
 	{"welcome", "onboarding"},
 	{"kickoff", "onboarding"},
-	{"new hire", "onboarding team"},
-	{"new employee", "onboarding team"},
+	{"new hire", "onboarding"},
+	{"new employee", "onboarding"},
 	{"first day", "onboarding"},
+	{"first week", "onboarding"},
 	{"deal", "closed-won"},
 	{"closed deal", "closed-won"},
 	{"signed", "closed-won"},
@@ -40,8 +42,13 @@ var searchVocabulary = []struct{ words, means string }{
 	{"congratulations", "celebration milestones"},
 	{"congrats", "celebration milestones"},
 	{"celebrate", "celebration"},
-	{"anniversary", "milestones"},
-	{"birthday", "milestones celebration"},
+	{"milestone", "milestones celebration keepsake engraved framed"},
+	{"anniversary", "milestones celebration keepsake engraved framed"},
+	{"birthday", "milestones celebration treats self-care engraved"},
+	{"keepsake", "engraved framed monogram etched embossed debossed illustration"},
+	{"memento", "keepsake engraved framed monogram etched embossed debossed illustration"},
+	{"commemorate", "keepsake engraved framed monogram etched embossed debossed illustration"},
+	{"commemorative", "keepsake engraved framed monogram etched embossed debossed illustration"},
 	{"promoted", "promotions"},
 	{"ceo", "executive"},
 	{"cfo", "executive"},
@@ -49,17 +56,38 @@ var searchVocabulary = []struct{ words, means string }{
 	{"vp", "executive"},
 	{"founder", "executive"},
 	{"boss", "executive"},
+	{"cro", "executive"},
+	{"coo", "executive"},
+	{"cmo", "executive"},
+	{"cio", "executive"},
+	{"ciso", "executive"},
+	{"svp", "executive"},
+	{"evp", "executive"},
+	{"president", "executive"},
+	{"director", "executive"},
+	{"c suite", "executive"},
+	{"executive sponsor", "executive"},
+	{"decision maker", "executive"},
+	{"high end", "premium executive"},
+	{"luxury", "premium"},
+	{"luxurious", "premium"},
+	{"upscale", "premium"},
+	{"splurge", "premium"},
 	{"leader", "executive leadership"},
 	{"christmas", "holiday"},
 	{"festive", "holiday"},
 	{"seasonal", "holiday"},
 	{"year end", "holiday"},
+	{"end year", "holiday"},
 	{"new year", "holiday"},
 	{"conference", "event"},
 	{"trade show", "event conference"},
 	{"tradeshow", "event conference"},
 	{"booth", "event conference"},
 	{"expo", "event conference"},
+	{"offsite", "event"},
+	{"retreat", "event"},
+	{"webinar", "event prospecting"},
 	{"summit", "event conference"},
 	{"prospect", "prospecting"},
 	{"outreach", "prospecting"},
@@ -67,7 +95,15 @@ var searchVocabulary = []struct{ words, means string }{
 	{"demo", "meeting"},
 	{"renew", "renewals"},
 	{"retention", "renewals"},
-	{"key account", "customer renewals executive"},
+	{"churn", "renewals"},
+	{"churn save", "renewals"},
+	{"risk", "renewals"},
+	{"unhappy", "renewals"},
+	{"upset", "renewals"},
+	{"apology", "renewals"},
+	{"sorry", "renewals"},
+	{"win back", "renewals"},
+	{"key account", "renewals executive"},
 	{"colleague", "team"},
 	{"coworker", "team"},
 	{"staff", "team"},
@@ -97,6 +133,7 @@ var searchVocabulary = []struct{ words, means string }{
 	{"whiskey", "bourbon spirits rocks"},
 	{"whisky", "bourbon spirits rocks"},
 	{"scotch", "bourbon spirits rocks"},
+	{"bourbon", "whiskey spirits rocks"},
 	{"liquor", "spirits"},
 	{"booze", "spirits wine"},
 	{"bubbly", "champagne"},
@@ -107,14 +144,16 @@ var searchVocabulary = []struct{ words, means string }{
 	{"candy", "chocolate treats"},
 	{"dessert", "chocolate cookies"},
 	{"treat", "treats chocolate cookies"},
-	{"basket", "crate board"},
-	{"hamper", "crate board"},
+	{"basket", "crate gourmet"},
+	{"hamper", "crate gourmet"},
 	{"gourmet", "gourmet food"},
 	{"foodie", "gourmet kitchen"},
 	{"food lover", "gourmet kitchen"},
-	{"chef", "kitchen gourmet"},
-	{"cook", "kitchen gourmet"},
-	{"cooking", "kitchen gourmet"},
+	{"chef", "kitchen kitchenware gourmet"},
+	{"cook", "kitchen kitchenware gourmet"},
+	{"cooking", "kitchen kitchenware gourmet"},
+	{"share", "snacks treats crate tin serving chocolate"},
+	{"shareable", "snacks treats crate tin serving chocolate"},
 	{"espresso", "coffee"},
 	{"caffeine", "coffee"},
 	{"relax", "relaxation wellness spa"},
@@ -141,6 +180,8 @@ var searchVocabulary = []struct{ words, means string }{
 	{"trip", "travel"},
 	{"road warrior", "travel"},
 	{"remote", "desk office"},
+	{"remotely", "desk office"},
+	{"distributed", "desk office"},
 	{"wfh", "desk office"},
 	{"work home", "desk office"},
 	{"home office", "desk office"},
@@ -149,6 +190,8 @@ var searchVocabulary = []struct{ words, means string }{
 	{"greenery", "plant"},
 	{"garden", "plant"},
 	{"reading", "book"},
+	{"notebook", "notepad"},
+	{"notepad", "notebook"},
 	{"reader", "book"},
 	{"golfer", "golf"},
 	{"sports", "sport"},
@@ -162,6 +205,12 @@ var searchVocabulary = []struct{ words, means string }{
 	{"initials", "monogram"},
 	{"photo", "portrait"},
 	{"picture", "portrait"},
+	{"art", "print illustration framed"},
+	{"art print", "art print illustration framed"},
+	{"framed art", "art print illustration framed"},
+	{"wall art", "art print illustration framed"},
+	{"desk plant", "plant succulent"},
+	{"office plant", "plant succulent"},
 	{"poster", "print"},
 	{"wall", "print"},
 	{"glassware", "glass"},
@@ -189,28 +238,29 @@ var vocabulary = func() map[string][]string {
 
 // expandTerms turns query stems into term groups: a two-word phrase of the
 // vocabulary becomes one group of its meanings, and every other stem a
-// group of itself and its meanings. Stems in not never match.
+// group of itself and its meanings. A group with the stems of an earlier
+// one is left out ("new hire, first week" is one concept). Stems in not
+// never match.
 func expandTerms(stems, not []string) []termGroup {
 	var groups []termGroup
 	seen := map[string]bool{}
 	add := func(key string, own []string) {
-		if seen[key] {
-			return
-		}
-		seen[key] = true
-		g := termGroup{}
+		g := termGroup{stems: map[string]float64{}, context: contextWords[key]}
 		for _, s := range vocabulary[key] {
-			g[s] = synonymShare
+			g.stems[s] = synonymShare
 		}
 		for _, s := range own {
-			g[s] = 1
+			g.stems[s] = 1
 		}
 		for _, s := range not {
-			delete(g, s)
+			delete(g.stems, s)
 		}
-		if len(g) > 0 {
-			groups = append(groups, g)
+		same := slices.Sorted(maps.Keys(g.stems))
+		if len(same) == 0 || seen[strings.Join(same, " ")] {
+			return
 		}
+		seen[strings.Join(same, " ")] = true
+		groups = append(groups, g)
 	}
 	for i := 0; i < len(stems); i++ {
 		if i+1 < len(stems) {

@@ -123,15 +123,19 @@ func (p SearchParams) validate() error {
 // Then the filters: the exclude flags (set, or asked for in Query: "no
 // alcohol", "without a logo", "alcohol-free", "non-food"; a gift whose name,
 // giftType, category or tagline has a word the query excludes is left out
-// too, and excluded words never match), the per-gift budget, and verified
-// only in live mode. When Query has words, gifts must match at least one
-// of them; when none does, search falls back to UseCase and the budget and
-// says so in nextStep.
+// too, and excluded words never match), known delivery when Query asks for
+// it ("known shipping", "delivery included"), the per-gift budget, and verified
+// only in live mode. When Query has words that say which gift, gifts must
+// match at least one of them (words that only say whom it is for or thank,
+// "customer", "team", "thank you", rank but never narrow: see
+// contextWords); when none does, search falls back to UseCase and the
+// budget and says so in nextStep.
 //
 // Gifts are ranked verified first (only they can be ordered in live mode),
 // then within an amount written in Query ("about $60") first, then known
 // delivery first when a budget must hold, then by full-text relevance
-// (Query counts twice UseCase; see searchtext.go), then known delivery,
+// (Query counts twice UseCase; a gift matching more of the query's
+// concepts ranks higher; see searchtext.go), then known delivery,
 // featured, and catalog order.
 func SearchCatalog(products []Product, p SearchParams) (SearchResult, error) {
 	return searchCatalog(products, newSearchIndex(products), p)
@@ -156,6 +160,7 @@ func searchCatalog(products []Product, idx searchIndex, p SearchParams) (SearchR
 	filters.ExcludeAlcohol = p.ExcludeAlcohol || query.excludeAlcohol
 	filters.ExcludePortrait = p.ExcludePortrait || query.excludePortrait
 	filters.ExcludeArtwork = p.ExcludeArtwork || query.excludeArtwork
+	filters.RequireKnownShipping = p.RequireKnownShipping || query.requireKnownShipping
 	softBudget := int64(0)
 	if p.BudgetCents == nil {
 		softBudget = query.budgetCents
@@ -168,6 +173,7 @@ func searchCatalog(products []Product, idx searchIndex, p SearchParams) (SearchR
 		withinBudget bool
 		p            *Product
 	}
+	queryNarrows := narrows(query.groups)
 	var matched, others []hit
 	var cheapestOverBudget *Product
 	for i := range products {
@@ -175,21 +181,23 @@ func searchCatalog(products []Product, idx searchIndex, p SearchParams) (SearchR
 		if !filters.admits(g) || idx[i].excludes(query.notStems) {
 			continue
 		}
-		qs := idx[i].score(query.groups)
+		qs, qMatched := idx[i].score(query.groups)
+		qMatched = qMatched || !queryNarrows
 		if p.BudgetCents != nil && g.UnitCents() > *p.BudgetCents {
-			if (len(query.groups) == 0 || qs > 0) && (cheapestOverBudget == nil || g.UnitCents() < cheapestOverBudget.UnitCents()) {
+			if qMatched && (cheapestOverBudget == nil || g.UnitCents() < cheapestOverBudget.UnitCents()) {
 				cheapestOverBudget = g
 			}
 			continue
 		}
-		h := hit{pos: i, score: 2*qs + idx[i].score(useCase.groups), withinBudget: softBudget == 0 || g.UnitCents() <= softBudget, p: g}
-		if len(query.groups) == 0 || qs > 0 {
+		us, _ := idx[i].score(useCase.groups)
+		h := hit{pos: i, score: 2*qs + us, withinBudget: softBudget == 0 || g.UnitCents() <= softBudget, p: g}
+		if qMatched {
 			matched = append(matched, h)
 		} else {
 			others = append(others, h)
 		}
 	}
-	hits, fellBack := matched, len(query.groups) > 0 && len(matched) == 0
+	hits, fellBack := matched, queryNarrows && len(matched) == 0
 	if fellBack {
 		hits = others
 	}
