@@ -142,6 +142,9 @@ func parameters(op *operation) ([]any, error) {
 	var out []any
 	add := func(name, in string, required bool) error {
 		s := op.bind.props[name]
+		if s != nil {
+			s = withoutNull(s) // a parameter is text: it is never null
+		}
 		schema, err := ordered(s)
 		if err != nil {
 			return err
