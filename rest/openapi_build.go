@@ -143,7 +143,11 @@ func parameters(op *operation) ([]any, error) {
 	add := func(name, in string, required bool) error {
 		s := op.bind.props[name]
 		if s != nil {
-			s = withoutNull(s) // a parameter is text: it is never null
+			s = withoutNull(s) // a parameter is text: never null
+			if in == "query" {
+				// A path ID with a NUL names nothing: 404, not a refusal of its shape.
+				s = withTextRule(s)
+			}
 		}
 		schema, err := ordered(s)
 		if err != nil {

@@ -24,7 +24,8 @@ import (
 //	maxProperties=10              maps
 //	enum=compact|full             allowed values (strings)
 //	pattern=^[a-z]+$              a regular expression (no commas)
-//	format=uri                    an informational format
+//	format=date                   date, date-time or uri: asserted (tools/format.go)
+//	contentEncoding=base64        the string is standard base64: asserted
 //	default=50                    the default, as JSON
 //	items.maxLength=400           the same keys applied to array items or map values
 //	type=string                   replaces the inferred type (a *string that refuses null)
@@ -194,7 +195,15 @@ func setKey(s *jsonschema.Schema, key, val string) error {
 	case "pattern":
 		s.Pattern = val
 	case "format":
+		if _, ok := formats[val]; !ok {
+			return fmt.Errorf("format %q is not one the validator asserts", val)
+		}
 		s.Format = val
+	case "contentEncoding":
+		if val != "base64" {
+			return fmt.Errorf("contentEncoding %q: only base64", val)
+		}
+		s.ContentEncoding = val
 	case "type":
 		s.Type, s.Types = val, nil
 	case "default":
