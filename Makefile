@@ -43,15 +43,20 @@ deps:
 # (cmd/giftwell/tsclient_test.go) with npm ci, when node_modules is missing
 # or older than the lockfile. Without npm, or offline, it only warns: the
 # test then skips on a workstation and fails in CI.
-TSCLIENT := internal/tsclient
+# It installs the same way the pinned openapi-typescript and TypeScript that
+# type-check a client generated from the OpenAPI document
+# (rest/tsopenapi_test.go).
+TSDIRS := internal/tsclient internal/tsopenapi
 tsdeps:
 	@if command -v npm >/dev/null 2>&1; then \
-		if [ ! -f $(TSCLIENT)/node_modules/.package-lock.json ] || [ $(TSCLIENT)/package-lock.json -nt $(TSCLIENT)/node_modules/.package-lock.json ]; then \
-			npm ci --prefix $(TSCLIENT) --no-audit --no-fund || \
-				echo "warning: npm ci failed (offline?); the TypeScript SDK client test skips outside CI" >&2; \
-		fi; \
+		for d in $(TSDIRS); do \
+			if [ ! -f $$d/node_modules/.package-lock.json ] || [ $$d/package-lock.json -nt $$d/node_modules/.package-lock.json ]; then \
+				npm ci --prefix $$d --no-audit --no-fund || \
+					echo "warning: npm ci failed in $$d (offline?); its TypeScript test skips outside CI" >&2; \
+			fi; \
+		done; \
 	else \
-		echo "warning: npm not found; the TypeScript SDK client test skips outside CI" >&2; \
+		echo "warning: npm not found; the TypeScript tests skip outside CI" >&2; \
 	fi
 
 # test starts one throwaway PostgreSQL for the whole run (testpg) and hands

@@ -218,7 +218,7 @@ type csvResponse struct {
 	body string
 }
 
-// csv GETs a download, validating the answer against the OpenAPI documents.
+// csv GETs a download; the client validates the answer against the OpenAPI documents.
 func (h *harness) csv(path string, opts ...reqOpt) csvResponse {
 	h.t.Helper()
 	req, err := http.NewRequest(http.MethodGet, h.base+path, nil)
@@ -235,9 +235,6 @@ func (h *harness) csv(path string, opts ...reqOpt) csvResponse {
 	if res.StatusCode >= 300 {
 		require.NoError(h.t, json.Unmarshal(raw, &out.JSON))
 		checkEnvelope(h.t, res.StatusCode, raw)
-	}
-	for _, d := range h.docs {
-		d.check(h.t, req, out)
 	}
 	return csvResponse{Response: res, body: string(raw)}
 }

@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/getkin/kin-openapi/openapi3"
@@ -35,7 +37,9 @@ const offlineKeyToken = "gwk_test-offline-key"
 
 // harness is the REST face on a real listener over a real database, mounted
 // at /api/v1 as cmd/giftwell mounts it, with every response validated
-// against the OpenAPI documents the server itself serves.
+// against the OpenAPI documents the server itself serves: the server's
+// client (srv.Client(), which do and every test that sends its own request
+// use) checks each response it reads (checkedTransport).
 type harness struct {
 	t    *testing.T
 	env  *apptest.Env
@@ -86,6 +90,8 @@ func newHarness(t *testing.T, opts ...harnessOption) *harness {
 	t.Cleanup(srv.Close)
 	hs := &harness{t: t, env: env, srv: srv, site: site, base: site + "/api/v1", logs: logs}
 	hs.docs = []*docValidator{hs.loadDocument("openapi-3.0.json"), hs.loadDocument("openapi.json")}
+	client := srv.Client()
+	client.Transport = &checkedTransport{base: client.Transport, h: hs}
 	return hs
 }
 
@@ -147,7 +153,8 @@ func (r response) message() string { s, _ := r.JSON["error"].(string); return s 
 func (r response) data() any { return r.JSON["data"] }
 
 // do sends a request to path (relative to /api/v1) and validates the
-// response: JSON, the success or error envelope, and the OpenAPI documents.
+// response: JSON, the success or error envelope, and (through the client)
+// the OpenAPI documents.
 func (h *harness) do(method, path string, body io.Reader, opts ...reqOpt) response {
 	h.t.Helper()
 	req, err := http.NewRequest(method, h.base+path, body)
@@ -164,9 +171,6 @@ func (h *harness) do(method, path string, body io.Reader, opts ...reqOpt) respon
 	require.Equal(h.t, "application/json", res.Header.Get("Content-Type"), "body: %s", raw)
 	require.NoError(h.t, json.Unmarshal(raw, &out.JSON), "body: %s", raw)
 	checkEnvelope(h.t, out.Status, raw)
-	for _, d := range h.docs {
-		d.check(h.t, req, out)
-	}
 	return out
 }
 
@@ -250,19 +254,24 @@ func (h *harness) loadDocument(name string) *docValidator {
 // check validates a response: against its operation when the document has
 // one for the request, against the Error schema otherwise (404 and 405 for
 // routes that do not exist, 403 for a refused Origin).
-func (d *docValidator) check(t *testing.T, req *http.Request, res response) {
-	t.Helper()
+func (d *docValidator) check(req *http.Request, res response) error {
 	route, params, err := d.router.FindRoute(req)
 	if err != nil {
-		require.GreaterOrEqual(t, res.Status, 400, "%s: %s %s has no operation", d.name, req.Method, req.URL)
+		if res.Status < 400 {
+			return fmt.Errorf("%s: %s %s has no operation", d.name, req.Method, req.URL)
+		}
 		var body any
-		require.NoError(t, json.Unmarshal(res.Body, &body))
+		if err := json.Unmarshal(res.Body, &body); err != nil {
+			return fmt.Errorf("%s: %s %s -> %d is not JSON: %s", d.name, req.Method, req.URL.Path, res.Status, res.Body)
+		}
 		var opts []openapi3.SchemaValidationOption
 		if d.doc.IsOpenAPI31OrLater() {
 			opts = append(opts, openapi3.EnableJSONSchema2020())
 		}
-		require.NoError(t, d.doc.Components.Schemas["Error"].Value.VisitJSON(body, opts...), "%s: %s", d.name, res.Body)
-		return
+		if err := d.doc.Components.Schemas["Error"].Value.VisitJSON(body, opts...); err != nil {
+			return fmt.Errorf("%s: %s: %w", d.name, res.Body, err)
+		}
+		return nil
 	}
 	options := &openapi3filter.Options{IncludeResponseStatus: true}
 	in := &openapi3filter.ResponseValidationInput{
@@ -274,6 +283,41 @@ func (d *docValidator) check(t *testing.T, req *http.Request, res response) {
 		Options: options,
 	}
 	in.SetBodyBytes(res.Body)
-	require.NoError(t, openapi3filter.ValidateResponse(context.Background(), in),
-		"%s: %s %s -> %d %s", d.name, req.Method, req.URL.Path, res.Status, res.Body)
+	if err := openapi3filter.ValidateResponse(context.Background(), in); err != nil {
+		return fmt.Errorf("%s: %s %s -> %d %s: %w", d.name, req.Method, req.URL.Path, res.Status, res.Body, err)
+	}
+	return nil
+}
+
+// checkedTransport is the harness client's transport: it validates every
+// response of the REST face against both documents, so that no test's
+// answer escapes them. A problem fails the test (t.Errorf: requests may be
+// sent from several goroutines).
+type checkedTransport struct {
+	base http.RoundTripper
+	h    *harness
+}
+
+// documentPaths are the routes that serve the documents themselves.
+var documentPaths = []string{"/api/v1/openapi.json", "/api/v1/openapi-3.0.json"}
+
+// RoundTrip sends req and checks its response.
+func (c *checkedTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	res, err := c.base.RoundTrip(req)
+	if err != nil || !strings.HasPrefix(req.URL.Path, "/api/v1/") || slices.Contains(documentPaths, req.URL.Path) {
+		return res, err
+	}
+	raw, err := io.ReadAll(res.Body)
+	res.Body.Close()
+	if err != nil {
+		return nil, err
+	}
+	res.Body = io.NopCloser(bytes.NewReader(raw))
+	got := response{Status: res.StatusCode, Header: res.Header, Body: raw}
+	for _, d := range c.h.docs {
+		if err := d.check(req, got); err != nil {
+			c.h.t.Errorf("response does not match the document: %v", err)
+		}
+	}
+	return res, nil
 }

@@ -13,7 +13,8 @@ import (
 //   - In every schema: type [X, "null"] becomes type X with nullable: true
 //     (several non-null types become anyOf); {type: "null"} members of anyOf
 //     or oneOf become nullable: true on the parent; const becomes a one-value
-//     enum; examples becomes example (its first item); numeric
+//     enum; examples becomes example (its first item); contentEncoding
+//     base64 becomes format byte; numeric
 //     exclusiveMinimum/exclusiveMaximum become minimum/maximum with the 3.0
 //     boolean; boolean schemas become {} and {not: {}} (except as
 //     additionalProperties, where 3.0 accepts them); keywords 3.0 lacks
@@ -111,6 +112,11 @@ func convertSchema30(s *object) {
 			if _, has := s.get("example"); !has {
 				s.set("example", list[0])
 			}
+		}
+	}
+	if enc, ok := s.get("contentEncoding"); ok && enc == "base64" {
+		if _, has := s.get("format"); !has {
+			s.set("format", "byte")
 		}
 	}
 	exclusiveBound(s, "exclusiveMinimum", "minimum")

@@ -142,6 +142,13 @@ func parameters(op *operation) ([]any, error) {
 	var out []any
 	add := func(name, in string, required bool) error {
 		s := op.bind.props[name]
+		if s != nil {
+			s = withoutNull(s) // a parameter is text: never null
+			if in == "query" {
+				// A path ID with a NUL names nothing: 404, not a refusal of its shape.
+				s = withTextRule(s)
+			}
+		}
 		schema, err := ordered(s)
 		if err != nil {
 			return err

@@ -131,6 +131,7 @@ func (c *components) requestBody(op *operation) (*object, error) {
 		s.Required = slices.DeleteFunc(slices.Clone(s.Required), func(r string) bool { return r == p })
 		s.PropertyOrder = slices.DeleteFunc(slices.Clone(s.PropertyOrder), func(r string) bool { return r == p })
 	}
+	addTextRule(s)
 	name := camel(op.ID) + "Request"
 	name, err := c.addSchema(name, s, name)
 	if err != nil {

@@ -14,7 +14,7 @@ import (
 type UploadArtworkInput struct {
 	Filename string `json:"filename" jsonschema:"letters, digits, spaces, dots, underscores, parentheses, hyphens; extension matching mime" schema:"minLength=1,maxLength=180"`
 	Mime     string `json:"mime" jsonschema:"image/png, image/jpeg, image/webp or application/pdf (SVG and HTML are refused)" schema:"minLength=1,maxLength=100"`
-	Base64   string `json:"base64" jsonschema:"the file's bytes, standard base64" schema:"minLength=1,maxLength=900000"`
+	Base64   string `json:"base64" jsonschema:"the file's bytes, standard base64" schema:"minLength=1,maxLength=900000,contentEncoding=base64"`
 	Purpose  string `json:"purpose,omitempty" jsonschema:"artwork (default), logo, or portrait (checked: at least 256x256, no PDF)" schema:"enum=artwork|logo|portrait"`
 }
 
@@ -35,7 +35,7 @@ type GetArtworkInput struct {
 
 // ImportPhotoInput is import_recipient_photo's input.
 type ImportPhotoInput struct {
-	URL             string `json:"url" jsonschema:"a direct public HTTPS link to a PNG, JPEG or WebP image (not a LinkedIn or sharing page)" schema:"minLength=1,maxLength=2000"`
+	URL             string `json:"url" jsonschema:"a direct public HTTPS link to a PNG, JPEG or WebP image (not a LinkedIn or sharing page)" schema:"minLength=1,maxLength=2000,format=uri,pattern=^[Hh][Tt][Tt][Pp][Ss]://"`
 	RightsConfirmed bool   `json:"rightsConfirmed" jsonschema:"true: the user confirmed they may use this photo"`
 }
 

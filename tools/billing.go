@@ -28,7 +28,7 @@ type CheckoutItemsInput struct {
 type ListInvoicesInput struct {
 	CampaignID string `json:"campaignId,omitempty" jsonschema:"only this campaign's checkouts" schema:"maxLength=100"`
 	Limit      *int   `json:"limit,omitempty" jsonschema:"how many checkouts, newest first" schema:"minimum=1,maximum=100,default=50"`
-	Before     string `json:"before,omitempty" jsonschema:"only checkouts created before this time (RFC 3339): the createdAt of the last one read, for the next page" schema:"maxLength=40"`
+	Before     string `json:"before,omitempty" jsonschema:"only checkouts created before this time (RFC 3339): the createdAt of the last one read, for the next page" schema:"maxLength=40,format=date-time"`
 }
 
 // CreateCampaignCheckoutInput is create_campaign_checkout's input.

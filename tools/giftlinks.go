@@ -12,8 +12,8 @@ import (
 // CustomizeGiftLinkMessageInput is customize_gift_link_message's input.
 type CustomizeGiftLinkMessageInput struct {
 	ID                     string             `json:"id" jsonschema:"the gift ID (send_...)" schema:"minLength=1,maxLength=100"`
-	Generation             int                `json:"generation" jsonschema:"the link's generation as last read"`
-	ExpectedMessageVersion int                `json:"expectedMessageVersion" jsonschema:"the link's messageVersion as last read"`
+	Generation             int                `json:"generation" jsonschema:"the link's generation as last read" schema:"minimum=1"`
+	ExpectedMessageVersion int                `json:"expectedMessageVersion" jsonschema:"the link's messageVersion as last read" schema:"minimum=1"`
 	Message                *string            `json:"message,omitempty" jsonschema:"the landing message: up to 500 characters besides {{firstName}}, {{name}}, {{company}}; shown literally; \"\" restores the default" schema:"type=string,maxLength=2000"`
 	Branding               *giftlink.Branding `json:"branding,omitempty" jsonschema:"complete branding: senderName, senderCompany, contactEmail and logoAssetId (empty contact or logo hides it)"`
 }
@@ -29,7 +29,7 @@ type CustomizeCampaignGiftLinksInput struct {
 // RegiftGiftLinkInput is regift_gift_link's input.
 type RegiftGiftLinkInput struct {
 	ID         string                   `json:"id" jsonschema:"the gift ID (send_...)" schema:"minLength=1,maxLength=100"`
-	Generation int                      `json:"generation" jsonschema:"the link's generation as last read"`
+	Generation int                      `json:"generation" jsonschema:"the link's generation as last read" schema:"minimum=1"`
 	Recipient  giftlink.RegiftRecipient `json:"recipient" jsonschema:"who gets the gift now; they confirm their own address"`
 	Message    string                   `json:"message" jsonschema:"the new link's landing message; \"\" for the default" schema:"maxLength=2000"`
 }
@@ -37,7 +37,7 @@ type RegiftGiftLinkInput struct {
 // RevokeGiftLinkInput is revoke_gift_link's input.
 type RevokeGiftLinkInput struct {
 	ID         string `json:"id" jsonschema:"the gift ID (send_...)" schema:"minLength=1,maxLength=100"`
-	Generation int    `json:"generation" jsonschema:"the link's generation as last read"`
+	Generation int    `json:"generation" jsonschema:"the link's generation as last read" schema:"minimum=1"`
 }
 
 const descListCampaignGiftLinks = "A campaign's gift links, one per gift whose recipient confirms their own address: url (while linkState is active), expiry, generation, " +

@@ -12,8 +12,8 @@ import (
 
 // GetReportInput is get_report's input (GET /reports and its CSV form).
 type GetReportInput struct {
-	From       string `json:"from" jsonschema:"the first UTC day of gift creation, YYYY-MM-DD, included" schema:"minLength=10,maxLength=10"`
-	To         string `json:"to" jsonschema:"the last UTC day, YYYY-MM-DD, included; a range covers at most 366 days" schema:"minLength=10,maxLength=10"`
+	From       string `json:"from" jsonschema:"the first UTC day of gift creation, YYYY-MM-DD, included" schema:"format=date"`
+	To         string `json:"to" jsonschema:"the last UTC day, YYYY-MM-DD, included; a range covers at most 366 days" schema:"format=date"`
 	CampaignID string `json:"campaignId,omitempty" jsonschema:"only this campaign" schema:"maxLength=200"`
 	Mode       string `json:"mode,omitempty" jsonschema:"the gifts' mode" schema:"enum=test|live,default=test"`
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -23,36 +24,56 @@ import (
 //	maxProperties=10              maps
 //	enum=compact|full             allowed values (strings)
 //	pattern=^[a-z]+$              a regular expression (no commas)
-//	format=uri                    an informational format
+//	format=date                   date, date-time or uri: asserted (tools/format.go)
+//	contentEncoding=base64        the string is standard base64: asserted
 //	default=50                    the default, as JSON
 //	items.maxLength=400           the same keys applied to array items or map values
 //	type=string                   replaces the inferred type (a *string that refuses null)
 //
-// Fields whose json tag lacks omitempty/omitzero are required.
+// Fields whose json tag lacks omitempty/omitzero are required. A slice is
+// an array, never null (jsonschema-go types it nullable); a pointer to one
+// stays nullable.
 func schemaFor[T any]() (*jsonschema.Schema, error) {
+	return inferSchema[T](false)
+}
+
+// payloadSchemaFor is schemaFor for a payload the server writes: a pointer
+// field that is left out when nil (omitempty, omitzero) is never null.
+func payloadSchemaFor[T any]() (*jsonschema.Schema, error) {
+	return inferSchema[T](true)
+}
+
+func inferSchema[T any](payload bool) (*jsonschema.Schema, error) {
 	s, err := jsonschema.For[T](nil)
 	if err != nil {
 		return nil, err
 	}
-	if err := applyTags(reflect.TypeFor[T](), s); err != nil {
+	if err := applyTags(reflect.TypeFor[T](), s, payload); err != nil {
 		return nil, err
 	}
 	return s, nil
 }
 
-// applyTags walks t and s together and applies `schema` tags.
-func applyTags(t reflect.Type, s *jsonschema.Schema) error {
+// applyTags walks t and s together and applies `schema` tags; payload says
+// s describes what the server writes rather than what it reads.
+func applyTags(t reflect.Type, s *jsonschema.Schema, payload bool) error {
 	if s == nil {
 		return nil
 	}
+	pointer := t.Kind() == reflect.Pointer
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
 	switch t.Kind() {
 	case reflect.Slice, reflect.Array:
-		return applyTags(t.Elem(), s.Items)
+		if !pointer && s.Type == "" && slices.Equal(s.Types, []string{"null", "array"}) {
+			// A list is never null: an argument that is null is refused, and
+			// a payload's empty list is written [] (EmptyLists).
+			s.Type, s.Types = "array", nil
+		}
+		return applyTags(t.Elem(), s.Items, payload)
 	case reflect.Map:
-		return applyTags(t.Elem(), s.AdditionalProperties)
+		return applyTags(t.Elem(), s.AdditionalProperties, payload)
 	case reflect.Struct:
 		for _, f := range reflect.VisibleFields(t) {
 			if !f.IsExported() || f.Anonymous {
@@ -66,8 +87,11 @@ func applyTags(t reflect.Type, s *jsonschema.Schema) error {
 			if fs == nil {
 				continue
 			}
-			if err := applyTags(f.Type, fs); err != nil {
+			if err := applyTags(f.Type, fs, payload); err != nil {
 				return err
+			}
+			if payload && f.Type.Kind() == reflect.Pointer && omitted(f) {
+				dropNull(fs)
 			}
 			if tag, ok := f.Tag.Lookup("schema"); ok {
 				if err := applyTag(fs, tag); err != nil {
@@ -77,6 +101,23 @@ func applyTags(t reflect.Type, s *jsonschema.Schema) error {
 		}
 	}
 	return nil
+}
+
+// omitted reports whether encoding/json leaves f out when it is nil.
+func omitted(f reflect.StructField) bool {
+	tag := f.Tag.Get("json")
+	return hasOption(tag, "omitempty") || hasOption(tag, "omitzero")
+}
+
+// dropNull takes null out of s's types.
+func dropNull(s *jsonschema.Schema) {
+	if !slices.Contains(s.Types, "null") {
+		return
+	}
+	s.Types = slices.DeleteFunc(slices.Clone(s.Types), func(k string) bool { return k == "null" })
+	if len(s.Types) == 1 {
+		s.Type, s.Types = s.Types[0], nil
+	}
 }
 
 func jsonName(f reflect.StructField) string {
@@ -154,7 +195,15 @@ func setKey(s *jsonschema.Schema, key, val string) error {
 	case "pattern":
 		s.Pattern = val
 	case "format":
+		if _, ok := formats[val]; !ok {
+			return fmt.Errorf("format %q is not one the validator asserts", val)
+		}
 		s.Format = val
+	case "contentEncoding":
+		if val != "base64" {
+			return fmt.Errorf("contentEncoding %q: only base64", val)
+		}
+		s.ContentEncoding = val
 	case "type":
 		s.Type, s.Types = val, nil
 	case "default":
@@ -170,7 +219,7 @@ func setKey(s *jsonschema.Schema, key, val string) error {
 
 // SchemaFor is the schema the registry infers for T, with its schema tags
 // applied; faces use it for payloads that are not a tool's (GET /catalog).
-func SchemaFor[T any]() (*jsonschema.Schema, error) { return schemaFor[T]() }
+func SchemaFor[T any]() (*jsonschema.Schema, error) { return payloadSchemaFor[T]() }
 
 // ErrorSchema is the schema of the spec's error envelope, inferred from
 // core.Envelope (the one type every face writes) with nextAction's values.
@@ -178,7 +227,7 @@ func SchemaFor[T any]() (*jsonschema.Schema, error) { return schemaFor[T]() }
 // described once.
 // Each call returns a new schema that the caller may change.
 func ErrorSchema() *jsonschema.Schema {
-	s, err := schemaFor[core.Envelope]()
+	s, err := payloadSchemaFor[core.Envelope]()
 	if err != nil {
 		panic("tools: error envelope schema: " + err.Error())
 	}

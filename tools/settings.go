@@ -18,8 +18,8 @@ type GetWorkspaceSettingsInput struct{}
 type UpdateWorkspaceSettingsInput struct {
 	Company    *string `json:"company,omitempty" jsonschema:"the sending company's name, 1-200 characters" schema:"type=string,minLength=1,maxLength=200"`
 	Name       *string `json:"name,omitempty" jsonschema:"the default sender's name, 1-200 characters" schema:"type=string,minLength=1,maxLength=200"`
-	MeetingURL *string `json:"meetingUrl,omitempty" jsonschema:"the default meeting link: an https URL on a public host, or empty to clear it" schema:"type=string,maxLength=500"`
-	Website    *string `json:"website,omitempty" jsonschema:"the company's website: an https URL on a public host, or empty to clear it" schema:"type=string,maxLength=500"`
+	MeetingURL *string `json:"meetingUrl,omitempty" jsonschema:"the default meeting link: an https URL on a public host, or empty to clear it" schema:"type=string,maxLength=500,pattern=^([Hh][Tt][Tt][Pp][Ss]://.+)?$"`
+	Website    *string `json:"website,omitempty" jsonschema:"the company's website: an https URL on a public host, or empty to clear it" schema:"type=string,maxLength=500,pattern=^([Hh][Tt][Tt][Pp][Ss]://.+)?$"`
 	BrandColor *string `json:"brandColor,omitempty" jsonschema:"the brand colour as #rrggbb, or empty for the default" schema:"type=string,pattern=^(#[0-9a-fA-F]{6})?$"`
 }
 

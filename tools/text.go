@@ -27,6 +27,12 @@ const (
 	msgKeyHostile = "has a field name with a NUL character or bytes that are not UTF-8"
 )
 
+// TextPattern is HostileText's rule as a schema pattern, in the syntax of
+// both JSON Schema (ECMA 262) and Go: no NUL character. The REST documents
+// put it on every string a request sends that has no narrower rule (the
+// MCP lists leave it out, to stay short; the rule holds on every face).
+const TextPattern = `^[^\x00]*$`
+
 // HostileText reports whether s cannot be stored as text: it holds a NUL
 // character or is not valid UTF-8. It returns the problem in the API's
 // words, or "".

@@ -411,7 +411,7 @@ func schemas[In, Out any](name string) (in, data *jsonschema.Schema) {
 	if reflect.TypeFor[Out]() == reflect.TypeFor[File]() {
 		return in, &jsonschema.Schema{Type: "string", Description: "the file"}
 	}
-	data, err = schemaFor[Out]()
+	data, err = payloadSchemaFor[Out]()
 	if err != nil {
 		panic("tools: " + name + ": output schema: " + err.Error())
 	}
@@ -420,7 +420,8 @@ func schemas[In, Out any](name string) (in, data *jsonschema.Schema) {
 
 // caller is the Call of a handler for tool t: authorize the principal for
 // t's action (a HUMAN_APPROVAL_REQUIRED carries t's person url), decode the
-// arguments strictly against the resolved input schema, run the handler. A tool whose route reads
+// arguments strictly against the resolved input schema, run the handler; its
+// payload's lists are [] when empty (EmptyLists), as the documents say. A tool whose route reads
 // optional or no credentials is not authorized here: its core method
 // decides (a public read needs no principal).
 func caller[In, Out any](t *Tool, in *validator, h Handler[In, Out]) func(ctx context.Context, p core.Principal, args json.RawMessage) (any, error) {
@@ -439,6 +440,7 @@ func caller[In, Out any](t *Tool, in *validator, h Handler[In, Out]) func(ctx co
 		if err := decodeArgs(in, args, &v); err != nil {
 			return nil, err
 		}
-		return h(ctx, p, v)
+		out, err := h(ctx, p, v)
+		return EmptyLists(out), err
 	}
 }

@@ -242,6 +242,11 @@ func (n *node) check(c *checker, path string, v any) {
 	if isNum && n.integer && !fitsInt64(num) && !c.reported(path) {
 		c.add(path, "is out of range")
 	}
+	if str, ok := v.(string); ok && !c.reported(path) {
+		if msg := formatProblem(n.schema, str); msg != "" {
+			c.add(path, "%s", msg)
+		}
+	}
 	switch x := v.(type) {
 	case []any:
 		for i, item := range x {

@@ -36,7 +36,7 @@ type Chunk struct {
 	PartIndex  int    `json:"partIndex" jsonschema:"this part's position, from 0" schema:"minimum=0,maximum=383"`
 	PartCount  int    `json:"partCount" jsonschema:"how many parts the upload has" schema:"minimum=1,maximum=384"`
 	TotalBytes int64  `json:"totalBytes" jsonschema:"the whole file's size in bytes, before base64" schema:"minimum=1,maximum=33554432"`
-	Data       string `json:"data" jsonschema:"this part's bytes in base64 (standard alphabet, padded), at most 150,000 bytes decoded" schema:"minLength=1,maxLength=200000"`
+	Data       string `json:"data" jsonschema:"this part's bytes in base64 (standard alphabet, padded), at most 150,000 bytes decoded" schema:"minLength=1,maxLength=200000,contentEncoding=base64"`
 }
 
 // checkID checks an uploadId or importId: 1-100 letters, digits, _, - or ..

@@ -42,8 +42,8 @@ type MessageChange struct {
 // last read of it.
 type LinkRef struct {
 	SendID                 string `json:"sendId" jsonschema:"the gift (send_...)"`
-	Generation             int    `json:"generation" jsonschema:"the link's generation as last read"`
-	ExpectedMessageVersion int    `json:"expectedMessageVersion" jsonschema:"the link's messageVersion as last read"`
+	Generation             int    `json:"generation" jsonschema:"the link's generation as last read" schema:"minimum=1"`
+	ExpectedMessageVersion int    `json:"expectedMessageVersion" jsonschema:"the link's messageVersion as last read" schema:"minimum=1"`
 }
 
 // CampaignMessageChange is customize_campaign_gift_links: one message or
