@@ -17,3 +17,26 @@ func (s *Store) RefreshesRunning() int { return int(s.running.Load()) }
 func SeedCatalogWith(ctx context.Context, pool *pgxpool.Pool, products []Product, digest string) error {
 	return seedCatalog(ctx, pool, products, digest)
 }
+
+// GiftBoxImage is the illustration a product without a picture shows.
+func GiftBoxImage() Image {
+	im, _ := shippedImage(giftBoxImage)
+	return im
+}
+
+// ShippedImages are the built-in illustrations' file names and bytes.
+func ShippedImages() map[string][]byte {
+	entries, err := shippedImages.ReadDir("images")
+	if err != nil {
+		panic(err)
+	}
+	out := map[string][]byte{}
+	for _, e := range entries {
+		data, err := shippedImages.ReadFile("images/" + e.Name())
+		if err != nil {
+			panic(err)
+		}
+		out[e.Name()] = data
+	}
+	return out
+}
