@@ -247,7 +247,15 @@ func loadCatalog(ctx context.Context, pool *pgxpool.Pool) (*catalogSnapshot, err
 		if err != nil {
 			return fmt.Errorf("list products: %w", err)
 		}
-		snap, err = newCatalogSnapshot(st.Version, rows, nil)
+		pictures, err := q.CatalogImageList(ctx)
+		if err != nil {
+			return fmt.Errorf("list pictures: %w", err)
+		}
+		supplied := make(map[string]Image, len(pictures))
+		for _, p := range pictures {
+			supplied[p.ProductID] = newImage(p.ContentType, p.Data)
+		}
+		snap, err = newCatalogSnapshot(st.Version, rows, supplied)
 		return err
 	})
 	if err != nil {
