@@ -126,14 +126,16 @@ func (s *Store) ImageAt(ctx context.Context, name string) (ImageMatch, error) {
 	if err != nil {
 		return ImageMatch{}, err
 	}
-	notFound := &core.Error{Code: core.CodeNotFound, Message: fmt.Sprintf("no catalog picture is named %q; a product's image field gives its picture's address", name)}
+	notFound := func() error {
+		return &core.Error{Code: core.CodeNotFound, Message: fmt.Sprintf("no catalog picture is named %q; a product's image field gives its picture's address", name)}
+	}
 	dot := strings.LastIndexByte(name, '.')
 	if dot <= 0 {
-		return ImageMatch{}, notFound
+		return ImageMatch{}, notFound()
 	}
 	base, ext := name[:dot], name[dot+1:]
 	if !knownImageExt(ext) {
-		return ImageMatch{}, notFound
+		return ImageMatch{}, notFound()
 	}
 	if h := strings.LastIndexByte(base, '.'); h > 0 {
 		if id := base[:h]; snap.hasProduct(id) {
@@ -150,7 +152,7 @@ func (s *Store) ImageAt(ctx context.Context, name string) (ImageMatch, error) {
 		im := snap.images[base]
 		return ImageMatch{Image: im, Path: im.Path(base)}, nil
 	}
-	return ImageMatch{}, notFound
+	return ImageMatch{}, notFound()
 }
 
 func (snap *catalogSnapshot) hasProduct(id string) bool {
