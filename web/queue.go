@@ -12,6 +12,7 @@ import (
 	"github.com/giftwell/giftwell/core/approval"
 	"github.com/giftwell/giftwell/core/campaign"
 	"github.com/giftwell/giftwell/core/gift"
+	"github.com/giftwell/giftwell/core/catalog"
 	"github.com/giftwell/giftwell/core/ledger"
 )
 
@@ -59,6 +60,8 @@ type queueData struct {
 	Flash *queueNotice
 	// MaxSkipReason bounds the skip reason inputs.
 	MaxSkipReason int
+	// Products are the waiting people's gifts by product ID (pictures.go).
+	Products map[string]*catalog.Product
 }
 
 // Workspace reports whether the page lists the whole workspace's queue.
@@ -175,6 +178,9 @@ func (h *handler) loadQueuePage(ctx context.Context, p core.Principal, id string
 	}
 	var err error
 	if d.Items, err = h.app.Approvals.Queue(ctx, p, id); err != nil {
+		return queueData{}, err
+	}
+	if d.Products, err = h.queueProducts(ctx, d.Items); err != nil {
 		return queueData{}, err
 	}
 	skipped, err := h.app.Approvals.SkippedPeople(ctx, p, id)

@@ -24,7 +24,7 @@ var assets embed.FS
 
 // shared are the templates of fsys every page is drawn with besides the
 // shell's layout: the partials (form fields, the copy box, campaign tables).
-var shared = []string{"templates/partials.html"}
+var shared = []string{"templates/partials.html", "templates/picture.html"}
 
 // pages are the parsed page templates by name ("team" for templates/team.html).
 type pages struct {

@@ -4,7 +4,7 @@
 //	giftwell migrate
 //	giftwell workspace create --name NAME --owner-email EMAIL --owner-password PASSWORD [--api-key] [--demo]
 //	giftwell workspace add-member --workspace ID --email EMAIL --password PASSWORD --role admin|member [--api-key]
-//	giftwell catalog import FILE
+//	giftwell catalog import [--images DIR] FILE
 //	giftwell staff enable-live --workspace ID
 //	giftwell staff refund --send ID --decision approve|reject
 //	giftwell staff gift --send ID (--status STATUS [--carrier NAME --tracking-number N --tracking-url URL] [--reason TEXT] | --final-price CENTS)
@@ -32,7 +32,7 @@ const usage = `usage:
   giftwell migrate
   giftwell workspace create --name NAME --owner-email EMAIL --owner-password PASSWORD [--api-key] [--demo]
   giftwell workspace add-member --workspace ID --email EMAIL --password PASSWORD --role admin|member [--api-key]
-  giftwell catalog import FILE
+  giftwell catalog import [--images DIR] FILE
   giftwell staff enable-live --workspace ID
   giftwell staff refund --send ID --decision approve|reject
   giftwell staff gift --send ID (--status STATUS [--carrier NAME --tracking-number N --tracking-url URL] [--reason TEXT] | --final-price CENTS)

@@ -9,6 +9,7 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/giftwell/giftwell"
+	"github.com/giftwell/giftwell/core/catalog"
 	"github.com/giftwell/giftwell/internal/clientip"
 	"github.com/giftwell/giftwell/internal/httpbody"
 	"github.com/giftwell/giftwell/internal/metrics"
@@ -57,7 +58,8 @@ func withMetrics(m *metrics.Metrics) routeOption {
 
 // routes is the whole HTTP surface: the faces (REST under /api/v1, MCP at
 // /mcp and /chatgpt/mcp, the OAuth metadata under /.well-known) and the
-// site's own routes (health checks, metrics and the web app at the root).
+// site's own routes (health checks, metrics, the catalog's pictures under
+// /catalog/images/ and the web app at the root).
 // The faces sit on a plain ServeMux so that each answers every method
 // itself, with the spec's envelope.
 func routes(app *giftwell.App, log *slog.Logger, opts ...routeOption) http.Handler {
@@ -99,6 +101,7 @@ func routes(app *giftwell.App, log *slog.Logger, opts ...routeOption) http.Handl
 	if cfg.stripeWebhookSecret != "" {
 		mux.Handle("POST /stripe/webhook", labeled("site", "/stripe/webhook", payments.StripeWebhook{Secret: cfg.stripeWebhookSecret, Events: app.Billing, Log: log}))
 	}
+	mux.Handle(catalog.ImagePathPrefix, labeled("site", catalog.ImagePathPrefix, rest.CatalogImages(rest.Config{App: app, Log: log})))
 	mux.Handle("/", site(app, log, cfg))
 	return reqlog.RequestID(requestLog(log, cfg.metrics)(httpbody.DrainAfter(mux)))
 }

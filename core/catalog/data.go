@@ -13,9 +13,18 @@ import (
 var embeddedCatalogJSON []byte
 
 var embedded = sync.OnceValues(func() ([]Product, error) {
-	return DecodeCatalog(bytes.NewReader(embeddedCatalogJSON))
+	products, err := DecodeCatalog(bytes.NewReader(embeddedCatalogJSON))
+	if err != nil {
+		return nil, err
+	}
+	for i := range products {
+		products[i].Image = pictureFor(products[i].ID, nil).Path(products[i].ID)
+	}
+	return products, nil
 })
 
 // EmbeddedCatalog returns the catalog built into the binary, decoded and
-// validated. The slice is shared; callers must not change it.
+// validated, each product's image field the address of its built-in
+// illustration (as the Store serves it). The slice is shared; callers must
+// not change it.
 func EmbeddedCatalog() ([]Product, error) { return embedded() }

@@ -1,6 +1,7 @@
 package catalog_test
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 
@@ -67,9 +68,12 @@ func TestEmbeddedCatalogExercisesEveryFieldAndFlag(t *testing.T) {
 		}
 		require.Positive(t, count, "no product in the embedded catalog is %s", name)
 	}
+	giftBox := catalog.GiftBoxImage().Path("x")
+	giftBox = giftBox[len(giftBox)-12:]
 	counts := map[string]int{}
 	for _, p := range products {
-		require.Equal(t, "/catalog/images/"+p.ID+".jpg", p.Image, p.ID)
+		require.Regexp(t, `^/catalog/images/`+regexp.QuoteMeta(p.ID)+`\.[0-9a-f]{8}\.svg$`, p.Image, p.ID)
+		require.NotEqual(t, giftBox, p.Image[len(p.Image)-12:], "%s has an illustration of its own, not the gift box", p.ID)
 		require.NotEmpty(t, p.Name, p.ID)
 		require.NotEmpty(t, p.Tagline, p.ID)
 		require.NotEmpty(t, p.Description, p.ID)

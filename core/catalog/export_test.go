@@ -24,3 +24,26 @@ func SearchOverIndex(products []Product) func(SearchParams) (SearchResult, error
 	idx := newSearchIndex(products)
 	return func(p SearchParams) (SearchResult, error) { return searchCatalog(products, idx, p) }
 }
+
+// GiftBoxImage is the illustration a product without a picture shows.
+func GiftBoxImage() Image {
+	im, _ := shippedImage(giftBoxImage)
+	return im
+}
+
+// ShippedImages are the built-in illustrations' file names and bytes.
+func ShippedImages() map[string][]byte {
+	entries, err := shippedImages.ReadDir("images")
+	if err != nil {
+		panic(err)
+	}
+	out := map[string][]byte{}
+	for _, e := range entries {
+		data, err := shippedImages.ReadFile("images/" + e.Name())
+		if err != nil {
+			panic(err)
+		}
+		out[e.Name()] = data
+	}
+	return out
+}

@@ -38,7 +38,7 @@ func SeedCatalog(ctx context.Context, pool *pgxpool.Pool) error {
 
 // seedCatalog is SeedCatalog for a given catalog and its digest.
 func seedCatalog(ctx context.Context, pool *pgxpool.Pool, products []Product, digest string) error {
-	_, err := replaceCatalog(ctx, pool, products, catalogSourceEmbedded, digest, true)
+	_, err := replaceCatalog(ctx, pool, products, nil, catalogSourceEmbedded, digest, true)
 	return err
 }
 
@@ -49,6 +49,17 @@ func seedCatalog(ctx context.Context, pool *pgxpool.Pool, products []Product, di
 // VALIDATION_ERROR (or INVALID_JSON) naming the product and field, and
 // changes nothing.
 func ImportCatalog(ctx context.Context, pool *pgxpool.Pool, r io.Reader) (int, error) {
+	return ImportCatalogWithImages(ctx, pool, r, nil)
+}
+
+// ImportCatalogWithImages is ImportCatalog with the pictures the operator
+// supplies for its products (checkImageFiles: one per product, named by its
+// ID, PNG, JPEG, WebP or a safe SVG by content, at most MaxImageBytes each),
+// stored with the products in the same transaction. A product without a
+// picture shows the built-in illustration of the shipped product with its
+// ID, or else a gift box. A refused picture is VALIDATION_ERROR naming
+// images, and changes nothing.
+func ImportCatalogWithImages(ctx context.Context, pool *pgxpool.Pool, r io.Reader, files []ImageFile) (int, error) {
 	raw, err := io.ReadAll(r)
 	if err != nil {
 		return 0, core.Internal(fmt.Errorf("read catalog: %w", err))
@@ -57,7 +68,11 @@ func ImportCatalog(ctx context.Context, pool *pgxpool.Pool, r io.Reader) (int, e
 	if err != nil {
 		return 0, err
 	}
-	if _, err := replaceCatalog(ctx, pool, products, catalogSourceImport, digestOf(raw), false); err != nil {
+	images, err := checkImageFiles(products, files)
+	if err != nil {
+		return 0, err
+	}
+	if _, err := replaceCatalog(ctx, pool, products, images, catalogSourceImport, digestOf(raw), false); err != nil {
 		return 0, err
 	}
 	return len(products), nil
@@ -68,10 +83,10 @@ func digestOf(b []byte) string {
 	return hex.EncodeToString(sum[:])
 }
 
-// replaceCatalog stores products as the catalog and returns the new version.
-// With seed set it keeps an imported catalog and an identical embedded one,
-// returning their version unchanged.
-func replaceCatalog(ctx context.Context, pool *pgxpool.Pool, products []Product, source, digest string, seed bool) (int64, error) {
+// replaceCatalog stores products and their supplied pictures as the catalog
+// and returns the new version. With seed set it keeps an imported catalog
+// and an identical embedded one, returning their version unchanged.
+func replaceCatalog(ctx context.Context, pool *pgxpool.Pool, products []Product, images map[string]Image, source, digest string, seed bool) (int64, error) {
 	data, err := json.Marshal(products)
 	if err != nil {
 		return 0, core.Internal(fmt.Errorf("encode catalog: %w", err))
@@ -99,6 +114,14 @@ func replaceCatalog(ctx context.Context, pool *pgxpool.Pool, products []Product,
 		}
 		if n != int64(len(products)) {
 			return fmt.Errorf("inserted %d of %d products", n, len(products))
+		}
+		if err := q.CatalogImageDeleteAll(ctx); err != nil {
+			return fmt.Errorf("delete pictures: %w", err)
+		}
+		for id, im := range images {
+			if err := q.CatalogImageInsert(ctx, db.CatalogImageInsertParams{ProductID: id, ContentType: im.ContentType, Data: im.Data}); err != nil {
+				return fmt.Errorf("insert picture of %s: %w", id, err)
+			}
 		}
 		version, err = q.CatalogStateBump(ctx, db.CatalogStateBumpParams{Source: source, Digest: digest, ProductCount: int32(len(products))})
 		if err != nil {

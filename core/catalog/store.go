@@ -58,6 +58,8 @@ type catalogSnapshot struct {
 	byID     map[string]int
 	// index is the products read for search.
 	index searchIndex
+	// images are the products' pictures by product ID.
+	images map[string]Image
 	// checked is when the version was last compared with the database's.
 	checked time.Time
 }
@@ -245,7 +247,15 @@ func loadCatalog(ctx context.Context, pool *pgxpool.Pool) (*catalogSnapshot, err
 		if err != nil {
 			return fmt.Errorf("list products: %w", err)
 		}
-		snap, err = newCatalogSnapshot(st.Version, rows)
+		pictures, err := q.CatalogImageList(ctx)
+		if err != nil {
+			return fmt.Errorf("list pictures: %w", err)
+		}
+		supplied := make(map[string]Image, len(pictures))
+		for _, p := range pictures {
+			supplied[p.ProductID] = newImage(p.ContentType, p.Data)
+		}
+		snap, err = newCatalogSnapshot(st.Version, rows, supplied)
 		return err
 	})
 	if err != nil {
@@ -254,7 +264,10 @@ func loadCatalog(ctx context.Context, pool *pgxpool.Pool) (*catalogSnapshot, err
 	return snap, nil
 }
 
-func newCatalogSnapshot(version int64, rows [][]byte) (*catalogSnapshot, error) {
+// newCatalogSnapshot decodes the stored products and gives each its picture
+// (pictureFor, from the pictures supplied with an imported catalog), setting
+// its image field to the picture's address.
+func newCatalogSnapshot(version int64, rows [][]byte, supplied map[string]Image) (*catalogSnapshot, error) {
 	snap := &catalogSnapshot{version: version, products: make([]Product, len(rows)), byID: make(map[string]int, len(rows))}
 	for i, raw := range rows {
 		if err := json.Unmarshal(raw, &snap.products[i]); err != nil {
@@ -263,6 +276,13 @@ func newCatalogSnapshot(version int64, rows [][]byte) (*catalogSnapshot, error) 
 		snap.byID[snap.products[i].ID] = i
 	}
 	NormalizeCatalog(snap.products)
+	snap.images = make(map[string]Image, len(snap.products))
+	for i := range snap.products {
+		p := &snap.products[i]
+		im := pictureFor(p.ID, supplied)
+		snap.images[p.ID] = im
+		p.Image = im.Path(p.ID)
+	}
 	snap.index = newSearchIndex(snap.products)
 	return snap, nil
 }

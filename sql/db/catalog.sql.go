@@ -11,15 +11,67 @@ import (
 )
 
 const catalogDeleteAll = `-- name: CatalogDeleteAll :exec
-WITH products AS (DELETE FROM catalog_products)
+WITH products AS (DELETE FROM catalog_products),
+     images AS (DELETE FROM catalog_images)
 DELETE FROM catalog_state
 `
 
-// Empties the catalog, products and state, so that the next SeedCatalog
-// loads the embedded one afresh (operators' reset; tests).
+// Empties the catalog, products, pictures and state, so that the next
+// SeedCatalog loads the embedded one afresh (operators' reset; tests).
 func (q *Queries) CatalogDeleteAll(ctx context.Context) error {
 	_, err := q.db.Exec(ctx, catalogDeleteAll)
 	return err
+}
+
+const catalogImageDeleteAll = `-- name: CatalogImageDeleteAll :exec
+DELETE FROM catalog_images
+`
+
+func (q *Queries) CatalogImageDeleteAll(ctx context.Context) error {
+	_, err := q.db.Exec(ctx, catalogImageDeleteAll)
+	return err
+}
+
+const catalogImageInsert = `-- name: CatalogImageInsert :exec
+INSERT INTO catalog_images (product_id, content_type, data)
+VALUES ($1, $2, $3)
+`
+
+type CatalogImageInsertParams struct {
+	ProductID   string
+	ContentType string
+	Data        []byte
+}
+
+func (q *Queries) CatalogImageInsert(ctx context.Context, arg CatalogImageInsertParams) error {
+	_, err := q.db.Exec(ctx, catalogImageInsert, arg.ProductID, arg.ContentType, arg.Data)
+	return err
+}
+
+const catalogImageList = `-- name: CatalogImageList :many
+SELECT product_id, content_type, data
+FROM catalog_images
+ORDER BY product_id
+`
+
+func (q *Queries) CatalogImageList(ctx context.Context) ([]CatalogImage, error) {
+	rows, err := q.db.Query(ctx, catalogImageList)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []CatalogImage{}
+	for rows.Next() {
+		var i CatalogImage
+		if err := rows.Scan(&i.ProductID, &i.ContentType, &i.Data); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
 }
 
 const catalogProductDeleteAll = `-- name: CatalogProductDeleteAll :exec

@@ -86,6 +86,12 @@ type CampaignRosterSize struct {
 	People     int32
 }
 
+type CatalogImage struct {
+	ProductID   string
+	ContentType string
+	Data        []byte
+}
+
 type CatalogProduct struct {
 	ID        string
 	Position  int32

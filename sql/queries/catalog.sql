@@ -43,7 +43,20 @@ FROM catalog_products
 ORDER BY position;
 
 -- name: CatalogDeleteAll :exec
--- Empties the catalog, products and state, so that the next SeedCatalog
--- loads the embedded one afresh (operators' reset; tests).
-WITH products AS (DELETE FROM catalog_products)
+-- Empties the catalog, products, pictures and state, so that the next
+-- SeedCatalog loads the embedded one afresh (operators' reset; tests).
+WITH products AS (DELETE FROM catalog_products),
+     images AS (DELETE FROM catalog_images)
 DELETE FROM catalog_state;
+
+-- name: CatalogImageDeleteAll :exec
+DELETE FROM catalog_images;
+
+-- name: CatalogImageInsert :exec
+INSERT INTO catalog_images (product_id, content_type, data)
+VALUES (@product_id, @content_type, @data);
+
+-- name: CatalogImageList :many
+SELECT product_id, content_type, data
+FROM catalog_images
+ORDER BY product_id;
