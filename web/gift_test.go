@@ -41,7 +41,7 @@ func TestCampaignPageListsItsGifts(t *testing.T) {
 		require.Contains(t, ada, `<a href="/gifts/`+w.Ada+`">Ada Lovelace</a>`)
 		require.Contains(t, ada, `data-status="ready">Ready</span>`)
 		require.Contains(t, ada, "Not shipped")
-		require.Contains(t, ada, "<td>Used</td>")
+		require.Contains(t, ada, `<td data-label="Gift link">Used</td>`)
 		require.Contains(t, ada, `badge-test">Test</span>`)
 
 		bea := row(t, res.Body, w.Bea)
@@ -51,7 +51,7 @@ func TestCampaignPageListsItsGifts(t *testing.T) {
 
 		cy := row(t, res.Body, w.Cy)
 		require.Contains(t, cy, `data-status="awaiting_address">Awaiting address</span>`)
-		require.Regexp(t, `<td>Active until \d{1,2} \w{3} \d{4}</td>`, cy)
+		require.Regexp(t, `<td data-label="Gift link">Active until \d{1,2} \w{3} \d{4}</td>`, cy)
 		require.NotContains(t, res.Body, "/g/", "the list shows no link URL; the gift page does")
 	}
 }
