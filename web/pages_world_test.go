@@ -77,7 +77,7 @@ func (h *hooks) pagesWorld() *pagesWorld {
 	w.TopUp = strings.TrimPrefix(res.Header.Get("Location"), h.site)
 
 	mapping := owner.postFile("/campaigns/"+gw.CampaignID+"/import", "csv", "list.csv", "",
-		[]byte("Full Name,Work Email,Company,Account owner,photo_url\n"+longName+","+longEmail+","+longCompany+",kim,\nAna Alvarez,ana@example.com,Acme,lee,\n"), nil)
+		[]byte("Full Name,Work Email,Company,Account owner,Photo URL\n"+longName+","+longEmail+","+longCompany+",kim,\nAna Alvarez,ana@example.com,Acme,lee,\n"), nil)
 	require.Equal(t, http.StatusSeeOther, mapping.StatusCode, mapping.Body)
 	w.Import = mapping.Header.Get("Location")
 
