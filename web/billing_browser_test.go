@@ -45,7 +45,7 @@ func TestBrowserPayAndLaunch(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, gifts.Items, 7)
 	b.open(h.site + "/billing")
-	require.Contains(t, b.text("#checkouts"), "consumed")
+	require.Contains(t, b.text("#checkouts"), "Paid and launched")
 	require.Contains(t, b.text("#checkouts"), "PDF")
 
 	// The invoice fits a phone and a laptop, in words for people: its rows

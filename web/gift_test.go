@@ -41,7 +41,7 @@ func TestCampaignPageListsItsGifts(t *testing.T) {
 		require.Contains(t, ada, `<a href="/gifts/`+w.Ada+`">Ada Lovelace</a>`)
 		require.Contains(t, ada, `data-status="ready">Ready</span>`)
 		require.Contains(t, ada, "Not shipped")
-		require.Contains(t, ada, "<td>Used</td>")
+		require.Contains(t, ada, `<td data-label="Gift link">Used</td>`)
 		require.Contains(t, ada, `badge-test">Test</span>`)
 
 		bea := row(t, res.Body, w.Bea)
@@ -51,7 +51,7 @@ func TestCampaignPageListsItsGifts(t *testing.T) {
 
 		cy := row(t, res.Body, w.Cy)
 		require.Contains(t, cy, `data-status="awaiting_address">Awaiting address</span>`)
-		require.Regexp(t, `<td>Active until \d{1,2} \w{3} \d{4}</td>`, cy)
+		require.Regexp(t, `<td data-label="Gift link">Active until \d{1,2} \w{3} \d{4}</td>`, cy)
 		require.NotContains(t, res.Body, "/g/", "the list shows no link URL; the gift page does")
 	}
 }
@@ -86,7 +86,7 @@ func TestGiftPageShowsFactsAndTimeline(t *testing.T) {
 		lines = append(lines, m[1])
 	}
 	require.Equal(t, []string{
-		"Gift created", "Recipient opened the link", "Address confirmed", "Status: awaiting_address → ready (address confirmed by the recipient)",
+		"Gift created", "Recipient opened the link", "Address confirmed", "Status: Awaiting address → Ready (address confirmed by the recipient)",
 	}, lines, "oldest first, in words")
 
 	res = c.get("/gifts/" + w.Bea)
@@ -94,8 +94,8 @@ func TestGiftPageShowsFactsAndTimeline(t *testing.T) {
 	body = html.UnescapeString(res.Body)
 	require.Contains(t, body, w.BeaAddress+" (you supplied it)", "a sender-supplied address stays visible")
 	require.Contains(t, body, `<a href="https://ups.example/track/1Z999AA10123456784" rel="noopener noreferrer">UPS 1Z999AA10123456784</a>`)
-	require.Contains(t, body, "Status: in_production → shipped")
-	require.Contains(t, body, "Order: placed → shipped")
+	require.Contains(t, body, "Status: In production → Shipped")
+	require.Contains(t, body, "Order: Placed → Shipped")
 	require.Contains(t, body, "Tracking: UPS 1Z999AA10123456784")
 	require.Contains(t, body, "None: you supplied the address")
 
@@ -148,7 +148,7 @@ func TestHomeSaysWhatWaits(t *testing.T) {
 	require.NotContains(t, body, "within 3 days", "Cy's link has 14 days")
 	events := regexp.MustCompile(`(?s)<ul id="home-events">.*?</ul>`).FindString(body)
 	require.Contains(t, events, `<a href="/gifts/`+w.Bea+`">Bea Brown</a>: Tracking: UPS 1Z999AA10123456784`)
-	require.Less(t, indexOf(t, events, "Tracking: UPS"), indexOf(t, events, "Status: ready → in_production"), "newest first")
+	require.Less(t, indexOf(t, events, "Tracking: UPS"), indexOf(t, events, "Status: Ready → In production"), "newest first")
 
 	h.env.Clock.Advance(12 * 24 * time.Hour) // Cy's link ends in under 2 days: Cy's link ends in under 2
 	member := h.env.AddPerson(t, core.RoleMember)

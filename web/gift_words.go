@@ -52,6 +52,46 @@ func giftStatusBadge(s gift.SendStatus) string {
 	return "badge-draft"
 }
 
+// orderStateName says where a gift's order with the maker stands.
+func orderStateName(s gift.OrderState) string {
+	switch s {
+	case gift.OrderNone:
+		return "Not placed"
+	case gift.OrderPlaced:
+		return "Placed"
+	case gift.OrderShipped:
+		return "Shipped"
+	case gift.OrderDelivered:
+		return "Delivered"
+	}
+	return sentenceWords(string(s))
+}
+
+// outcomeName says what the team reported after a gift.
+func outcomeName(outcome string) string {
+	switch o := tracking.Outcome(outcome); o {
+	case tracking.OutcomeNone, "":
+		return "None reported"
+	case tracking.OutcomeReplied:
+		return "Replied"
+	case tracking.OutcomeMeetingBooked:
+		return "Meeting booked"
+	case tracking.OutcomeMeetingHeld:
+		return "Meeting held"
+	}
+	return sentenceWords(outcome)
+}
+
+// sentenceWords writes a value the words above do not know yet as words:
+// "meeting_no_show" reads "Meeting no show".
+func sentenceWords(v string) string {
+	v = strings.ReplaceAll(v, "_", " ")
+	if v == "" {
+		return v
+	}
+	return strings.ToUpper(v[:1]) + v[1:]
+}
+
 // linkStateText says a gift's link state: "Active until 2 Aug 2026",
 // "Used", "Revoked", "Expired 2 Aug 2026"; without a link l is nil: "None:
 // you supplied the address" for a sender-supplied address, "None yet" for
@@ -107,20 +147,21 @@ func eventSentence(e tracking.EventItem) string {
 		}
 		return "Gift link changed"
 	case core.EventSendStatusChanged:
-		line := fmt.Sprintf("Status: %s → %s", s("from"), s("to"))
+		to := giftStatusName(gift.SendStatus(s("to")))
+		line := fmt.Sprintf("Status: %s → %s", giftStatusName(gift.SendStatus(s("from"))), to)
 		if s("from") == "" {
-			line = "Status: " + s("to")
+			line = "Status: " + to
 		}
 		if r := s("reason"); r != "" {
 			line += " (" + core.Clip(r, 200) + ")"
 		}
 		return line
 	case core.EventSendOrderChanged:
-		return fmt.Sprintf("Order: %s → %s", s("from"), s("to"))
+		return fmt.Sprintf("Order: %s → %s", orderStateName(gift.OrderState(s("from"))), orderStateName(gift.OrderState(s("to"))))
 	case core.EventSendTrackingChanged:
 		return strings.TrimSpace("Tracking: " + s("carrier") + " " + s("trackingNumber"))
 	case core.EventSendOutcomeReported:
-		return "Outcome reported: " + s("outcome")
+		return "Outcome reported: " + outcomeName(s("outcome"))
 	}
 	return string(e.Type)
 }

@@ -26,11 +26,11 @@ func TestEventSentence(t *testing.T) {
 		{core.EventSendGiftLinkChanged, map[string]any{"change": "message"}, "Link message or branding changed"},
 		{core.EventSendGiftLinkChanged, map[string]any{"change": "revoke"}, "Link revoked"},
 		{core.EventSendGiftLinkChanged, nil, "Gift link changed"},
-		{core.EventSendStatusChanged, map[string]any{"from": "ready", "to": "in_production"}, "Status: ready → in_production"},
-		{core.EventSendStatusChanged, map[string]any{"from": "ready", "to": "cancelled", "reason": "duplicate"}, "Status: ready → cancelled (duplicate)"},
-		{core.EventSendOrderChanged, map[string]any{"from": "none", "to": "placed"}, "Order: none → placed"},
+		{core.EventSendStatusChanged, map[string]any{"from": "ready", "to": "in_production"}, "Status: Ready → In production"},
+		{core.EventSendStatusChanged, map[string]any{"from": "ready", "to": "cancelled", "reason": "duplicate"}, "Status: Ready → Cancelled (duplicate)"},
+		{core.EventSendOrderChanged, map[string]any{"from": "none", "to": "placed"}, "Order: Not placed → Placed"},
 		{core.EventSendTrackingChanged, map[string]any{"carrier": "UPS", "trackingNumber": "1Z9", "trackingUrl": "https://x.example"}, "Tracking: UPS 1Z9"},
-		{core.EventSendOutcomeReported, map[string]any{"outcome": "meeting_booked", "source": "crm"}, "Outcome reported: meeting_booked"},
+		{core.EventSendOutcomeReported, map[string]any{"outcome": "meeting_booked", "source": "crm"}, "Outcome reported: Meeting booked"},
 	} {
 		require.Equal(t, c.want, eventSentence(tracking.EventItem{Type: c.typ, Data: c.data}), c.typ)
 	}

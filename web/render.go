@@ -87,6 +87,11 @@ func (h *handler) fail(w http.ResponseWriter, r *http.Request, s *session, err e
 	}
 	p := h.problemFor(r, err)
 	v := view{Data: messageData{Title: titleFor(p.Status), Text: p.Message}}
+	if p.Status == http.StatusNotFound {
+		// Core names what is missing by its ID, for agents: a person reads
+		// plain words, and support finds core's words behind Details.
+		v.Data = messageData{Title: titleFor(p.Status), Text: notFoundText, Details: p.Message}
+	}
 	if s != nil {
 		if sh, serr := h.shell(r.Context(), *s); serr == nil {
 			v.Shell = sh
@@ -101,9 +106,13 @@ func (h *handler) message(w http.ResponseWriter, r *http.Request, status int, ti
 	h.render(w, r, status, "message", view{Data: messageData{Title: title, Text: text}})
 }
 
-// messageData is the content of the message page.
+// notFoundText is what a person reads when what a page shows is missing.
+const notFoundText = "There is nothing at this address in this workspace: it may have been removed, or the link may be mistyped."
+
+// messageData is the content of the message page; Details, when set, is
+// folded away for support.
 type messageData struct {
-	Title, Text string
+	Title, Text, Details string
 }
 
 // titleFor names a failed page by its status.
