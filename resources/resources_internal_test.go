@@ -2,6 +2,7 @@ package resources
 
 import (
 	"context"
+	"os"
 	"strings"
 	"testing"
 
@@ -78,5 +79,17 @@ func TestReadIsAuthorized(t *testing.T) {
 			_, err := r.Read(context.Background(), tc.p)
 			require.Equal(t, tc.code, core.ErrorCode(err), r.URI)
 		}
+	}
+}
+
+// TestResourcesDocListsEveryResource holds docs/resources.md to the
+// registry: every resource's URI is on the page.
+func TestResourcesDocListsEveryResource(t *testing.T) {
+	t.Parallel()
+	doc, err := os.ReadFile("../docs/resources.md")
+	require.NoError(t, err)
+	app := giftwell.New(nil, core.Config{SiteURL: "https://gifts.example.com"}, nil, nil)
+	for _, r := range All(app) {
+		require.Contains(t, string(doc), "| `"+r.URI+"` |", r.URI)
 	}
 }
