@@ -48,7 +48,8 @@ func emptyStrings(t *testing.T, v any) []string {
 // TestNoEmptyStandIns walks what agents and webhooks read about a test
 // gift walked to delivered (no tracking URL) and a person waiting on a
 // playbook (no gift): the add results, the gift, its tracking item, the
-// feed, the gift's timeline, the webhook bodies and the deliveries list.
+// feed, the gift's timeline, the queue, an outcome reported without a
+// source, a preview, the webhook bodies and the deliveries list.
 // A field with no value is left out, never "".
 func TestNoEmptyStandIns(t *testing.T) {
 	t.Parallel()
@@ -109,6 +110,12 @@ func TestNoEmptyStandIns(t *testing.T) {
 	require.NotEmpty(t, feed.Items)
 	read["feed"] = feed
 	read["timeline"], err = app.Tracking.GiftEvents(ctx, w.key, sendID)
+	require.NoError(t, err)
+	read["queue"], err = app.Approvals.Queue(ctx, w.key, off.ID)
+	require.NoError(t, err)
+	read["outcome"], err = app.Tracking.RecordOutcome(ctx, w.key, tracking.OutcomeInput{SendID: sendID, Outcome: tracking.OutcomeReplied})
+	require.NoError(t, err)
+	read["preview"], err = app.Campaigns.PreviewCampaign(ctx, w.key, off.ID)
 	require.NoError(t, err)
 	types := map[string]bool{}
 	var bodies []any
