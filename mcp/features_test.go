@@ -77,7 +77,21 @@ func TestResourcesReadBoth(t *testing.T) {
 			uris = append(uris, r.URI)
 			require.Equal(t, "text/markdown", r.MIMEType)
 		}
-		require.ElementsMatch(t, []string{resources.GuideURI, resources.CatalogSummaryURI}, uris)
+		require.ElementsMatch(t, []string{resources.GuideURI, resources.RecoveryURI, resources.RecipientsURI, resources.ApprovalURI, resources.CatalogSummaryURI}, uris)
+
+		// The workflow guide links its deeper text: every MCP resource it
+		// names is listed and reads.
+		owner, err := b.env.App.Connect.Authenticate(context.Background(), b.env.OwnerKey)
+		require.NoError(t, err)
+		g, err := b.env.App.Guide.WorkflowGuide(context.Background(), owner)
+		require.NoError(t, err)
+		for _, uri := range []string{g.Documentation.Guide, g.Documentation.Recovery, g.Documentation.Recipients, g.Documentation.Approval} {
+			require.Contains(t, uris, uri)
+			require.NotEmpty(t, readResource(t, cs, uri), uri)
+		}
+		require.Contains(t, readResource(t, cs, resources.RecoveryURI), core.CodePlaybookBusy.Info().Recovery)
+		require.Contains(t, readResource(t, cs, resources.ApprovalURI), "| `scheduled` |")
+		require.Contains(t, readResource(t, cs, resources.RecipientsURI), "linkedin.com/in/<slug>")
 
 		guide := readResource(t, cs, resources.GuideURI)
 		require.Contains(t, guide, "# Giftwell workflow guide")

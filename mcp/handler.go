@@ -31,6 +31,9 @@ type Config struct {
 	Prompts []prompts.Prompt
 	// Resources is the resource registry; nil means resources.All(App).
 	Resources []resources.Resource
+	// Templates is the resource templates' registry; nil means
+	// resources.Templates(App).
+	Templates []resources.Template
 	// Log receives one line per request and every internal error; nil means
 	// App.Log.
 	Log *slog.Logger
@@ -56,6 +59,7 @@ type handler struct {
 	sdkTools  map[string]*sdk.Tool // built once, shared read-only by every server
 	prompts   []prompts.Prompt
 	resources []resources.Resource
+	templates []resources.Template
 	impl      *sdk.Implementation
 
 	sdk     *sdk.StreamableHTTPHandler
@@ -82,6 +86,9 @@ func NewHandler(cfg Config) http.Handler {
 	if cfg.Resources == nil {
 		cfg.Resources = resources.All(cfg.App)
 	}
+	if cfg.Templates == nil {
+		cfg.Templates = resources.Templates(cfg.App)
+	}
 	if cfg.Log == nil {
 		cfg.Log = cfg.App.Log
 	}
@@ -102,6 +109,7 @@ func NewHandler(cfg Config) http.Handler {
 		sdkTools:       sdkTools(cfg.Tools),
 		prompts:        cfg.Prompts,
 		resources:      cfg.Resources,
+		templates:      cfg.Templates,
 		impl:           implementation(),
 	}
 	h.sdk = sdk.NewStreamableHTTPHandler(serverFromContext, &sdk.StreamableHTTPOptions{

@@ -100,7 +100,7 @@ func addPeopleToPlaybook() Prompt {
    name, company and title, email when known, and a message when the shared note needs overriding (at
    most 500 characters after placeholders). In live mode each person needs addressMode known and a US
    address. Research notes go in context; never put personal data or secrets in attribution.
-3. Read approval.state for each person (get_workflow_guide's approvalStates says the same):
+3. Read approval.state for each person (the giftwell://guide/approval resource says the same):
 ` + approvalStateLines() + `   - RECIPIENT_SKIPPED: an owner or admin skipped this person; do not re-add them.
    Without sourceSystem+externalId, email or profileUrl a person is matched by name and company: two
    different people who share both need an identifier each.

@@ -14,15 +14,15 @@ import (
 )
 
 // guideResource is giftwell://guide: the workflow guide (get_workflow_guide) for
-// the caller, as markdown.
+// the caller, as markdown, with the deeper text the guide links to.
 func guideResource(app *giftwell.App) Resource {
 	return Resource{
 		URI:   GuideURI,
 		Name:  "guide",
 		Title: "Giftwell workflow guide",
 		Description: "How to work with Giftwell, for this caller: what it may do, the playbook and batch flows, " +
-			"approval reasons, tracking, limits and how to recover from every error code. The same content as " +
-			"get_workflow_guide, as markdown.",
+			"approval states and reasons, tracking, limits, what each person needs and how to recover from every " +
+			"error code. get_workflow_guide with its deeper text, as markdown.",
 		MIMEType: MIMEMarkdown,
 		read: func(ctx context.Context, p core.Principal) (string, error) {
 			g, err := app.Guide.WorkflowGuide(ctx, p)
@@ -54,11 +54,8 @@ func renderGuide(g guide.WorkflowGuide) (string, error) {
 	b.WriteString("\n## Batch and single flow\n\n")
 	lines(&b, g.BatchSteps)
 
-	b.WriteString("\n## Approval reasons\n\n")
-	table(&b, "Reason", "Meaning")
-	for _, k := range sortedKeys(g.ApprovalReasons) {
-		row(&b, "`"+k+"`", g.ApprovalReasons[k])
-	}
+	b.WriteString("\n")
+	renderApproval(&b, g.ApprovalReasons)
 
 	b.WriteString("\n## Tracking\n\n" + g.Tracking + "\n")
 
@@ -67,19 +64,12 @@ func renderGuide(g guide.WorkflowGuide) (string, error) {
 		return "", err
 	}
 
-	b.WriteString("\n## Recipient requirements\n\n```json\n")
-	req, err := json.MarshalIndent(g.RecipientRequirements, "", "  ")
-	if err != nil {
-		return "", core.Internal(err)
+	b.WriteString("\n")
+	if err := renderRecipients(&b); err != nil {
+		return "", err
 	}
-	b.Write(req)
-	b.WriteString("\n```\n")
-
-	b.WriteString("\n## Recovery by error code\n\n")
-	table(&b, "Code", "Recovery")
-	for _, k := range recoveryOrder(g.Recovery) {
-		row(&b, "`"+k+"`", g.Recovery[k])
-	}
+	b.WriteString("\n")
+	renderRecovery(&b)
 
 	b.WriteString("\n## Addresses\n\n")
 	fmt.Fprintf(&b, "- REST API: %s\n", g.APIBase)
@@ -93,6 +83,45 @@ func renderGuide(g guide.WorkflowGuide) (string, error) {
 		fmt.Fprintf(&b, "- Documentation (%s): %s\n", k, docs[k])
 	}
 	return b.String(), nil
+}
+
+// renderApproval writes the approval states, with their meanings, and
+// reasons, with their texts.
+func renderApproval(b *strings.Builder, reasons map[string]string) {
+	b.WriteString("## Approval states\n\nOnly `auto_approved` and `approved` are paid.\n\n")
+	table(b, "State", "Meaning")
+	for _, s := range guide.ApprovalStates() {
+		row(b, "`"+s.State+"`", s.Meaning)
+	}
+	b.WriteString("\n## Approval reasons\n\nWhy a waiting person waits.\n\n")
+	table(b, "Reason", "Meaning")
+	for _, k := range sortedKeys(reasons) {
+		row(b, "`"+k+"`", reasons[k])
+	}
+}
+
+// renderRecipients writes what each person needs, in full.
+func renderRecipients(b *strings.Builder) error {
+	b.WriteString("## Recipient requirements\n\nWhat each person needs before approval, in full.\n\n```json\n")
+	enc := json.NewEncoder(b)
+	enc.SetEscapeHTML(false) // the rules show <slug> and <key> as written
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(guide.Rules()); err != nil {
+		return core.Internal(err)
+	}
+	b.WriteString("```\n")
+	return nil
+}
+
+// renderRecovery writes every error code's recovery text in full: what
+// went wrong, then what to do.
+func renderRecovery(b *strings.Builder) {
+	b.WriteString("## Recovery by error code\n\nEvery error carries code, message, nextAction and, where a person must act, url.\n\n")
+	texts := guide.RecoveryTexts()
+	table(b, "Code", "Recovery")
+	for _, k := range recoveryOrder(texts) {
+		row(b, "`"+k+"`", texts[k])
+	}
 }
 
 // jsonTable writes a two-column table of a flat struct's fields under their

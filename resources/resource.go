@@ -8,6 +8,7 @@ import (
 
 	"github.com/giftwell/giftwell"
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/guide"
 )
 
 // MIMEMarkdown is the media type of every Giftwell resource.
@@ -15,7 +16,10 @@ const MIMEMarkdown = "text/markdown"
 
 // The resource URIs.
 const (
-	GuideURI          = "giftwell://guide"
+	GuideURI          = guide.GuideURI
+	RecoveryURI       = guide.RecoveryURI
+	RecipientsURI     = guide.RecipientsURI
+	ApprovalURI       = guide.ApprovalURI
 	CatalogSummaryURI = "giftwell://catalog/summary"
 )
 
@@ -43,5 +47,5 @@ func (r Resource) Read(ctx context.Context, p core.Principal) (string, error) {
 
 // All returns every resource, in a fixed order. Their Read methods call app.
 func All(app *giftwell.App) []Resource {
-	return []Resource{guideResource(app), catalogSummary(app)}
+	return append(append([]Resource{guideResource(app)}, guideParts(app)...), catalogSummary(app))
 }

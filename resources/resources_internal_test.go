@@ -2,6 +2,7 @@ package resources
 
 import (
 	"context"
+	"os"
 	"strings"
 	"testing"
 
@@ -78,5 +79,40 @@ func TestReadIsAuthorized(t *testing.T) {
 			_, err := r.Read(context.Background(), tc.p)
 			require.Equal(t, tc.code, core.ErrorCode(err), r.URI)
 		}
+	}
+}
+
+// TestResourcesDocListsEveryResource holds docs/resources.md to the
+// registry: every resource's URI and template is on the page.
+func TestResourcesDocListsEveryResource(t *testing.T) {
+	t.Parallel()
+	doc, err := os.ReadFile("../docs/resources.md")
+	require.NoError(t, err)
+	app := giftwell.New(nil, core.Config{SiteURL: "https://gifts.example.com"}, nil, nil)
+	for _, r := range All(app) {
+		require.Contains(t, string(doc), "| `"+r.URI+"` |", r.URI)
+	}
+	for _, tm := range Templates(app) {
+		require.Contains(t, string(doc), "| `"+tm.URITemplate+"` |", tm.URITemplate)
+	}
+}
+
+// TestDeliveriesURIs: the deliveries template takes
+// giftwell://webhooks/<id>/deliveries with its query in any order, and
+// nothing else.
+func TestDeliveriesURIs(t *testing.T) {
+	t.Parallel()
+	for uri, ok := range map[string]bool{
+		"giftwell://webhooks/whk_1/deliveries":                         true,
+		"giftwell://webhooks/whk_1/deliveries?limit=5&source=playbook": true,
+		"giftwell://webhooks/whk_1/deliveries?before=9&source=gift":    true,
+		"giftwell://webhooks//deliveries":                              false,
+		"giftwell://webhooks/whk_1/deliveries/dlv_1":                   false,
+		"giftwell://webhooks/whk_1":                                    false,
+		"giftwell://guide/whk_1/deliveries":                            false,
+		"https://webhooks/whk_1/deliveries":                            false,
+	} {
+		_, _, got := parseDeliveriesURI(uri)
+		require.Equal(t, ok, got, uri)
 	}
 }

@@ -40,6 +40,15 @@ type CreateCampaignInput struct {
 type UpdateCampaignInput struct {
 	ID string `json:"id" jsonschema:"the campaign ID (cmp_...)" schema:"minLength=1,maxLength=100"`
 	campaign.CampaignPatch
+	DryRun bool `json:"dryRun,omitempty" jsonschema:"true: save nothing; answer what the edit would do"`
+}
+
+// update runs in on app: the edit, or its dry run.
+func (in UpdateCampaignInput) update(ctx context.Context, app *giftwell.App, p core.Principal) (campaign.Campaign, error) {
+	if in.DryRun {
+		return app.Campaigns.UpdateCampaignDryRun(ctx, p, in.ID, in.CampaignPatch)
+	}
+	return app.Campaigns.UpdateCampaign(ctx, p, in.ID, in.CampaignPatch)
 }
 
 // SetAutoApproveInput is set_auto_approve's input: the playbook and its
@@ -73,7 +82,7 @@ const descCreateCampaign = "Create a campaign draft once the user has chosen a g
 	"Only a signed-in person turns a campaign on: hand them reviewUrl. " + campaignVersionRule
 
 const descUpdateCampaign = "Change a campaign: send only what changes, fields as in create_campaign (empty text clears; customization and attribution are replaced whole; " +
-	"limits never drop below what is committed). A key's content edit returns an active campaign to draft. recipients replaces the roster: people matched " +
+	"limits never drop below what is committed). A key's content edit returns an active campaign to draft (even meetingUrl): on a live playbook send dryRun true first. recipients replaces the roster: people matched " +
 	"by recipientId, sourceSystem+externalId, email or profileUrl stay, others leave (never the gifted). Connections edit drafts only. " + campaignVersionRule
 
 // descExportCampaign names the export's columns from core's list.
@@ -147,13 +156,13 @@ func campaignTools(app *giftwell.App) []Tool {
 				}))),
 		Define("update_campaign", descUpdateCampaign, ScopeWrite, core.ActEditDrafts,
 			func(ctx context.Context, p core.Principal, in UpdateCampaignInput) (campaign.CampaignPage, error) {
-				c, err := app.Campaigns.UpdateCampaign(ctx, p, in.ID, in.CampaignPatch)
+				c, err := in.update(ctx, app, p)
 				return campaign.FirstPage(c, p.WorkspaceID), err
 			},
 			Title("Update a campaign"), ChatGPT(), Destructive(), FieldsAs("recipients", "add_recipients", "recipients items"),
-			DescribedBy("create_campaign", "id", "status", "monthlyBudgetCents", "recipients", "expectedPolicyVersion"), PersonURL(reviewPage(app)), REST(http.MethodPatch, "/campaigns/{id}", http.StatusOK,
+			DescribedBy("create_campaign", "id", "status", "monthlyBudgetCents", "recipients", "expectedPolicyVersion", "dryRun"), PersonURL(reviewPage(app)), REST(http.MethodPatch, "/campaigns/{id}", http.StatusOK,
 				RESTForm("", func(ctx context.Context, p core.Principal, in UpdateCampaignInput) (campaign.Campaign, error) {
-					return app.Campaigns.UpdateCampaign(ctx, p, in.ID, in.CampaignPatch)
+					return in.update(ctx, app, p)
 				}))),
 		Define("export_campaign", descExportCampaign, ScopeRead, core.ActRead,
 			func(ctx context.Context, p core.Principal, in CampaignIDInput) (File, error) {

@@ -50,8 +50,8 @@ func TestCampaignRepeats(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, []any{
 		obj{"recipientId": roster[0]["recipientId"], "email": "repeat@example.com", "name": "Email Again", "priorSendId": sends["By Email"], "approved": false},
-		obj{"recipientId": roster[1]["recipientId"], "email": "", "name": "Source Again", "priorSendId": sends["By Source"], "approved": false},
-		obj{"recipientId": roster[2]["recipientId"], "email": "", "name": "Profile Again", "priorSendId": sends["By Profile"], "approved": false},
+		obj{"recipientId": roster[1]["recipientId"], "name": "Source Again", "priorSendId": sends["By Source"], "approved": false},
+		obj{"recipientId": roster[2]["recipientId"], "name": "Profile Again", "priorSendId": sends["By Profile"], "approved": false},
 	}, got, "matched by email, identity or profile; cancelled gifts and other modes do not count")
 	pv := c.ok(c.key, "preview_campaign", obj{"id": id})
 	require.Len(t, blockers(t, pv)["repeat_review"], 3)

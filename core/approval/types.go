@@ -66,7 +66,7 @@ type QueueItem struct {
 	ProductID    string                  `json:"productId" jsonschema:"the gift"`
 	RecipientID  string                  `json:"recipientId" jsonschema:"the waiting person"`
 	Recipient    QueuePerson             `json:"recipient" jsonschema:"who they are"`
-	Message      string                  `json:"message" jsonschema:"the note as it will be printed, or empty when it cannot be resolved yet"`
+	Message      string                  `json:"message,omitempty" jsonschema:"the note as it will be printed; absent while it cannot be resolved"`
 	PriceCents   int64                   `json:"priceCents" jsonschema:"what approving costs in USD cents (priceCents + shippingCents); excludes delivery for gifts whose delivery is quoted later"`
 	Blockers     []string                `json:"blockers" jsonschema:"what stops approval now, in the queue's words (Add funds, Monthly budget reached, Needs a shipping address, ...); empty when an owner or admin can approve"`
 	Why          string                  `json:"why" jsonschema:"why they wait and the way out, in words for a person"`
@@ -94,6 +94,6 @@ type SkippedItem struct {
 	CampaignName string      `json:"campaignName" jsonschema:"its name"`
 	RecipientID  string      `json:"recipientId" jsonschema:"the skipped person"`
 	Recipient    QueuePerson `json:"recipient" jsonschema:"who they are"`
-	Reason       string      `json:"reason" jsonschema:"why they were skipped, or empty"`
+	Reason       string      `json:"reason,omitempty" jsonschema:"why they were skipped; absent when not said"`
 	SkippedAt    time.Time   `json:"skippedAt" jsonschema:"when they were skipped"`
 }

@@ -26,7 +26,8 @@ type PlaybookApproval struct {
 
 // stateMeanings say what each approval state means for the agent that
 // added the person: who has paid, and what comes next. The guide's
-// approvalStates and the add_people_to_playbook prompt show them.
+// giftwell://guide/approval resource and the add_people_to_playbook prompt
+// show them.
 var stateMeanings = map[ApprovalState]string{
 	ApprovalAutoApproved: "Paid: auto-approve paid for the gift from the balance when the person was added; sendId is the gift. Nothing more to do.",
 	ApprovalScheduled:    "Not paid yet: the add met another approval, so auto-approve decides in the background within moments. The person then becomes auto_approved, or waiting with a reason (the balance, the monthly budget or a limit may run out first). Never report a scheduled gift as paid; add the same person again later (alreadyQueued answers their current state) or read list_queue.",

@@ -130,6 +130,8 @@ type Campaign struct {
 	UpdatedAt          time.Time         `json:"updatedAt" jsonschema:"when the campaign last changed"`
 	// StatusChange is set by writes that moved the status (withStatusChange).
 	StatusChange *StatusChange `json:"statusChange,omitempty" jsonschema:"present on a write's answer when it changed the campaign's status (an active campaign returned to draft by a key's edit: adds meet PLAYBOOK_OFF until a person turns it on at reviewUrl)"`
+	// DryRun is set on update_campaign's dry run (UpdateCampaignDryRun).
+	DryRun *UpdateDryRun `json:"dryRun,omitempty" jsonschema:"update_campaign's dry run: what the edit would do; nothing was saved"`
 }
 
 // CampaignInput is what create_campaign takes: the Campaign fields an agent

@@ -75,7 +75,7 @@ type PreviewBlocker struct {
 type FulfillmentRequirement struct {
 	RecipientID    string                     `json:"recipientId" jsonschema:"the person"`
 	RecipientName  string                     `json:"recipientName" jsonschema:"their name"`
-	RecipientEmail string                     `json:"recipientEmail" jsonschema:"their email, or empty"`
+	RecipientEmail string                     `json:"recipientEmail,omitempty" jsonschema:"their email; absent without one"`
 	Kind           FulfillmentRequirementKind `json:"kind" jsonschema:"photo_sourcing, address_confirmation or sender_address_required" schema:"enum=photo_sourcing|address_confirmation|sender_address_required"`
 	Message        string                     `json:"message" jsonschema:"what it means"`
 }

@@ -95,9 +95,9 @@ type Recipient struct {
 	Zip                     string            `json:"zip,omitempty" jsonschema:"ZIP code"`
 	Country                 string            `json:"country" jsonschema:"always US"`
 	// ResolvedMessage is the note as it will be printed: the person's
-	// message or the campaign's, placeholders filled. Empty while it cannot
-	// be resolved (NoteProblem says why).
-	ResolvedMessage string `json:"resolvedMessage" jsonschema:"the note as it will be printed, or empty while it cannot be resolved"`
+	// message or the campaign's, placeholders filled. Absent while it
+	// cannot be resolved (NoteProblem says why).
+	ResolvedMessage string `json:"resolvedMessage,omitempty" jsonschema:"the note as it will be printed; absent while it cannot be resolved (see noteProblem)"`
 	NoteProblem     string `json:"noteProblem,omitempty" jsonschema:"why the note cannot be resolved yet; approval waits until it can"`
 	// SendID is the person's gift, once one exists; a person with a gift
 	// cannot be removed or changed.

@@ -11,8 +11,8 @@ import (
 // campaign of the workspace.
 type RepeatItem struct {
 	RecipientID string `json:"recipientId" jsonschema:"the person on this campaign's roster"`
-	Email       string `json:"email" jsonschema:"their email, or empty"`
-	Name        string `json:"name" jsonschema:"their name, or empty"`
+	Email       string `json:"email,omitempty" jsonschema:"their email; absent without one"`
+	Name        string `json:"name,omitempty" jsonschema:"their name; absent without one"`
 	PriorSendID string `json:"priorSendId" jsonschema:"the latest gift another campaign sent them"`
 	Approved    bool   `json:"approved" jsonschema:"a signed-in owner or admin approved gifting them again"`
 }

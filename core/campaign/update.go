@@ -56,7 +56,7 @@ func (a *Service) UpdateCampaign(ctx context.Context, p core.Principal, id strin
 	}
 	var out Campaign
 	err := a.EditRoster(ctx, p, id, in.Recipients, func(tx pgx.Tx, q *db.Queries, c Record, roster Roster) (err error) {
-		out, err = a.updateCampaign(ctx, tx, q, p, c, roster, in)
+		out, err = a.updateCampaign(ctx, tx, q, p, c, roster, in, nil)
 		a.withStatusChange(c.Status, &out)
 		return err
 	})
@@ -98,7 +98,9 @@ func (a *Service) EditRoster(ctx context.Context, p core.Principal, id string, r
 	}))
 }
 
-func (a *Service) updateCampaign(ctx context.Context, tx pgx.Tx, q *db.Queries, p core.Principal, c Record, roster Roster, in CampaignPatch) (Campaign, error) {
+// updateCampaign makes the edit in tx; with dry set it also records there
+// what the edit changes (see UpdateCampaignDryRun).
+func (a *Service) updateCampaign(ctx context.Context, tx pgx.Tx, q *db.Queries, p core.Principal, c Record, roster Roster, in CampaignPatch, dry *UpdateDryRun) (Campaign, error) {
 	var pr Problems
 	next := c.Settings.Clone()
 	onlyRecipients := in.Recipients != nil && reflect.DeepEqual(in, CampaignPatch{Recipients: in.Recipients, ExpectedPolicyVersion: in.ExpectedPolicyVersion})
@@ -203,11 +205,17 @@ func (a *Service) updateCampaign(ctx context.Context, tx pgx.Tx, q *db.Queries, 
 	}
 
 	if sameContent(next, c.Settings) && next.Status == c.Status && !plan.changed() {
+		if dry != nil {
+			dry.note(c.Settings, next, plan, c.PolicyVersion)
+		}
 		return a.CampaignTx(ctx, q, c.WorkspaceID, c.ID)
 	}
 	version := c.PolicyVersion + 1
 	if keepsOn {
 		version = c.PolicyVersion
+	}
+	if dry != nil {
+		dry.note(c.Settings, next, plan, version)
 	}
 	now := a.Clock.Now()
 	if err := writeCampaign(ctx, q, c, next, version, now); err != nil {

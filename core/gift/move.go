@@ -155,9 +155,14 @@ func (a *Service) moveGift(ctx context.Context, tx pgx.Tx, m GiftMove) (Gift, er
 		}
 	}
 	if trackingChanged {
-		if err := record(core.EventSendTrackingChanged, map[string]any{
-			"carrier": next.Carrier, "trackingNumber": next.TrackingNumber, "trackingUrl": next.TrackingUrl,
-		}); err != nil {
+		// A field with no value is left out (a test gift has no tracking URL).
+		data := map[string]any{}
+		for k, v := range map[string]string{"carrier": next.Carrier, "trackingNumber": next.TrackingNumber, "trackingUrl": next.TrackingUrl} {
+			if v != "" {
+				data[k] = v
+			}
+		}
+		if err := record(core.EventSendTrackingChanged, data); err != nil {
 			return Gift{}, err
 		}
 	}

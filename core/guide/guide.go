@@ -26,11 +26,10 @@ type WorkflowGuide struct {
 	Steps                 []string              `json:"steps" jsonschema:"the playbook flow, step by step"`
 	BatchSteps            []string              `json:"batchSteps" jsonschema:"the batch (and single) flow, step by step"`
 	ApprovalReasons       map[string]string     `json:"approvalReasons" jsonschema:"every approval.reason a waiting person can have, with what it means and what to do"`
-	ApprovalStates        map[string]string     `json:"approvalStates" jsonschema:"every approval.state a playbook person can have, with who has paid and what comes next"`
 	Tracking              string                `json:"tracking" jsonschema:"how to follow gifts after approval"`
 	Limits                GuideLimits           `json:"limits" jsonschema:"the service's limits"`
-	Recovery              map[string]string     `json:"recovery" jsonschema:"every error code, with how to recover"`
-	RecipientRequirements RecipientRequirements `json:"recipientRequirements" jsonschema:"what each person needs before approval"`
+	Recovery              map[string]string     `json:"recovery" jsonschema:"every error code, with what to do (the error's message says what went wrong; documentation.recovery has both)"`
+	RecipientRequirements RecipientRequirements `json:"recipientRequirements" jsonschema:"what each person needs before approval, in short (documentation.recipients has the rules in full)"`
 }
 
 // Capabilities says what the caller may do.
@@ -52,7 +51,21 @@ type Documentation struct {
 	Catalog   string `json:"catalog" jsonschema:"the public catalog (JSON)"`
 	MCP       string `json:"mcp" jsonschema:"the MCP endpoint"`
 	OAuth     string `json:"oauthProtectedResource" jsonschema:"OAuth protected-resource metadata for MCP connectors"`
+	// The MCP resources that hold the guide's deeper text.
+	Guide      string `json:"guide" jsonschema:"MCP resource: this guide with its deeper text, as markdown"`
+	Recovery   string `json:"recovery" jsonschema:"MCP resource: every error code, what went wrong and what to do"`
+	Recipients string `json:"recipients" jsonschema:"MCP resource: what each person needs, in full"`
+	Approval   string `json:"approval" jsonschema:"MCP resource: each approval state (who has paid, what comes next) and reason"`
 }
+
+// The MCP resources the guide's documentation links to (package resources
+// serves them).
+const (
+	GuideURI      = "giftwell://guide"
+	RecoveryURI   = "giftwell://guide/recovery"
+	RecipientsURI = "giftwell://guide/recipients"
+	ApprovalURI   = "giftwell://guide/approval"
+)
 
 // GuideLimits are the limits the guide reports, under the spec's names.
 type GuideLimits struct {
@@ -107,22 +120,25 @@ func (a *Service) WorkflowGuide(ctx context.Context, p core.Principal) (Workflow
 		MCPEndpoint:       a.Config.MCPURL(),
 		ReviewURLTemplate: site + "/campaigns/<campaign_id>?review=1",
 		Documentation: Documentation{
-			OpenAPI:   a.Config.BaseURL() + "/openapi.json",
-			OpenAPI30: a.Config.BaseURL() + "/openapi-3.0.json",
-			Workflow:  a.Config.BaseURL() + "/workflow",
-			Catalog:   a.Config.BaseURL() + "/catalog",
-			MCP:       a.Config.MCPURL(),
-			OAuth:     site + "/.well-known/oauth-protected-resource/mcp",
+			OpenAPI:    a.Config.BaseURL() + "/openapi.json",
+			OpenAPI30:  a.Config.BaseURL() + "/openapi-3.0.json",
+			Workflow:   a.Config.BaseURL() + "/workflow",
+			Catalog:    a.Config.BaseURL() + "/catalog",
+			MCP:        a.Config.MCPURL(),
+			OAuth:      site + "/.well-known/oauth-protected-resource/mcp",
+			Guide:      GuideURI,
+			Recovery:   RecoveryURI,
+			Recipients: RecipientsURI,
+			Approval:   ApprovalURI,
 		},
 		Status:                guideStatus(mode, p.IsDemo),
 		UsageOrder:            []string{"always_on", "batch", "single"},
 		Steps:                 guideSteps(site),
 		BatchSteps:            guideBatchSteps(site),
 		ApprovalReasons:       approvalReasonTexts(),
-		ApprovalStates:        approvalStateTexts(),
 		Tracking:              guideTracking,
 		Limits:                Limits(a.Config),
-		Recovery:              RecoveryTexts(),
+		Recovery:              RecoveryActions(),
 		RecipientRequirements: Requirements(),
 	}, nil
 }
@@ -151,19 +167,27 @@ func approvalReasonTexts() map[string]string {
 	return m
 }
 
-// approvalStateTexts maps every approval state to its meaning.
-func approvalStateTexts() map[string]string {
-	m := map[string]string{}
-	for _, s := range campaign.ApprovalStates() {
-		m[string(s)] = s.Meaning()
+// RecoveryTexts maps every wire error code to its recovery text in full
+// (the giftwell://guide/recovery resource). Codes that share a wire code
+// (INVALID_REQUEST as 400 or 409, SERVICE_UNAVAILABLE on a read or after a
+// write) are merged, each part prefixed by its nextAction.
+func RecoveryTexts() map[string]string { return recoveryTexts(func(s string) string { return s }) }
+
+// RecoveryActions is the guide's recovery: RecoveryTexts without the
+// sentence that says what went wrong (the error's message says it), so
+// each code keeps what to do.
+func RecoveryActions() map[string]string { return recoveryTexts(RecoveryAction) }
+
+// RecoveryAction is a recovery text without its first sentence, what went
+// wrong; a text of one sentence is kept whole.
+func RecoveryAction(text string) string {
+	if i := strings.Index(text, ". "); i >= 0 && strings.TrimSpace(text[i+2:]) != "" {
+		return strings.TrimSpace(text[i+2:])
 	}
-	return m
+	return text
 }
 
-// RecoveryTexts maps every wire error code to its recovery text. Codes that
-// share a wire code (INVALID_REQUEST as 400 or 409, SERVICE_UNAVAILABLE on
-// a read or after a write) are merged, each part prefixed by its nextAction.
-func RecoveryTexts() map[string]string {
+func recoveryTexts(part func(string) string) map[string]string {
 	parts := map[string][]core.Code{}
 	var order []string
 	for _, c := range core.Codes() {
@@ -177,7 +201,7 @@ func RecoveryTexts() map[string]string {
 	for _, w := range order {
 		codes := parts[w]
 		if len(codes) == 1 {
-			m[w] = codes[0].Info().Recovery
+			m[w] = part(codes[0].Info().Recovery)
 			continue
 		}
 		var b strings.Builder
@@ -186,7 +210,7 @@ func RecoveryTexts() map[string]string {
 				b.WriteString(" ")
 			}
 			info := c.Info()
-			b.WriteString("When nextAction is " + string(info.NextAction) + ": " + info.Recovery)
+			b.WriteString("When nextAction is " + string(info.NextAction) + ": " + part(info.Recovery))
 		}
 		m[w] = b.String()
 	}
@@ -201,18 +225,16 @@ func guideInstructions(p core.Principal, caps Capabilities) string {
 	} else {
 		b.WriteString("You prepare and track; signed-in people approve, skip, pay and top up. Never claim a gift was sent or paid for until tracking shows it; hand the url of any HUMAN_APPROVAL_REQUIRED, approval or top-up response to a person and stop. ")
 	}
-	b.WriteString("Prefer a playbook (mode always_on: one gift per trigger, people added over time), then a batch (a fixed list of at most 500 people), then a single gift. ")
-	b.WriteString("Choose gifts only with search_gifts, browse_gifts or get_gift, following the selection rules: never a retired gift, never one with available false or priceQuoteRequired, never an unpriced priceCents 0 placeholder, and prefer shippingQuoteRequired false when the budget must hold exactly or auto-approve is used. Never invent a product ID, a link or an input. ")
-	b.WriteString("The price per gift is priceCents + shippingCents in USD cents, all-in; with shippingQuoteRequired it excludes delivery and is never a delivered total. ")
+	b.WriteString("Choose gifts only with search_gifts, browse_gifts or get_gift, following their selection rules; never invent a product ID, a link or an input. ")
 	b.WriteString("Nothing is charged when a draft is saved, a person is added or anything is read. ")
-	b.WriteString("Gift links are private: send them through your own tools; Giftwell never emails them. Outcomes are reported by the user, never inferred. ")
+	b.WriteString("Gift links are private: send them through your own tools; Giftwell never emails them. ")
 	if p.Via == core.ViaConnection && !caps.PrivateLinks {
 		b.WriteString("This connection lacks gifts:links:read, so it cannot read gift links; ask the user to reconnect and grant it if links are needed. ")
 	}
 	if p.Via == core.ViaConnection && !caps.PrepareCampaigns {
 		b.WriteString("This connection lacks gifts:write, so it can only read; ask the user to reconnect and grant it to prepare campaigns. ")
 	}
-	b.WriteString("On an error, follow its nextAction and the recovery text for its code.")
+	b.WriteString("On an error, follow its nextAction and the recovery text for its code. Deeper text: the MCP resources in documentation.")
 	return b.String()
 }
 
@@ -232,30 +254,28 @@ func guideStatus(mode core.Mode, demo bool) string {
 func guideSteps(site string) []string {
 	review := site + "/campaigns/<campaign_id>?review=1"
 	return []string{
-		"1. Choose a gift: call search_gifts with the user's goal (query, useCase, budgetCents per gift, recipientCount) or browse_gifts, then get_gift for the chosen productId. Apply the selection rules; never invent a product ID.",
-		"2. Create a playbook draft with no recipients: create_campaign with mode always_on, productId, name, senderName, senderCompany and a shared message (at most 500 characters; placeholders {{firstName}}, {{name}}, {{company}}, {{custom}}). Keep its id and policyVersion.",
-		"3. Hand the review URL " + review + " to a signed-in person, who turns the playbook on (and may set auto-approve with a monthly budget). Agents cannot turn it on; adding people to a draft or paused playbook returns PLAYBOOK_OFF.",
-		"4. For each trigger, add one person (add_to_playbook, or add_recipients on an active playbook) with a stable sourceSystem and externalId, and read approval.state (approvalStates says what each means): only auto_approved and approved are paid; scheduled is not paid yet and may still end up waiting; waiting carries the person's blockers, and topUpUrl when funds are low. Resending the same person is safe and returns alreadyQueued: they are matched by sourceSystem+externalId, recipientId, email or profileUrl, and a person sent with none of these by name and company, so never add two people as one name only.",
-		"5. Hand people who are waiting to an owner or admin: give them each result's approvalUrl (" + site + "/?queue=<campaign_id>) and the reason's text from approvalReasons. Agents never approve or skip.",
-		"6. When lowBalance is true, hand topUpUrl to an owner or admin to add funds. When funds arrive, people who waited only for funds on auto-approving playbooks are decided again in queue order; others wait for a person.",
-		"7. Read gift links (get_gift_link_records or list_campaign_gift_links) once gifts exist, and send them through the user's own tools. Never build a link from an ID.",
-		"8. Track with the event feed (list_tracking_events: store nextCursor after every poll, even an empty one) or get_tracking, or ask a signed-in owner or admin to add a webhook (create_webhook) for pushed, signed events. Record outcomes (record_outcome) only when the user reports them.",
+		"1. Choose a gift: search_gifts or browse_gifts, then get_gift for the chosen productId.",
+		"2. Create a playbook draft with no recipients: create_campaign with mode always_on and a shared message. Keep its id and policyVersion.",
+		"3. Hand the review URL " + review + " to a signed-in person, who turns the playbook on (and may set auto-approve). Agents cannot; adds to a draft or paused playbook return PLAYBOOK_OFF. Edits of a live playbook can turn it off: send update_campaign with dryRun first.",
+		"4. For each trigger, add one person (add_to_playbook) with a stable sourceSystem and externalId, and read approval.state: only auto_approved and approved are paid; scheduled may still end up waiting; waiting carries blockers. Resending the same person is safe (alreadyQueued).",
+		"5. Hand people who wait to an owner or admin: approvalUrl (" + site + "/?queue=<campaign_id>) and the reason's text from approvalReasons. Agents never approve or skip.",
+		"6. When lowBalance is true, hand topUpUrl to an owner or admin. When funds arrive, people who waited only for funds on auto-approving playbooks are decided again in queue order.",
+		"7. Once gifts exist, read gift links (get_gift_link_records) and send them through the user's own tools. Never build a link from an ID.",
+		"8. Track with list_tracking_events or get_tracking, or ask an owner or admin for a webhook; record outcomes only when the user reports them.",
 	}
 }
 
 func guideBatchSteps(site string) []string {
 	review := site + "/campaigns/<campaign_id>?review=1"
 	return []string{
-		"1. Choose a gift with search_gifts (pass recipientCount for campaignEstimateCents) and confirm it with get_gift.",
-		"2. Create the campaign: create_campaign with mode batch (or single for one gift), productId, name, senderName, senderCompany, budgetCents, perPersonCents, maxSends (at most 500) and a message. Send an idempotencyKey and resend the identical body after a timeout.",
-		"3. Add people with add_recipients (1-500 per call) and the current expectedPolicyVersion; each write returns a new policyVersion to use next. Fill every required recipient detail, lettering, artwork, portrait and adult confirmation the gift needs.",
-		"4. Call preview_campaign and fix every blocker it lists. Nothing is charged by a preview.",
-		"5. Hand the review URL " + review + " to a signed-in owner or admin, who pays at checkout and launches the gifts. Agents never pay.",
-		"6. After payment, read gift links and send them through the user's own tools, then track with get_tracking or the event feed.",
+		"1. Choose a gift with search_gifts (with recipientCount) and confirm it with get_gift.",
+		"2. create_campaign with mode batch (or single), budgetCents, perPersonCents, maxSends (at most 500), a message and an idempotencyKey.",
+		"3. Add people with add_recipients and the current expectedPolicyVersion, with every detail the gift needs.",
+		"4. preview_campaign, and fix every blocker. Nothing is charged.",
+		"5. Hand the review URL " + review + " to a signed-in owner or admin, who pays at checkout and launches. Agents never pay.",
+		"6. After payment, read gift links, send them through the user's own tools, and track.",
 	}
 }
 
-const guideTracking = "Follow gifts with get_tracking (one campaign; page with nextCursor until it is null) or list_tracking_events (the event feed: send.created, send.gift_link_changed, send.address_confirmed, send.link_opened, send.status_changed, send.order_changed, send.outcome_reported, send.tracking_changed, send.auto_approved). " +
-	"The feed always returns nextCursor: store it after every poll, including empty ones, pass it back as cursor, and poll again at once while hasMore is true. Test and live events share the feed; check mode. " +
-	"Events never include addresses, emails, notes or gift links. A signed-in owner or admin can add a signed webhook instead of polling (each delivery is the feed item, with its cursor). " +
-	"campaign_results summarises outcomes; record an outcome (replied, meeting_booked, meeting_held) only when the user reports it."
+const guideTracking = "Follow gifts with get_tracking (one campaign) or the event feed, list_tracking_events, whose description says how to poll it. " +
+	"An owner or admin may add a signed webhook instead. Record an outcome only when the user reports it."

@@ -84,7 +84,8 @@ func TestWorkflowGuideHasEveryField(t *testing.T) {
 	for _, c := range core.Codes() {
 		wire[c.Wire()] = true
 		require.NotEmpty(t, recovery[c.Wire()], "recovery for %s", c)
-		require.Contains(t, recovery[c.Wire()], c.Info().Recovery, "%s's text is part of %s's recovery", c, c.Wire())
+		require.Contains(t, recovery[c.Wire()], guide.RecoveryAction(c.Info().Recovery), "%s's text is part of %s's recovery", c, c.Wire())
+		require.Contains(t, guide.RecoveryTexts()[c.Wire()], c.Info().Recovery, "%s's full text is part of %s's recovery resource", c, c.Wire())
 	}
 	require.Len(t, recovery, len(wire))
 	for _, code := range []string{"AUTH_REQUIRED", "VALIDATION_ERROR", "NOT_FOUND", "RATE_LIMIT", "INTERNAL_ERROR",
@@ -106,7 +107,44 @@ func TestWorkflowGuideHasEveryField(t *testing.T) {
 	for _, f := range []string{"identity", "address", "note", "details", "personalization", "artwork", "photo", "adult", "drafts"} {
 		require.NotEmpty(t, req[f], f)
 	}
-	require.EqualValues(t, 500, g.RecipientRequirements.Note.MaxCharacters)
+	require.Contains(t, g.RecipientRequirements.Note, "500 characters")
+	require.EqualValues(t, 500, guide.Rules().Note.MaxCharacters)
+
+	// The deeper text is linked, as MCP resources.
+	docs := m["documentation"].(map[string]any)
+	require.Equal(t, "giftwell://guide/recovery", docs["recovery"])
+	require.Equal(t, "giftwell://guide/recipients", docs["recipients"])
+	require.Equal(t, "giftwell://guide/approval", docs["approval"])
+}
+
+// MaxGuideBytes bounds the workflow guide's structured content: an agent
+// reads it first, once per session, and it must stay affordable.
+const MaxGuideBytes = 12_000
+
+// TestWorkflowGuideIsAffordable holds the guide, as JSON, within
+// MaxGuideBytes for every kind of caller (a connection's and a demo's
+// instructions are the longest), and keeps the text tool descriptions
+// already give out of it.
+func TestWorkflowGuideIsAffordable(t *testing.T) {
+	t.Parallel()
+	live := guideKeyPrincipal(core.RoleMember)
+	live.Mode = core.ModeLive
+	conn := guideKeyPrincipal(core.RoleOwner)
+	conn.Via, conn.Scopes = core.ViaConnection, []core.Scope{core.ScopeRead}
+	session := guideKeyPrincipal(core.RoleOwner)
+	session.Via = core.ViaSession
+	demo := session
+	demo.IsDemo = true
+	for name, p := range map[string]core.Principal{"key": guideKeyPrincipal(core.RoleOwner), "live": live, "connection": conn, "session": session, "demo": demo} {
+		g, err := guideApp().Guide.WorkflowGuide(context.Background(), p)
+		require.NoError(t, err, name)
+		b, err := json.Marshal(g)
+		require.NoError(t, err)
+		require.LessOrEqual(t, len(b), MaxGuideBytes, "%s: the guide is %d bytes", name, len(b))
+		t.Logf("%s: %d bytes", name, len(b))
+		// The catalog's selection rules are search_gifts', not repeated here.
+		require.NotContains(t, string(b), "priceCents 0 placeholder", name)
+	}
 }
 
 func TestWorkflowGuideCapabilitiesFollowThePrincipal(t *testing.T) {

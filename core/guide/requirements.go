@@ -4,10 +4,10 @@ import (
 	"github.com/giftwell/giftwell/core"
 )
 
-// RecipientRequirements is the guide's recipientRequirements: what each
-// person needs, grouped by subject. The spec leaves its shape open; this
-// one is recorded in docs/decisions/.
-type RecipientRequirements struct {
+// RecipientRules is what each person needs in full, grouped by subject:
+// the giftwell://guide/recipients resource. The guide's
+// recipientRequirements says the same in short (RecipientRequirements).
+type RecipientRules struct {
 	// Identity lists the accepted identity forms: each person needs every
 	// field of at least one form.
 	Identity IdentityRequirement `json:"identity" jsonschema:"who the person is"`
@@ -29,7 +29,7 @@ type RecipientRequirements struct {
 	Drafts string `json:"drafts" jsonschema:"what drafts may leave incomplete"`
 }
 
-// IdentityRequirement is the identity part of RecipientRequirements.
+// IdentityRequirement is the identity part of RecipientRules.
 type IdentityRequirement struct {
 	// AnyOf lists the identity forms; a person needs every field of one.
 	AnyOf      [][]string `json:"anyOf" jsonschema:"identity forms; each person needs every field of at least one"`
@@ -37,7 +37,7 @@ type IdentityRequirement struct {
 	Matching   string     `json:"matching" jsonschema:"how a person already added is recognised"`
 }
 
-// AddressRequirement is the address part of RecipientRequirements.
+// AddressRequirement is the address part of RecipientRules.
 type AddressRequirement struct {
 	// Modes maps each addressMode to what it means.
 	Modes map[string]string `json:"modes" jsonschema:"each addressMode and what it means"`
@@ -47,14 +47,14 @@ type AddressRequirement struct {
 	Live        string   `json:"live" jsonschema:"what live mode needs"`
 }
 
-// NoteRequirement is the note part of RecipientRequirements.
+// NoteRequirement is the note part of RecipientRules.
 type NoteRequirement struct {
 	MaxCharacters int      `json:"maxCharacters" jsonschema:"longest note after personalization"`
 	Placeholders  []string `json:"placeholders" jsonschema:"placeholders a note may use"`
 	Rules         string   `json:"rules" jsonschema:"how the note is resolved"`
 }
 
-// PhotoRequirement is the portrait part of RecipientRequirements.
+// PhotoRequirement is the portrait part of RecipientRules.
 type PhotoRequirement struct {
 	Sources       []string `json:"sources" jsonschema:"recipient.photo sources"`
 	MinPixels     int      `json:"minPixels" jsonschema:"smallest width and height"`
@@ -63,9 +63,9 @@ type PhotoRequirement struct {
 	Rules         string   `json:"rules" jsonschema:"what counts as a portrait"`
 }
 
-// Requirements returns the guide's recipientRequirements.
-func Requirements() RecipientRequirements {
-	return RecipientRequirements{
+// Rules returns what each person needs in full (RecipientRules).
+func Rules() RecipientRules {
+	return RecipientRules{
 		Identity: IdentityRequirement{
 			AnyOf:      [][]string{{"name"}, {"profileUrl"}, {"sourceSystem", "externalId"}},
 			ProfileURL: "A personal LinkedIn profile https://www.linkedin.com/in/<slug> (bare, www or a two-letter country subdomain), saved as https://www.linkedin.com/in/<slug>. Sales Navigator, company and /pub/ URLs are refused.",

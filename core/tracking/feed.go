@@ -63,10 +63,10 @@ type EventItem struct {
 	ID         string         `json:"id" jsonschema:"the event ID (evt_...); deduplicate on it"`
 	Type       core.EventType `json:"type" jsonschema:"what happened" schema:"enum=send.created|send.gift_link_changed|send.address_confirmed|send.link_opened|send.status_changed|send.order_changed|send.outcome_reported|send.tracking_changed|send.auto_approved"`
 	Mode       core.Mode      `json:"mode" jsonschema:"test or live, as the gift was created; both share the feed" schema:"enum=test|live"`
-	SendID     string         `json:"sendId" jsonschema:"the gift"`
+	SendID     string         `json:"sendId,omitempty" jsonschema:"the gift; absent on a playbook.person_waiting delivery, which is about a person without one"`
 	CampaignID string         `json:"campaignId" jsonschema:"the gift's campaign"`
 	CreatedAt  time.Time      `json:"createdAt" jsonschema:"when it was recorded"`
-	Data       map[string]any `json:"data" jsonschema:"the type's own fields (IDs, status, amounts, attribution)"`
+	Data       map[string]any `json:"data" jsonschema:"the type's own fields (IDs, status, amounts, attribution); a field with no value is left out"`
 	// Cursor is the feed's position right after this event; a
 	// playbook.person_waiting webhook delivery has none.
 	Cursor string `json:"cursor,omitempty" jsonschema:"the feed position after this event: pass it as cursor to continue after it"`
@@ -206,6 +206,13 @@ func itemFromRow(workspaceID string, r db.EventFeedListRow) (EventItem, error) {
 	dec.UseNumber()
 	if err := dec.Decode(&data); err != nil {
 		return EventItem{}, core.Internal(err)
+	}
+	// A field with no value is left out, never "" (events recorded before
+	// their writers left such fields out carry them).
+	for k, v := range data {
+		if v == "" {
+			delete(data, k)
+		}
 	}
 	return EventItem{
 		ID: r.ID, Type: core.EventType(r.Type), Mode: core.Mode(r.Mode), SendID: r.SendID, CampaignID: r.CampaignID,

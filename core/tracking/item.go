@@ -31,9 +31,9 @@ type Item struct {
 	Mode           core.Mode        `json:"mode" jsonschema:"test or live, as created" schema:"enum=test|live"`
 	CreatedAt      time.Time        `json:"createdAt" jsonschema:"when the gift was created"`
 	TotalCents     int64            `json:"totalCents" jsonschema:"what the gift cost in USD cents, all-in"`
-	Carrier        string           `json:"carrier" jsonschema:"the shipping carrier; empty until shipped"`
-	TrackingNumber string           `json:"trackingNumber" jsonschema:"the carrier's tracking number; empty until shipped"`
-	TrackingURL    string           `json:"trackingUrl" jsonschema:"where the shipment can be followed; empty until shipped"`
+	Carrier        string           `json:"carrier,omitempty" jsonschema:"the shipping carrier; absent until shipped"`
+	TrackingNumber string           `json:"trackingNumber,omitempty" jsonschema:"the carrier's tracking number; absent until shipped"`
+	TrackingURL    string           `json:"trackingUrl,omitempty" jsonschema:"where the shipment can be followed; absent until shipped, and for a carrier without one"`
 }
 
 // ItemFilter narrows get_tracking; empty fields do not narrow.

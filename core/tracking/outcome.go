@@ -61,8 +61,8 @@ type OutcomeInput struct {
 type OutcomeReport struct {
 	SendID          string    `json:"sendId" jsonschema:"the gift"`
 	Outcome         Outcome   `json:"outcome" jsonschema:"the reported outcome" schema:"enum=none|replied|meeting_booked|meeting_held"`
-	Source          string    `json:"source" jsonschema:"who reported it; empty when not said"`
-	ExternalEventID string    `json:"externalEventId" jsonschema:"the reporter's ID of the report; empty when not given"`
+	Source          string    `json:"source,omitempty" jsonschema:"who reported it; absent when not said"`
+	ExternalEventID string    `json:"externalEventId,omitempty" jsonschema:"the reporter's ID of the report; absent when not given"`
 	OccurredAt      time.Time `json:"occurredAt" jsonschema:"when it happened"`
 	RecordedAt      time.Time `json:"recordedAt" jsonschema:"when Giftwell recorded it"`
 }

@@ -35,7 +35,7 @@ type Delivery struct {
 	Attempts   int    `json:"attempts" jsonschema:"attempts made, over every cycle"`
 	NextAt     *int64 `json:"next_at" jsonschema:"when the next attempt is due, Unix milliseconds; null when none is"`
 	LastStatus int    `json:"last_status" jsonschema:"the HTTP status of the last attempt; 0 when none came back"`
-	LastError  string `json:"last_error" jsonschema:"why the last attempt failed; empty after a success"`
+	LastError  string `json:"last_error,omitempty" jsonschema:"why the last attempt failed; absent after a success or before any attempt"`
 }
 
 // DeliveryPage is a page of an endpoint's deliveries, newest first.
