@@ -145,7 +145,10 @@ func (h *handler) showGiftLink(w http.ResponseWriter, r *http.Request, status in
 		if !ok {
 			end = giftLinkEnds[giftlink.PageUnknown]
 		}
-		h.render(w, r, status, "giftlink_end", view{Data: giftLinkData{Title: end[0], Text: end[1]}})
+		if used, ok := usedLinkWords(page); ok {
+			end = used
+		}
+		h.render(w, r, status, "giftlink_end", view{Data: giftLinkData{Title: end[0], Text: end[1], Page: page}})
 	}
 }
 

@@ -111,10 +111,16 @@ func TestGiftLinkPageConfirmsAnAddress(t *testing.T) {
 	require.Contains(t, res.Body, "This is a test gift: nothing will ship.")
 	require.Equal(t, gift.SendReady, h.giftStatus(sendID))
 
-	// The used link says so and shows neither the gift nor the address.
-	for _, res := range []response{c.get(path), c.post(path, address()), c.post(path+"/decline", nil)} {
+	// The used link says calmly where the gift is, and shows neither the
+	// gift nor the address; answering it again says it was already used.
+	opened := c.get(path)
+	require.Contains(t, opened.Body, "<h1>Your address is confirmed</h1>")
+	require.Contains(t, opened.Body, "the gift is being prepared")
+	for _, res := range []response{opened, c.post(path, address()), c.post(path+"/decline", nil)} {
 		requireGiftLinkHeaders(t, res)
-		require.Contains(t, res.Body, "This gift link was already used")
+		if res.Body != opened.Body {
+			require.Contains(t, res.Body, "This gift link was already used")
+		}
 		for _, secret := range []string{html.EscapeString(prod.Name), "Springfield", "Byron", "Acme", "Ada"} {
 			require.NotContains(t, res.Body, secret)
 		}
@@ -145,6 +151,7 @@ func TestGiftLinkPageDeclines(t *testing.T) {
 	res = c.post(path+"/decline", nil)
 	require.Equal(t, http.StatusConflict, res.StatusCode)
 	require.Contains(t, res.Body, "This gift link was already used")
+	require.Contains(t, c.get(path).Body, "<h1>This gift was declined</h1>", "opened again, the link says so calmly")
 }
 
 func TestGiftLinkEndStatesAndGuesses(t *testing.T) {

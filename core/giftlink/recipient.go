@@ -61,10 +61,13 @@ func (s *Service) Open(ctx context.Context, token, clientIP string) (Page, error
 	if !found {
 		return s.unknownPage(ctx, clientIP)
 	}
-	if st != PageOpen {
-		return Page{State: st}, nil
+	switch st {
+	case PageOpen:
+		return s.openPage(ctx, v), nil
+	case PageUsed:
+		return usedPage(v), nil
 	}
-	return s.openPage(ctx, v), nil
+	return Page{State: st}, nil
 }
 
 // unknownPage counts a guess of clientIP and answers PageUnknown, or

@@ -67,6 +67,10 @@ type Page struct {
 	// ShippingStates are the only states the gift ships to (a prepaid
 	// offer's); empty when it ships to every state.
 	ShippingStates []string
+	// GiftStatus is where the gift is, on a used link's page only: a
+	// recipient who opens their link again is told calmly (never the
+	// address).
+	GiftStatus gift.SendStatus
 }
 
 // PageGift is the gift as its recipient sees it.
@@ -126,6 +130,14 @@ func whatHappensNext(p Page) []string {
 		steps = append(steps, "This is a test gift: nothing will ship.")
 	}
 	return steps
+}
+
+// usedPage is the page of a used link: only where the gift is now (and
+// whether it is a test), so that a recipient who opens their link again is
+// told calmly what happened. Like every end state it names neither the
+// gift, the sender nor the address: whoever holds the link sees it.
+func usedPage(v linkView) Page {
+	return Page{State: PageUsed, Test: core.Mode(v.send.Mode) == core.ModeTest, GiftStatus: gift.SendStatus(v.send.Status)}
 }
 
 // answerPage is the page that answers a confirm or decline of v.
