@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/approval"
 	"github.com/giftwell/giftwell/core/campaign"
 	"github.com/giftwell/giftwell/core/catalog"
 )
@@ -36,6 +37,37 @@ type campaignData struct {
 	// CheckoutKey is the Pay and launch form's idempotency key, fresh per
 	// page: submitting the same form twice opens one checkout.
 	CheckoutKey string
+	// Waiting are a playbook's people in the approval queue, in queue
+	// order, each with why they wait; WaitingCents is what approving all
+	// of them would take.
+	Waiting      []approval.QueueItem
+	WaitingCents int64
+	// why is each waiting person's why, by recipient ID.
+	why map[string]string
+}
+
+// PersonState is a playbook person's state in plain words: waiting and
+// why, approved (by auto-approve or a person), skipped, or "".
+func (d campaignData) PersonState(r campaign.Recipient) string {
+	if r.Approval == nil {
+		return ""
+	}
+	switch r.Approval.State {
+	case campaign.ApprovalWaiting:
+		if w := d.why[r.RecipientID]; w != "" {
+			return "Waiting: " + w
+		}
+		return "Waiting for approval"
+	case campaign.ApprovalScheduled:
+		return "Auto-approve is deciding now"
+	case campaign.ApprovalAutoApproved:
+		return "Approved by auto-approve"
+	case campaign.ApprovalApproved:
+		return "Approved by a person"
+	case campaign.ApprovalSkipped:
+		return "Skipped"
+	}
+	return ""
 }
 
 // loadCampaignPage reads campaign id, its gift, its preview and its newest
@@ -53,6 +85,16 @@ func (h *handler) loadCampaignPage(ctx context.Context, p core.Principal, id str
 		CanPay: core.Authorize(p, core.ActPay, "") == nil, CheckoutKey: "web-" + core.RandomHex(16)}
 	if d.Gifts, d.MoreGifts, err = h.loadCampaignGifts(ctx, p, id); err != nil {
 		return campaignData{}, err
+	}
+	if c.Mode.Playbook() {
+		if d.Waiting, err = h.app.Approvals.Queue(ctx, p, id); err != nil {
+			return campaignData{}, err
+		}
+		d.why = make(map[string]string, len(d.Waiting))
+		for _, it := range d.Waiting {
+			d.WaitingCents += it.PriceCents
+			d.why[it.RecipientID] = it.Why
+		}
 	}
 	if g, err := h.app.Catalog.Get(ctx, c.ProductID); err == nil {
 		d.Gift = &g

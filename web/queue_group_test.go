@@ -92,3 +92,26 @@ func between(t *testing.T, s, from, to string) string {
 	require.GreaterOrEqual(t, j, 0, "%q not found after %q", to, from)
 	return s[i : i+j]
 }
+
+// A playbook's page leads to its queue with the waiting count, the total
+// and why they wait, and says each person's state in words.
+func TestPlaybookPageLeadsToItsQueue(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	c, ids := h.queuedPlaybook("Renewals thank-you", ada, bea)
+	h.topUp(giftCents)
+	owner := h.client()
+	owner.signIn(h.env.OwnerEmail)
+	res := owner.post("/queue/approve", url.Values{"queue": {c.ID}, "campaign_id": {c.ID}, "recipient_id": {ids[0]}})
+	require.Equal(t, http.StatusSeeOther, res.StatusCode, res.Body)
+
+	page := owner.get("/campaigns/" + c.ID)
+	require.Equal(t, http.StatusOK, page.StatusCode, page.Body)
+	body := html.UnescapeString(page.Body)
+	require.Contains(t, body, `<strong id="waiting-count">1 person waits</strong> for approval, $90.00 to approve them all.`)
+	require.Contains(t, body, `href="/?queue=`+c.ID+`" id="open-queue"`)
+	roster := between(t, body, `id="roster"`, `</table>`)
+	require.Contains(t, between(t, roster, `data-recipient="`+ids[0]+`"`, `</tr>`), "Approved by a person")
+	require.Contains(t, between(t, roster, `data-recipient="`+ids[0]+`"`, `</tr>`), "Open the gift")
+	require.Contains(t, between(t, roster, `data-recipient="`+ids[1]+`"`, `</tr>`), "Waiting: Add $90.00 to the balance to pay for this gift.")
+}
