@@ -24,6 +24,9 @@ type problem struct {
 	Field string
 	// Message is the sentence shown to the person.
 	Message string
+	// Others are the problems with the form's other fields, when core
+	// reported several at once (every one is shown together).
+	Others []fieldProblem
 	// URL is the envelope's url: the page where a person acts on the error.
 	// Every open_url code has one, as on the other faces.
 	URL string
@@ -78,6 +81,9 @@ func (h *handler) problemFor(r *http.Request, err error, formFields ...string) *
 	if env.Field != "" && slices.Contains(formFields, env.Field) {
 		p.Field = env.Field
 		p.Message = strings.TrimPrefix(p.Message, p.Field+": ")
+		if e := core.AsError(err); e != nil && len(e.Fields) > 1 {
+			p.splitFields(env.Error, e.Fields, formFields)
+		}
 	}
 	p.Message = sentence(p.Message)
 	if env.Code == string(core.CodeRateLimit) {
@@ -121,5 +127,38 @@ func waitText(seconds int64) string {
 		return "1 minute"
 	default:
 		return fmt.Sprintf("%d minutes", (seconds+59)/60)
+	}
+}
+
+// fieldProblem is one field's problem of a form that had several.
+type fieldProblem struct {
+	Field, Message string
+}
+
+// splitFields spreads msg, listing several fields' problems ("a: x; b: y",
+// as core.Problems writes them), over the form's fields: the one about
+// Field becomes Message, the others go to Others. A part about a field the
+// form does not have stays with the part before it.
+func (p *problem) splitFields(msg string, fields, formFields []string) {
+	type part struct{ field, text string }
+	var parts []part
+	for _, piece := range strings.Split(msg, "; ") {
+		if f, text, ok := strings.Cut(piece, ": "); ok && slices.Contains(fields, f) {
+			parts = append(parts, part{f, text})
+			continue
+		}
+		if len(parts) == 0 {
+			parts = append(parts, part{"", piece})
+			continue
+		}
+		parts[len(parts)-1].text += "; " + piece
+	}
+	for _, pt := range parts {
+		switch {
+		case pt.field == p.Field:
+			p.Message = pt.text
+		case slices.Contains(formFields, pt.field):
+			p.Others = append(p.Others, fieldProblem{Field: pt.field, Message: sentence(pt.text)})
+		}
 	}
 }

@@ -187,3 +187,34 @@ func TestGiftLinkEndStatesAndGuesses(t *testing.T) {
 	res = c.get(path)
 	require.Equal(t, http.StatusTooManyRequests, res.StatusCode, "over the limit, real links wait too")
 }
+
+// The address form answers every problem at once: a summary linking each
+// field, each field marked invalid with its message, and what was typed kept.
+func TestGiftLinkAddressFormReportsEveryProblemAtOnce(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	sendID, path := h.linkGift("Grace Hopper")
+	c := h.client()
+	c.get(path)
+
+	bad := address()
+	bad.Set("street", "")
+	bad.Set("state", "Atlantis")
+	bad.Set("zip", "6270")
+	res := c.post(path, bad)
+	require.Equal(t, http.StatusBadRequest, res.StatusCode, res.Body)
+	body := html.UnescapeString(res.Body)
+	require.Equal(t, 3, strings.Count(res.Body, `aria-invalid="true"`), "street, state and zip")
+	summary := body[strings.Index(body, `id="problem"`):]
+	summary = summary[:strings.Index(summary, "</div>")]
+	for _, f := range []string{"street", "state", "zip"} {
+		require.Contains(t, summary, `<a href="#`+f+`">`, "the summary links %s", f)
+		require.Contains(t, res.Body, `id="`+f+`-error"`, "%s has its message", f)
+	}
+	require.Contains(t, summary, "Enter the street address.")
+	require.Contains(t, summary, "is not a US state")
+	require.Contains(t, summary, "A ZIP code is 5 digits")
+	require.Contains(t, body, `value="Atlantis"`, "what was typed is kept")
+	require.Contains(t, body, `value="Springfield"`)
+	require.Equal(t, gift.SendAwaitingAddress, h.giftStatus(sendID))
+}

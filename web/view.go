@@ -86,8 +86,16 @@ func (v view) Field(name, label, typ string) field {
 
 // FieldError is the problem's message when it is about the named field.
 func (v view) FieldError(name string) string {
-	if v.Problem != nil && v.Problem.Field == name {
+	if v.Problem == nil {
+		return ""
+	}
+	if v.Problem.Field == name {
 		return v.Problem.Message
+	}
+	for _, o := range v.Problem.Others {
+		if o.Field == name {
+			return o.Message
+		}
 	}
 	return ""
 }

@@ -5,6 +5,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/campaign"
 )
 
 // Address is the US shipping address a recipient types into their gift
@@ -38,14 +39,15 @@ const (
 )
 
 // Normalize checks a and returns it trimmed, with the state as its
-// two-letter code and the zip as 12345 or 12345-6789. It returns
-// VALIDATION_ERROR naming the first bad field: name, street, street2, city,
-// state or zip.
+// two-letter code and the zip as 12345 or 12345-6789. It returns one
+// VALIDATION_ERROR naming every bad field at once: name, street, street2,
+// city, state and zip.
 func (a Address) Normalize() (Address, error) {
 	out := Address{
 		Name: strings.TrimSpace(a.Name), Street: strings.TrimSpace(a.Street), Street2: strings.TrimSpace(a.Street2),
 		City: strings.TrimSpace(a.City),
 	}
+	var pr campaign.Problems
 	for _, f := range []struct {
 		name, label, v string
 		max            int
@@ -56,27 +58,33 @@ func (a Address) Normalize() (Address, error) {
 		{"street2", "the second address line", out.Street2, MaxAddressStreet, false},
 		{"city", "the city", out.City, MaxAddressCity, true},
 	} {
-		if f.required && f.v == "" {
-			return Address{}, core.Invalid(f.name, "enter %s", f.label)
-		}
-		if utf8.RuneCountInString(f.v) > f.max {
-			return Address{}, core.Invalid(f.name, "%s must be at most %d characters", f.label, f.max)
-		}
-		if core.HasControl(f.v) || !utf8.ValidString(f.v) {
-			return Address{}, core.Invalid(f.name, "%s must be plain text on one line", f.label)
+		switch {
+		case f.required && f.v == "":
+			pr.Add(f.name, "enter %s", f.label)
+		case utf8.RuneCountInString(f.v) > f.max:
+			pr.Add(f.name, "%s must be at most %d characters", f.label, f.max)
+		case core.HasControl(f.v) || !utf8.ValidString(f.v):
+			pr.Add(f.name, "%s must be plain text on one line", f.label)
 		}
 	}
-	state, err := normalizeState(a.State)
-	if err != nil {
+	var err error
+	if out.State, err = normalizeState(a.State); err != nil {
+		addProblem(&pr, err)
+	}
+	if out.Zip, err = normalizeZip(a.Zip); err != nil {
+		addProblem(&pr, err)
+	}
+	if err := pr.Err(); err != nil {
 		return Address{}, err
 	}
-	out.State = state
-	zip, err := normalizeZip(a.Zip)
-	if err != nil {
-		return Address{}, err
-	}
-	out.Zip = zip
 	return out, nil
+}
+
+// addProblem records a field's VALIDATION_ERROR in pr.
+func addProblem(pr *campaign.Problems, err error) {
+	e := core.AsError(err)
+	field := e.Fields[0]
+	pr.Add(field, "%s", strings.TrimPrefix(e.Message, field+": "))
 }
 
 // normalizeState returns the two-letter code of s, a code or a full name
