@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/url"
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -69,6 +70,15 @@ func TestSettingsSaveForManagersReadOnlyForMembers(t *testing.T) {
 	require.Equal(t, http.StatusBadRequest, res.StatusCode)
 	require.Contains(t, res.Body, `id="website-error"`)
 	require.Contains(t, res.Body, `value="http://insecure.example.com"`, "the submitted value is kept")
+
+	// Every problem at once: the summary links each field, each is marked.
+	res = owner.post("/settings", url.Values{"website": {"http://insecure.example.com"}, "brandColor": {"green"}, "company": {""}})
+	require.Equal(t, http.StatusBadRequest, res.StatusCode)
+	for _, f := range []string{"company", "website", "brandColor"} {
+		require.Contains(t, res.Body, `id="`+f+`-error"`, f)
+		require.Contains(t, res.Body, `<a href="#`+f+`">`, f)
+	}
+	require.Equal(t, 3, strings.Count(res.Body, `aria-invalid="true"`))
 
 	email, _ := h.addMember(core.RoleMember)
 	member := h.client()

@@ -23,5 +23,10 @@ func (v view) GroupError(name string) string {
 	if f := v.Problem.Field; f == name || strings.HasPrefix(f, name+"[") {
 		return v.Problem.Message
 	}
+	for _, o := range v.Problem.Others {
+		if o.Field == name || strings.HasPrefix(o.Field, name+"[") {
+			return o.Message
+		}
+	}
 	return ""
 }

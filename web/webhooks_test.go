@@ -97,6 +97,12 @@ func TestWebhookFormShowsProblemsNextToFields(t *testing.T) {
 	require.Contains(t, res.Body, `value="`+h.base+`/x"`)
 	require.NotContains(t, res.Body, `id="url-error"`)
 
+	// Both problems at once.
+	res = owner.post("/settings/webhooks", url.Values{"url": {"ftp://127.0.0.1:9/x"}})
+	require.Equal(t, http.StatusBadRequest, res.StatusCode)
+	require.Contains(t, res.Body, `id="url-error"`)
+	require.Contains(t, res.Body, `id="events-error"`)
+
 	res = owner.post("/settings/webhooks", url.Values{"url": {h.base + "/x"}, "events": webhook.EventNames()})
 	require.Equal(t, http.StatusBadRequest, res.StatusCode, "all and every type are 11 names")
 	require.Contains(t, res.Body, `id="events-error"`)

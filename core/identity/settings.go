@@ -123,8 +123,10 @@ func (a *Service) UpdateWorkspaceSettings(ctx context.Context, p core.Principal,
 	return out, nil
 }
 
-// applySettingsPatch validates and applies the set fields of patch to s.
+// applySettingsPatch validates and applies the set fields of patch to s,
+// answering every field's problem at once.
 func applySettingsPatch(s *Settings, patch SettingsPatch) error {
+	var pr core.Problems
 	type field struct {
 		name  string
 		value *string
@@ -143,11 +145,14 @@ func applySettingsPatch(s *Settings, patch SettingsPatch) error {
 		}
 		v, err := f.check(f.name, strings.TrimSpace(*f.value))
 		if err != nil {
-			return err
+			if !pr.AddError(err) {
+				return err
+			}
+			continue
 		}
 		*f.dst = v
 	}
-	return nil
+	return pr.Err()
 }
 
 func checkSettingsName(field, v string) (string, error) {

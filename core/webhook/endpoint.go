@@ -73,12 +73,16 @@ func (s *Service) Create(ctx context.Context, p core.Principal, in EndpointInput
 	if err := core.Authorize(p, core.ActManageWebhooks, s.Config.WebhooksURL()); err != nil {
 		return CreatedEndpoint{}, err
 	}
+	var pr core.Problems
 	events, err := checkEvents(in.Events)
-	if err != nil {
+	if err != nil && !pr.AddError(err) {
 		return CreatedEndpoint{}, err
 	}
 	raw, err := checkURL(in.URL)
-	if err != nil {
+	if err != nil && !pr.AddError(err) {
+		return CreatedEndpoint{}, err
+	}
+	if err := pr.Err(); err != nil {
 		return CreatedEndpoint{}, err
 	}
 	// The guard may resolve the host: a network call, before any
