@@ -215,11 +215,13 @@ func (a *Service) Create(ctx context.Context, tx pgx.Tx, n New) (Gift, error) {
 		"campaignId": n.CampaignID, "sendId": g.ID, "recipientId": n.RecipientID, "productId": g.ProductID, "status": g.Status,
 		"totalCents": g.TotalCents, "fundedBy": g.FundedBy, "attribution": g.Attribution, "autoApproved": g.AutoApproved,
 	}
-	if g.PreparedBy != nil {
-		data["preparedBy"] = g.PreparedBy
+	// Events never carry an email (the feed and webhooks leave the
+	// workspace): the trail's kinds and names only.
+	if pb := g.PreparedBy; pb != nil {
+		data["preparedBy"] = PreparedBy{Kind: pb.Kind, Name: pb.Name}
 	}
-	if g.DecidedBy != nil {
-		data["decidedBy"], data["decidedAt"] = g.DecidedBy, g.DecidedAt
+	if dc := g.DecidedBy; dc != nil {
+		data["decidedBy"], data["decidedAt"] = DecidedBy{Kind: dc.Kind, Name: dc.Name, RuleVersion: dc.RuleVersion}, g.DecidedAt
 	}
 	ev := core.EventRecord{WorkspaceID: n.WorkspaceID, Type: core.EventSendCreated, Mode: g.Mode, CampaignID: n.CampaignID, SendID: g.ID, RecipientID: n.RecipientID, Data: data}
 	if err := a.RecordEvent(ctx, tx, ev); err != nil {
