@@ -204,6 +204,7 @@ func TestCampaignsOverREST(t *testing.T) {
 	// given, it awaits the recipient's (it was "approved" before the gifts
 	// issue; a deliberate contract change).
 	require.Equal(t, []string{"test", "awaiting_address", "none", "8000"}, rows[1][9:13])
+	require.Equal(t, []string{"", "", ""}, rows[1][14:], "a gift recorded as history has no trail")
 	require.NotContains(t, exp.body, "ana@example.com")
 	require.NotContains(t, exp.body, "Ana")
 	exp = h.csv("/campaigns/"+bid+"/export", key)

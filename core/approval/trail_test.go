@@ -2,6 +2,7 @@ package approval_test
 
 import (
 	"context"
+	"strconv"
 	"testing"
 	"time"
 
@@ -33,6 +34,10 @@ func TestGiftsRecordWhoPreparedAndDecided(t *testing.T) {
 	require.Equal(t, &gift.DecidedBy{Kind: "rule", Name: "Auto-approve", RuleVersion: c.PolicyVersion}, g.DecidedBy)
 	require.NotNil(t, g.DecidedAt)
 	require.Equal(t, g.CreatedAt.UTC(), *g.DecidedAt)
+	exp, err := w.env.App.Campaigns.ExportCampaign(ctx, w.owner, auto.ID)
+	require.NoError(t, err)
+	require.Contains(t, string(exp.CSV), ",key: "+keyName+",rule: Auto-approve (policy version "+strconv.FormatInt(c.PolicyVersion, 10)+"),"+g.DecidedAt.Format(time.RFC3339))
+	require.NotContains(t, string(exp.CSV), w.env.OwnerEmail, "the export carries no email")
 
 	// A connected app's add, approved by the signed-in owner.
 	conn := w.connection("Claude")

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/csv"
-	"encoding/json"
 	"strconv"
 	"time"
 
@@ -14,11 +13,12 @@ import (
 )
 
 // CampaignExportColumns are the columns of a campaign's CSV export: gift,
-// campaign and reference IDs, mode, status, outcome and total cents. It
-// never carries addresses, emails, notes or links.
+// campaign and reference IDs, mode, status, outcome, total cents, and who
+// prepared and decided each gift (kind and name). It never carries
+// addresses, emails, notes or links.
 var CampaignExportColumns = []string{
 	"gift_id", "campaign_id", "recipient_id", "product_id", "external_id", "source", "contact_id", "account_id",
-	"opportunity_id", "mode", "status", "outcome", "total_cents", "created_at",
+	"opportunity_id", "mode", "status", "outcome", "total_cents", "created_at", "prepared_by", "decided_by", "decided_at",
 }
 
 // CampaignExport is a campaign's CSV export.
@@ -51,10 +51,11 @@ func (a *Service) ExportCampaign(ctx context.Context, p core.Principal, id strin
 		w := csv.NewWriter(&buf)
 		_ = w.Write(CampaignExportColumns)
 		for _, s := range sends {
+			decidedBy, decidedAt := decidedCells(s)
 			row := []string{
 				s.ID, id, s.RecipientID, s.ProductID, s.Attribution.ExternalID, s.Attribution.Source, s.Attribution.ContactID,
 				s.Attribution.AccountID, s.Attribution.OpportunityID, string(s.Mode), string(s.Status), s.Outcome,
-				strconv.FormatInt(s.TotalCents, 10), s.CreatedAt.UTC().Format(time.RFC3339),
+				strconv.FormatInt(s.TotalCents, 10), s.CreatedAt.UTC().Format(time.RFC3339), preparedCell(s), decidedBy, decidedAt,
 			}
 			for i := range row {
 				row[i] = core.CSVCell(row[i])
@@ -71,33 +72,44 @@ func (a *Service) ExportCampaign(ctx context.Context, p core.Principal, id strin
 	return out, err
 }
 
-// sendRow is a gift as the export reads it.
-type sendRow struct {
-	ID          string
-	RecipientID string
-	ProductID   string
-	Status      gift.SendStatus
-	Mode        core.Mode
-	TotalCents  int64
-	Outcome     string
-	Attribution gift.Attribution
-	CreatedAt   time.Time
-}
-
 // listSends reads a campaign's gifts, oldest first.
-func listSends(ctx context.Context, q *db.Queries, campaignID string) ([]sendRow, error) {
+func listSends(ctx context.Context, q *db.Queries, campaignID string) ([]gift.Gift, error) {
 	rows, err := q.SendListByCampaign(ctx, campaignID)
 	if err != nil {
 		return nil, core.Internal(err)
 	}
-	out := make([]sendRow, 0, len(rows))
+	out := make([]gift.Gift, 0, len(rows))
 	for _, r := range rows {
-		s := sendRow{ID: r.ID, RecipientID: r.RecipientID, ProductID: r.ProductID, Status: gift.SendStatus(r.Status), Mode: core.Mode(r.Mode),
-			TotalCents: r.TotalCents, Outcome: r.Outcome, CreatedAt: r.CreatedAt}
-		if err := json.Unmarshal(r.Attribution, &s.Attribution); err != nil {
-			return nil, core.Internal(err)
+		g, err := gift.FromRow(r)
+		if err != nil {
+			return nil, err
 		}
-		out = append(out, s)
+		out = append(out, g)
 	}
 	return out, nil
+}
+
+// preparedCell is who prepared g, as the export writes it ("key: Sales
+// agent"), without an email; "" when not recorded.
+func preparedCell(g gift.Gift) string {
+	if g.PreparedBy == nil {
+		return ""
+	}
+	return g.PreparedBy.Kind + ": " + g.PreparedBy.Name
+}
+
+// decidedCells are who decided g and when ("rule: Auto-approve (policy
+// version 3)", "person: Ana Diaz"), without an email; "" when not recorded.
+func decidedCells(g gift.Gift) (by, at string) {
+	if g.DecidedBy == nil {
+		return "", ""
+	}
+	by = g.DecidedBy.Kind + ": " + g.DecidedBy.Name
+	if g.DecidedBy.RuleVersion > 0 {
+		by += " (policy version " + strconv.FormatInt(g.DecidedBy.RuleVersion, 10) + ")"
+	}
+	if g.DecidedAt != nil {
+		at = g.DecidedAt.UTC().Format(time.RFC3339)
+	}
+	return by, at
 }
