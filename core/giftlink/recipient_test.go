@@ -99,10 +99,11 @@ func TestConfirmMakesTheGiftReadyAndKeepsTheAddressApart(t *testing.T) {
 	require.Equal(t, giftlink.LinkUsed, l.LinkState)
 	require.Empty(t, l.URL)
 
-	// The used link shows a bare page and takes no second answer.
+	// The used link shows a bare page with only where the gift is, and
+	// takes no second answer.
 	again, err := g.env.App.GiftLinks.Open(ctx, token, ip)
 	require.NoError(t, err)
-	require.Equal(t, giftlink.Page{State: giftlink.PageUsed}, again)
+	require.Equal(t, giftlink.Page{State: giftlink.PageUsed, Test: true, GiftStatus: gift.SendReady}, again)
 	page, err = g.env.App.GiftLinks.Confirm(ctx, token, ip, goodAddress())
 	apptest.RequireCode(t, err, core.CodeInvalidRequestState)
 	require.Equal(t, giftlink.Page{State: giftlink.PageUsed}, page)
