@@ -203,7 +203,9 @@ func (a *Service) queueOf(ctx context.Context, q *db.Queries, workspaceID string
 		product *catalog.Product
 		unit    int64
 		checks  []campaign.Check
-		spend   *campaign.Spend
+		// auto are why auto-approve leaves the playbook's gifts to a person.
+		auto  []campaign.Check
+		spend *campaign.Spend
 	}
 	playbooks := map[string]*playbook{}
 	var ids []string
@@ -223,6 +225,7 @@ func (a *Service) queueOf(ctx context.Context, q *db.Queries, workspaceID string
 		if product != nil {
 			pb.unit = product.UnitCents()
 		}
+		pb.auto = campaign.AutoApproveChecks(c.AutoApprove, c, product, pb.unit)
 		playbooks[c.ID] = pb
 		ids = append(ids, c.ID)
 	}
@@ -291,8 +294,8 @@ func (a *Service) queueOf(ctx context.Context, q *db.Queries, workspaceID string
 		}
 		if first == nil {
 			// Nothing stops a person approving: say why auto-approve left them.
-			if ks := campaign.AutoApproveChecks(pb.c.AutoApprove, pb.c, pb.product, pb.unit); len(ks) > 0 {
-				first = &ks[0]
+			if len(pb.auto) > 0 {
+				first = &pb.auto[0]
 			}
 		}
 		why, waitsFor := readyWhy(r.Recipient.ApprovalState), campaign.ApprovalReason("")
