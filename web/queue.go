@@ -242,22 +242,14 @@ func (h *handler) decideQueued(w http.ResponseWriter, r *http.Request, s session
 		h.backToQueue(w, r, s, flash)
 		return
 	}
-	names := map[queuePerson]string{}
-	if act == queueUnskip {
-		if items, err := h.app.Approvals.SkippedPeople(r.Context(), s.Principal, scope); err == nil {
-			for _, it := range items {
-				names[queuePerson{it.CampaignID, it.RecipientID}] = it.Recipient.Name
-			}
-		}
-	} else if items, err := h.app.Approvals.Queue(r.Context(), s.Principal, scope); err == nil {
-		for _, it := range items {
-			names[queuePerson{it.CampaignID, it.RecipientID}] = it.Recipient.Name
-		}
-	}
+	names := h.queueNames(r.Context(), s.Principal, act, scope)
 	for _, who := range people {
-		cents, err := h.decideOne(r.Context(), s.Principal, act, who, f)
+		name, cents, err := h.decideOne(r.Context(), s.Principal, act, who, f)
 		if err == nil {
-			flash.decided(names[who], cents)
+			if name == "" {
+				name = names[who]
+			}
+			flash.decided(name, cents)
 			continue
 		}
 		if core.ErrorCode(err) == core.CodeAuthRequired {
@@ -273,22 +265,44 @@ func (h *handler) decideQueued(w http.ResponseWriter, r *http.Request, s session
 	h.backToQueue(w, r, s, flash)
 }
 
-// decideOne asks core to do act with one person; cents is what an
-// approval took from the balance.
-func (h *handler) decideOne(ctx context.Context, p core.Principal, act queueAction, who queuePerson, f url.Values) (cents int64, err error) {
+// queueNames names the people a skip or unskip form may name, for its
+// flash: the waiting people of scope, or the skipped ones. An approval
+// needs none: its gift names the person.
+func (h *handler) queueNames(ctx context.Context, p core.Principal, act queueAction, scope string) map[queuePerson]string {
+	names := map[queuePerson]string{}
+	switch act {
+	case queueUnskip:
+		if items, err := h.app.Approvals.SkippedPeople(ctx, p, scope); err == nil {
+			for _, it := range items {
+				names[queuePerson{it.CampaignID, it.RecipientID}] = it.Recipient.Name
+			}
+		}
+	case queueSkip:
+		if items, err := h.app.Approvals.Queue(ctx, p, scope); err == nil {
+			for _, it := range items {
+				names[queuePerson{it.CampaignID, it.RecipientID}] = it.Recipient.Name
+			}
+		}
+	}
+	return names
+}
+
+// decideOne asks core to do act with one person; an approval answers the
+// person's name and what it took from the balance.
+func (h *handler) decideOne(ctx context.Context, p core.Principal, act queueAction, who queuePerson, f url.Values) (name string, cents int64, err error) {
 	switch act {
 	case queueApprove:
 		var g gift.Gift
 		g, err = h.app.Approvals.ApproveGift(ctx, p, approval.QueueDecision{
 			CampaignID: who.CampaignID, RecipientID: who.RecipientID, ApproveRepeat: f.Get("approve_repeat") == "1",
 		})
-		cents = g.TotalCents
+		name, cents = g.Recipient.Name, g.TotalCents
 	case queueSkip:
 		_, err = h.app.Approvals.SkipGift(ctx, p, approval.QueueSkip{CampaignID: who.CampaignID, RecipientID: who.RecipientID, Reason: f.Get("reason")})
 	case queueUnskip:
 		_, err = h.app.Approvals.UnskipGift(ctx, p, approval.QueueUnskip{CampaignID: who.CampaignID, RecipientID: who.RecipientID})
 	}
-	return cents, err
+	return name, cents, err
 }
 
 // backToQueue stores the flash and redirects to the queue page the form was on.
