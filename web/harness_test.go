@@ -16,9 +16,11 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/catalog"
 	"github.com/giftwell/giftwell/core/identity"
 	"github.com/giftwell/giftwell/internal/apptest"
 	"github.com/giftwell/giftwell/internal/testdb"
+	"github.com/giftwell/giftwell/rest"
 	"github.com/giftwell/giftwell/web"
 )
 
@@ -43,7 +45,13 @@ func newHarness(t *testing.T, opts ...apptest.Option) *harness {
 	// compare with the real time, so the app's clock starts now.
 	env.Clock.Set(time.Now())
 	logs := &apptest.LogBuffer{}
-	srv.Config.Handler = web.NewHandler(web.Config{App: env.App, Log: slog.New(slog.NewTextHandler(logs, nil))})
+	log := slog.New(slog.NewTextHandler(logs, nil))
+	// The catalog's pictures are served beside the web app, as the binary
+	// mounts them, so that pages show them.
+	mux := http.NewServeMux()
+	mux.Handle(catalog.ImagePathPrefix, rest.CatalogImages(rest.Config{App: env.App, Log: log}))
+	mux.Handle("/", web.NewHandler(web.Config{App: env.App, Log: log}))
+	srv.Config.Handler = mux
 	srv.Start()
 	t.Cleanup(srv.Close)
 	return &harness{t: t, env: env, site: site, logs: logs}

@@ -1,39 +1,11 @@
 package web_test
 
 import (
-	"log/slog"
-	"net/http"
-	"net/http/httptest"
 	"testing"
-	"time"
 
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/require"
-
-	"github.com/giftwell/giftwell/core/catalog"
-	"github.com/giftwell/giftwell/internal/apptest"
-	"github.com/giftwell/giftwell/rest"
-	"github.com/giftwell/giftwell/web"
 )
-
-// newPictureHarness is newHarness with the catalog's pictures served beside
-// the web app, as the binary mounts them.
-func newPictureHarness(t *testing.T) *harness {
-	t.Helper()
-	srv := httptest.NewUnstartedServer(nil)
-	site := "http://" + srv.Listener.Addr().String()
-	env := apptest.New(t, apptest.WithSiteURL(site))
-	env.Clock.Set(time.Now())
-	logs := &apptest.LogBuffer{}
-	log := slog.New(slog.NewTextHandler(logs, nil))
-	mux := http.NewServeMux()
-	mux.Handle(catalog.ImagePathPrefix, rest.CatalogImages(rest.Config{App: env.App, Log: log}))
-	mux.Handle("/", web.NewHandler(web.Config{App: env.App, Log: log}))
-	srv.Config.Handler = mux
-	srv.Start()
-	t.Cleanup(srv.Close)
-	return &harness{t: t, env: env, site: site, logs: logs}
-}
 
 // requirePicture checks that the page's picture matched by sel has loaded
 // (a natural width), says what it shows and fits the box it sits in.
@@ -50,7 +22,7 @@ func requirePicture(t *testing.T, b *browser, sel, alt string) {
 // link page, the gift's page, the campaign's page and in the approval queue.
 func TestBrowserGiftPictures(t *testing.T) {
 	t.Parallel()
-	h := newPictureHarness(t)
+	h := newHarness(t)
 	product, err := h.env.App.Catalog.Get(t.Context(), "gourmet-snack-crate")
 	require.NoError(t, err)
 	w := h.giftWorld()
