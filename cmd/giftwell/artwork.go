@@ -14,7 +14,7 @@ import (
 // serveBlobFlag adds --blob-url: where artwork files are kept.
 func serveBlobFlag(fs *flag.FlagSet, cfg *serveConfig) {
 	fs.StringVar(&cfg.blobURL, "blob-url", env("GIFTWELL_BLOB_URL", ""),
-		"where artwork files are kept: file:///dir, s3://bucket?region=... or gs://bucket; default a directory blobs under --data-dir (env GIFTWELL_BLOB_URL)")
+		"where artwork files are kept: file:///dir or s3://bucket?region=... (gs://bucket in a build with TAGS=gcs); default a directory blobs under --data-dir (env GIFTWELL_BLOB_URL)")
 }
 
 // configureArtwork opens the blob store (--blob-url, or a directory under

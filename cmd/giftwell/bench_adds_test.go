@@ -92,10 +92,16 @@ func (s *benchSite) restAdders() []adder {
 // playbooks creates enough active playbooks with auto-approve on for n
 // adds (2,000 people each) and tops the balance up to pay for every gift.
 func (s *benchSite) playbooks(b *testing.B, n int) []string {
+	return s.playbooksFor(b, (n+core.RecipientsPerPlaybook-1)/core.RecipientsPerPlaybook, n)
+}
+
+// playbooksFor creates count active playbooks with auto-approve on and
+// tops the balance up to pay for n gifts.
+func (s *benchSite) playbooksFor(b *testing.B, count, n int) []string {
 	b.Helper()
 	ctx := context.Background()
 	var ids []string
-	for range (n + core.RecipientsPerPlaybook - 1) / core.RecipientsPerPlaybook {
+	for range count {
 		c, err := s.app.Campaigns.CreateCampaign(ctx, s.owner, campaign.CampaignInput{
 			Name: "Closed-won thanks", Mode: campaign.ModeAlwaysOn, Status: campaign.StatusActive, ProductID: benchProduct,
 			SenderName: "Sam Seller", SenderCompany: "Acme", Message: "Thanks, {{firstName}}!", MonthlyBudgetCents: campaign.MaxMonthlyBudgetCents,
@@ -127,9 +133,21 @@ type addRun struct {
 	latency []time.Duration
 }
 
-// runAdds adds n distinct people, person k to playbook ids[k/2000], with
-// one writer per adder at once.
-func runAdds(b *testing.B, adders []adder, ids []string, n int) addRun {
+// inTurn sends person k to playbook ids[k/2000]: each playbook is filled
+// before the next.
+func inTurn(ids []string) func(k int) string {
+	return func(k int) string { return ids[k/core.RecipientsPerPlaybook] }
+}
+
+// roundRobin sends person k to playbook ids[k%len(ids)]: every playbook
+// takes adds at once.
+func roundRobin(ids []string) func(k int) string {
+	return func(k int) string { return ids[k%len(ids)] }
+}
+
+// runAdds adds n distinct people, person k to playbook pick(k), with one
+// writer per adder at once.
+func runAdds(b *testing.B, adders []adder, pick func(k int) string, n int) addRun {
 	b.Helper()
 	ctx := context.Background()
 	var (
@@ -149,13 +167,13 @@ func runAdds(b *testing.B, adders []adder, ids []string, n int) addRun {
 				}
 				in := campaign.RecipientInput{Name: fmt.Sprintf("Person %d", k), SourceSystem: "crm", ExternalID: fmt.Sprintf("%s-%d", tag, k)}
 				t0 := time.Now()
-				state, err := add(ctx, ids[k/core.RecipientsPerPlaybook], in)
+				state, err := add(ctx, pick(k), in)
 				for busy := (errBusy{}); errors.As(err, &busy); {
 					mu.Lock()
 					run.busy++
 					mu.Unlock()
 					time.Sleep(busy.wait)
-					state, err = add(ctx, ids[k/core.RecipientsPerPlaybook], in)
+					state, err = add(ctx, pick(k), in)
 				}
 				end := time.Now()
 				if err != nil {
@@ -186,6 +204,7 @@ func (run addRun) report(b *testing.B) {
 	b.ReportMetric(float64(n)/run.took.Seconds(), "adds/s")
 	b.ReportMetric(float64(run.latency[n/2].Microseconds())/1000, "p50-ms")
 	b.ReportMetric(float64(run.latency[n*99/100].Microseconds())/1000, "p99-ms")
+	b.ReportMetric(100*float64(run.states[campaign.ApprovalAutoApproved])/float64(n), "decided-%")
 	b.ReportMetric(100*float64(run.states[campaign.ApprovalScheduled])/float64(n), "scheduled-%")
 	b.ReportMetric(float64(run.busy), "busy")
 }
@@ -233,17 +252,30 @@ func (s *benchSite) settle(b *testing.B, ids []string, people int) {
 	}
 }
 
-// benchAdds runs b.N adds through adders on fresh playbooks and reports
-// the run beside the bare server's SELECT 1 with as many callers.
-func benchAdds(b *testing.B, s *benchSite, adders []adder) {
-	ids := s.playbooks(b, b.N)
+// benchAdds runs b.N adds through adders on fresh playbooks (enough for
+// b.N people, and at least spread of them, each add to the next in turn
+// when spread > 1) and reports the run beside the bare server's SELECT 1
+// with as many callers and beside the debit floor, with the process's RSS
+// after the adds.
+func benchAdds(b *testing.B, s *benchSite, adders []adder, spread int) {
+	var ids []string
+	var pick func(int) string
+	if spread > 1 {
+		ids = s.playbooksFor(b, max(spread, (b.N+core.RecipientsPerPlaybook-1)/core.RecipientsPerPlaybook), b.N)
+		pick = roundRobin(ids)
+	} else {
+		ids = s.playbooks(b, b.N)
+		pick = inTurn(ids)
+	}
 	b.ResetTimer()
 	before := s.queries.n.Load()
-	run := runAdds(b, adders, ids, b.N)
+	run := runAdds(b, adders, pick, b.N)
 	b.StopTimer()
 	adding := s.queries.n.Load() - before
 	run.report(b)
-	s.reportBeside(b, run.took, b.N, benchWriters)
+	reportRSS(b)
+	s.reportBeside(b, run.took, b.N, len(adders))
+	s.reportFloor(b, float64(len(run.latency))/run.took.Seconds())
 	s.reportQueries(b, s.queries.n.Load()-adding, func() { s.settle(b, ids, b.N) }, b.N, "queries/add")
 }
 
@@ -253,13 +285,28 @@ func benchAdds(b *testing.B, s *benchSite, adders []adder) {
 // server's SELECT 1; then waits for the approval jobs and checks the money.
 func BenchmarkMCPAddToPlaybook(b *testing.B) {
 	s := newBenchSite(b)
-	benchAdds(b, s, s.mcpAdders(b))
+	benchAdds(b, s, s.mcpAdders(b), 1)
 }
 
 // BenchmarkRESTAddToPlaybook is BenchmarkMCPAddToPlaybook over REST.
 func BenchmarkRESTAddToPlaybook(b *testing.B) {
 	s := newBenchSite(b)
-	benchAdds(b, s, s.restAdders())
+	benchAdds(b, s, s.restAdders(), 1)
+}
+
+// BenchmarkMCPAddTo8Playbooks is BenchmarkMCPAddToPlaybook with the adds
+// spread over 8 playbooks of one workspace, each add to the next in turn:
+// every auto-approval pays from the one balance at once.
+func BenchmarkMCPAddTo8Playbooks(b *testing.B) {
+	s := newBenchSite(b)
+	benchAdds(b, s, s.mcpAdders(b), 8)
+}
+
+// BenchmarkMCPAddOneWriter is BenchmarkMCPAddToPlaybook with one writer:
+// an add's own time when nothing else runs (its p50-ms).
+func BenchmarkMCPAddOneWriter(b *testing.B) {
+	s := newBenchSite(b)
+	benchAdds(b, s, s.mcpAdders(b)[:1], 1)
 }
 
 // BenchmarkAddToPlaybookFill2000 fills one playbook to its 2,000 people
@@ -274,7 +321,7 @@ func BenchmarkAddToPlaybookFill2000(b *testing.B) {
 		b.StopTimer()
 		ids := s.playbooks(b, full)
 		b.StartTimer()
-		run := runAdds(b, adders, ids, full)
+		run := runAdds(b, adders, inTurn(ids), full)
 		b.StopTimer()
 		run.report(b)
 		for _, seg := range [][2]int{{0, 500}, {500, 1000}, {1000, 1500}, {1500, 2000}} {

@@ -4,10 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -19,7 +22,9 @@ import (
 
 	"github.com/giftwell/giftwell"
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/ledger"
 	"github.com/giftwell/giftwell/internal/apptest"
+	"github.com/giftwell/giftwell/sql/db"
 )
 
 // The benchmark suite of `make bench` (docs/performance.md): the whole
@@ -216,4 +221,67 @@ func (s *benchSite) rest(hc *http.Client, method, path string, body any) (int, [
 	defer res.Body.Close()
 	raw, _ := io.ReadAll(res.Body)
 	return res.StatusCode, raw
+}
+
+// floorWriters is how many clients the debit floor runs at once, as many
+// as the add benchmarks' writers.
+const floorWriters = benchWriters
+
+// debitFloor is PostgreSQL's own rate, on the benchmark's pool, of what
+// every auto-approved add must do at least: one transaction that writes
+// one ledger row and moves the one balance row of the workspace (the
+// ledger's MoveBalance, an adjustment of -1 cent), floorWriters at once,
+// n transactions in all. It returns transactions per second.
+func (s *benchSite) debitFloor(b *testing.B, n int) float64 {
+	b.Helper()
+	ctx := context.Background()
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	start := time.Now()
+	for range floorWriters {
+		wg.Go(func() {
+			for next.Add(1) <= int64(n) {
+				err := pgx.BeginFunc(ctx, s.app.DB, func(tx pgx.Tx) error {
+					_, err := s.app.Ledger.MoveBalance(ctx, db.New(tx), ledger.LedgerMove{
+						WorkspaceID: s.env.WorkspaceID, Mode: core.ModeTest, Kind: ledger.LedgerAdjustment, Cents: -1, Note: "debit floor",
+					})
+					return err
+				})
+				if err != nil {
+					b.Errorf("debit floor: %v", err)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	return float64(n) / time.Since(start).Seconds()
+}
+
+// reportFloor measures the debit floor for 1,000 transactions and reports
+// it beside rate (adds per second): floor-tx/s and x-floor, rate over it.
+func (s *benchSite) reportFloor(b *testing.B, rate float64) {
+	b.StopTimer()
+	floor := s.debitFloor(b, 1_000)
+	b.ReportMetric(floor, "floor-tx/s")
+	b.ReportMetric(rate/floor, "x-floor")
+}
+
+// reportRSS reports the process's resident set (the server, its jobs and
+// the benchmark's clients, which share the process) in MiB, from
+// /proc/self/status; nothing where that cannot be read.
+func reportRSS(b *testing.B) {
+	raw, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return
+	}
+	for line := range strings.Lines(string(raw)) {
+		if rest, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+			var kb float64
+			if _, err := fmt.Sscan(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), &kb); err == nil {
+				b.ReportMetric(kb/1024, "rss-MiB")
+			}
+			return
+		}
+	}
 }

@@ -1,6 +1,10 @@
 // Package blobstore is core/artwork's BlobStore over gocloud.dev/blob: a
-// directory (file://, the default: under the data directory), S3 (s3://)
-// or GCS (gs://), chosen by URL (GIFTWELL_BLOB_URL).
+// directory (file://, the default: under the data directory) or S3 and
+// the stores that speak its API (s3://: AWS, GCS's interoperability
+// endpoint, MinIO, R2), chosen by URL (GIFTWELL_BLOB_URL). GCS's own API
+// (gs://) is in a build with the gcs tag (gcs.go): its SDK brings gRPC and
+// xDS, which would double the binary's resident memory of every instance
+// that never uses it (docs/decisions/0120-a-smaller-server.md).
 //
 //	store, err := blobstore.Open(ctx, blobstore.DefaultURL(dataDir))
 //	if err != nil {
@@ -18,9 +22,8 @@ import (
 	"strings"
 
 	"gocloud.dev/blob"
-	"gocloud.dev/blob/fileblob"  // file:// URLs
-	_ "gocloud.dev/blob/gcsblob" // gs:// URLs
-	_ "gocloud.dev/blob/s3blob"  // s3:// URLs
+	"gocloud.dev/blob/fileblob" // file:// URLs
+	_ "gocloud.dev/blob/s3blob" // s3:// URLs
 	"gocloud.dev/gcerrors"
 
 	"github.com/giftwell/giftwell/core/artwork"
@@ -44,9 +47,13 @@ func DefaultURL(dataDir string) string {
 	return u.String()
 }
 
-// Open opens the bucket at rawURL (file://, s3:// or gs://; the cloud
-// ones read their credentials as their SDKs do).
+// Open opens the bucket at rawURL (file://, s3://, and gs:// in a build
+// with the gcs tag; the cloud ones read their credentials as their SDKs
+// do). A gs:// URL in a build without GCS says what to do instead.
 func Open(ctx context.Context, rawURL string) (*Store, error) {
+	if strings.HasPrefix(rawURL, "gs://") && !gcsBuilt {
+		return nil, fmt.Errorf("blob store %s: this build has no gs:// driver; use GCS's S3-compatible endpoint (s3://bucket?endpoint=https://storage.googleapis.com&region=auto with an HMAC key in AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY), or build with `make build TAGS=gcs`", redact(rawURL))
+	}
 	b, err := blob.OpenBucket(ctx, rawURL)
 	if err != nil {
 		// gocloud's error quotes the whole URL: keep its secrets out.
