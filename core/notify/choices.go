@@ -54,7 +54,7 @@ func (s *Service) SetChoices(ctx context.Context, p core.Principal, on []Kind) (
 	want := map[Kind]bool{}
 	for _, k := range on {
 		if !k.Valid() {
-			return nil, core.Invalid("kinds", "%q is not a kind of email; choose from waiting, balance_stopped, declined_expired and digest", core.Clip(string(k), 40))
+			return nil, core.Invalid("kinds", "%q is not a kind of email Giftwell sends; choose from the list", core.Clip(string(k), 40))
 		}
 		want[k] = true
 	}
