@@ -50,11 +50,11 @@ func (s *Service) ReadUnsubscribe(token string) (Unsubscribe, error) {
 	if !ok || len(token) > 400 {
 		return Unsubscribe{}, bad
 	}
-	payload, err := base64.RawURLEncoding.DecodeString(rawPayload)
+	payload, err := base64.RawURLEncoding.Strict().DecodeString(rawPayload)
 	if err != nil {
 		return Unsubscribe{}, bad
 	}
-	mac, err := base64.RawURLEncoding.DecodeString(rawMAC)
+	mac, err := base64.RawURLEncoding.Strict().DecodeString(rawMAC)
 	if err != nil {
 		return Unsubscribe{}, bad
 	}
