@@ -32,6 +32,7 @@ var allowedImports = map[string][]string{
 	"core/webhook":      {"core", "core/tracking", "sql/db"},
 	"core/billing":      {"core", "core/approval", "core/campaign", "core/gift", "core/giftlink", "core/ledger", "sql/db"},
 	"core/distribution": {"core", "core/artwork", "core/campaign", "core/gift", "core/giftlink", "sql/db"},
+	"core/notify":       {"core", "core/approval", "core/campaign", "core/identity", "sql/db"},
 	".":                 {"core", "core/*"},
 	"tools":             {".", "core", "core/*"},
 	"prompts":           {".", "core", "core/*"},

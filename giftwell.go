@@ -22,6 +22,7 @@ import (
 	"github.com/giftwell/giftwell/core/guide"
 	"github.com/giftwell/giftwell/core/identity"
 	"github.com/giftwell/giftwell/core/ledger"
+	"github.com/giftwell/giftwell/core/notify"
 	"github.com/giftwell/giftwell/core/tracking"
 	"github.com/giftwell/giftwell/core/webhook"
 )
@@ -62,6 +63,10 @@ type App struct {
 	// Kernel's Outbox. Its Sender and Guard are set by cmd/giftwell (the
 	// SSRF-guarded HTTP client).
 	Webhooks *webhook.Service
+	// Notify tells approvers by email: people waiting, auto-approve stopped
+	// for the balance, gifts declined or expired, the daily digest; and
+	// each person's choices. It hears the Kernel's events after Webhooks.
+	Notify *notify.Service
 	// Artwork keeps uploaded files and the portraits of gifts. Its Blobs
 	// and Photos are set by cmd/giftwell (internal/blobstore,
 	// internal/photofetch).
@@ -80,7 +85,9 @@ func New(db *pgxpool.Pool, cfg core.Config, clock core.Clock, log *slog.Logger) 
 	approvals := &approval.Service{Kernel: k, Campaigns: campaigns, Gifts: gifts, Ledger: led}
 	links := &giftlink.Service{Kernel: k, Campaigns: campaigns, Gifts: gifts, Catalog: cat}
 	hooks := &webhook.Service{Kernel: k}
-	k.Outbox = hooks
+	people := &identity.Service{Kernel: k}
+	tell := &notify.Service{Kernel: k, Identity: people, Approvals: approvals}
+	k.Outbox = notify.Outboxes{hooks, tell}
 	bill := &billing.Service{Kernel: k, Campaigns: campaigns, Approvals: approvals, Gifts: gifts, Ledger: led}
 	// Card-paid gifts are refunded through the checkout that paid them.
 	links.CardRefunder = bill
@@ -88,7 +95,7 @@ func New(db *pgxpool.Pool, cfg core.Config, clock core.Clock, log *slog.Logger) 
 	return &App{
 		Kernel:       k,
 		Catalog:      cat,
-		Identity:     &identity.Service{Kernel: k},
+		Identity:     people,
 		Connect:      &connect.Service{Kernel: k},
 		Ledger:       led,
 		Campaigns:    campaigns,
@@ -101,6 +108,7 @@ func New(db *pgxpool.Pool, cfg core.Config, clock core.Clock, log *slog.Logger) 
 		Tracking:     &tracking.Service{Kernel: k},
 		Webhooks:     hooks,
 		Artwork:      art,
+		Notify:       tell,
 	}
 }
 

@@ -62,6 +62,8 @@ func (h *handler) routes() http.Handler {
 	mux.HandleFunc("GET /g/{token}", giftLinkHeaders(h.giftLinkPage))
 	mux.HandleFunc("POST /g/{token}", giftLinkHeaders(h.confirmGiftLink))
 	mux.HandleFunc("POST /g/{token}/decline", giftLinkHeaders(h.declineGiftLink))
+	mux.HandleFunc("GET /unsubscribe/{token}", h.unsubscribePage)
+	mux.HandleFunc("POST /unsubscribe/{token}", h.unsubscribe)
 
 	mux.Handle("GET /{$}", h.signedIn(h.home))
 	mux.Handle("POST /workspace/switch", h.signedIn(h.switchWorkspace))
@@ -99,6 +101,7 @@ func (h *handler) routes() http.Handler {
 
 	mux.Handle("GET /settings", h.signedIn(h.settings))
 	mux.Handle("POST /settings", h.signedIn(h.saveSettings))
+	mux.Handle("POST /settings/emails", h.signedIn(h.saveEmails))
 
 	mux.Handle("POST /queue/approve", h.signedIn(h.approveQueued))
 	mux.Handle("POST /queue/skip", h.signedIn(h.skipQueued))

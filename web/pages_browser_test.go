@@ -35,6 +35,8 @@ var peoplePages = []personPage{
 	{Name: "gift-link", Public: true, Path: func(w *pagesWorld) string { return w.GiftLink }},
 	{Name: "gift-link-done", Public: true, Reach: confirmFreshLink},
 	{Name: "gift-link-ended", Public: true, Path: func(w *pagesWorld) string { return w.UsedLink }},
+	{Name: "unsubscribe", Public: true, Path: func(w *pagesWorld) string { return w.Unsubscribe }},
+	{Name: "unsubscribe-done", Public: true, Reach: stopDigest},
 	{Name: "not-found", Public: true, Path: at("/no-such-page")},
 	{Name: "home", Path: at("/")},
 	{Name: "campaigns", Path: at("/campaigns")},
@@ -68,6 +70,13 @@ func confirmFreshLink(b *browser, w *pagesWorld) {
 		b.fill(id, v)
 	}
 	require.EqualValues(b.t, 200, b.submit(`#address-form button[type=submit]`))
+}
+
+// stopDigest presses the unsubscribe page's button, in the browser, and so
+// ends on the page that says the emails stopped.
+func stopDigest(b *browser, w *pagesWorld) {
+	b.open(w.h.site + w.Unsubscribe)
+	require.EqualValues(b.t, 200, b.submit(`form button[type=submit]`))
 }
 
 // widths are a phone's and a laptop's, with their heights.

@@ -15,6 +15,7 @@ import (
 	"github.com/giftwell/giftwell/core/campaign"
 	"github.com/giftwell/giftwell/core/giftlink"
 	"github.com/giftwell/giftwell/core/identity"
+	"github.com/giftwell/giftwell/core/notify"
 	"github.com/giftwell/giftwell/internal/apptest"
 )
 
@@ -46,6 +47,8 @@ type pagesWorld struct {
 	// Invite is an invitation's page; GiftLink a recipient's page and
 	// UsedLink the page of a link already used.
 	Invite, GiftLink, UsedLink string
+	// Unsubscribe is the owner's one-click unsubscribe link of the digest.
+	Unsubscribe string
 }
 
 // pagesWorld builds the world through core and the pages' own forms, as an
@@ -110,6 +113,8 @@ func (h *hooks) pagesWorld() *pagesWorld {
 
 	_, w.GiftLink = h.linkGift("Ada Lovelace")
 	w.UsedLink = h.usedLink()
+	p := owner.principal()
+	w.Unsubscribe = "/unsubscribe/" + h.env.App.Notify.UnsubscribeToken(notify.Unsubscribe{WorkspaceID: p.WorkspaceID, UserID: p.UserID, Kind: notify.KindDigest})
 	return w
 }
 

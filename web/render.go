@@ -154,6 +154,7 @@ var notices = map[string]string{
 	"member-removed":      "The member was removed from the workspace. Their keys and sessions have ended.",
 	"key-revoked":         "The key was revoked. Requests using it now fail.",
 	"settings-saved":      "The settings were saved.",
+	"emails-saved":        "Your email choices were saved.",
 	"webhook-removed":     "The webhook endpoint was removed. Deliveries still waiting for it are cancelled.",
 	"artwork-uploaded":    "The file was uploaded: it is first in the list. Agents name it by its ID (assetIds, logoAssetId).",
 	"delivery-retried":    "The delivery starts a new cycle of up to 8 attempts, the first now. Its new state is marked below.",

@@ -14,6 +14,8 @@ type settingsData struct {
 	// CanEdit shows the form editable with a save button (owner or admin);
 	// members see it read-only.
 	CanEdit bool
+	// Emails are the kinds of email the person may choose (the emails form).
+	Emails []emailChoice
 }
 
 // settingsFields are the settings form's fields, named as the API names them.
@@ -29,13 +31,23 @@ func (h *handler) settingsView(ctx context.Context, s session) (view, error) {
 	if err != nil {
 		return view{}, err
 	}
+	choices, err := h.app.Notify.Choices(ctx, s.Principal)
+	if err != nil {
+		return view{}, err
+	}
+	values := url.Values{
+		"company": {st.Company}, "name": {st.Name}, "meetingUrl": {st.MeetingURL},
+		"website": {st.Website}, "brandColor": {st.BrandColor},
+	}
+	for _, c := range choices {
+		if c.On {
+			values.Add(emailsField, string(c.Kind))
+		}
+	}
 	return view{
-		Nav: "settings",
-		Values: url.Values{
-			"company": {st.Company}, "name": {st.Name}, "meetingUrl": {st.MeetingURL},
-			"website": {st.Website}, "brandColor": {st.BrandColor},
-		},
-		Data: settingsData{CanEdit: core.Authorize(s.Principal, core.ActUpdateSettings, "") == nil},
+		Nav:    "settings",
+		Values: values,
+		Data:   settingsData{CanEdit: core.Authorize(s.Principal, core.ActUpdateSettings, "") == nil, Emails: emailChoices()},
 	}, nil
 }
 

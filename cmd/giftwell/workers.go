@@ -14,6 +14,7 @@ import (
 	"github.com/giftwell/giftwell/core/gift"
 	"github.com/giftwell/giftwell/core/giftlink"
 	"github.com/giftwell/giftwell/core/identity"
+	"github.com/giftwell/giftwell/core/notify"
 	"github.com/giftwell/giftwell/core/webhook"
 )
 
@@ -67,6 +68,8 @@ func addWorkers(workers *river.Workers, app *giftwell.App, sender identity.Email
 	river.AddWorker(workers, &giftlink.ExpireLinksWorker{GiftLinks: app.GiftLinks})
 	river.AddWorker(workers, &webhook.DeliverWorker{Webhooks: app.Webhooks})
 	river.AddWorker(workers, &artwork.SweepPendingWorker{Artwork: app.Artwork})
+	river.AddWorker(workers, &notify.NoticeWorker{Notify: app.Notify})
+	river.AddWorker(workers, &notify.DigestWorker{Notify: app.Notify})
 	unique := func(args river.JobArgs) func() (river.JobArgs, *river.InsertOpts) {
 		return func() (river.JobArgs, *river.InsertOpts) {
 			return args, &river.InsertOpts{UniqueOpts: river.UniqueOpts{ByArgs: true, ByState: []rivertype.JobState{
@@ -78,5 +81,8 @@ func addWorkers(workers *river.Workers, app *giftwell.App, sender identity.Email
 		river.NewPeriodicJob(river.PeriodicInterval(time.Hour), unique(PruneSignInRecordsArgs{}), &river.PeriodicJobOpts{RunOnStart: true}),
 		river.NewPeriodicJob(river.PeriodicInterval(5*time.Minute), unique(giftlink.ExpireLinksArgs{}), &river.PeriodicJobOpts{RunOnStart: true}),
 		river.NewPeriodicJob(river.PeriodicInterval(time.Hour), unique(artwork.SweepPendingArgs{}), &river.PeriodicJobOpts{RunOnStart: true}),
+		// The digest: daily; each workspace's own 20-hour gate keeps a
+		// restart from sending a second one.
+		river.NewPeriodicJob(river.PeriodicInterval(24*time.Hour), unique(notify.DigestArgs{}), &river.PeriodicJobOpts{RunOnStart: true}),
 	}
 }

@@ -320,9 +320,11 @@ func (a *Service) queueOf(ctx context.Context, q *db.Queries, workspaceID string
 		}})
 	}
 	if len(fundsWait) > 0 {
-		why := campaign.FundsWhy(fundsCents-max(balance, 0), len(fundsWait))
+		short := fundsCents - max(balance, 0)
+		why := campaign.FundsWhy(short, len(fundsWait))
 		for _, i := range fundsWait {
 			out[i].item.Why = why
+			out[i].item.FundsShortCents = short
 			if out[i].item.AutoApprove != nil && out[i].item.AutoApprove.Enabled {
 				out[i].item.Why += " " + campaign.FundsRedecideWhy
 			}

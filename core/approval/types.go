@@ -79,6 +79,10 @@ type QueueItem struct {
 	// now, or the reason their playbook leaves them to a person. The web
 	// queue groups and filters people by it.
 	WaitsFor campaign.ApprovalReason `json:"-"`
+	// FundsShortCents, for a person who waits only for funds, is what to
+	// add to the balance to pay for everyone who does (campaign.FundsWhy's
+	// amount); 0 otherwise. Emails to approvers say it (core/notify).
+	FundsShortCents int64 `json:"-"`
 }
 
 // QueuePerson is who a queue item or skipped item is about.

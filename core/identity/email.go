@@ -23,6 +23,24 @@ type Email struct {
 	To      string
 	Subject string
 	Text    string
+	// ListUnsubscribe, when set, is the List-Unsubscribe header's value
+	// (RFC 2369), such as "<https://.../unsubscribe/TOKEN>".
+	ListUnsubscribe string
+	// ListUnsubscribePost, when set, is the List-Unsubscribe-Post header's
+	// value (RFC 8058): "List-Unsubscribe=One-Click".
+	ListUnsubscribePost string
+}
+
+// OneClickUnsubscribe is the List-Unsubscribe-Post value of RFC 8058.
+const OneClickUnsubscribe = "List-Unsubscribe=One-Click"
+
+// UnsubscribeHeaders returns e with the one-click unsubscribe headers of
+// RFC 8058 for link, an HTTPS (or, for a local site, HTTP) address that
+// takes a POST.
+func (e Email) UnsubscribeHeaders(link string) Email {
+	e.ListUnsubscribe = "<" + link + ">"
+	e.ListUnsubscribePost = OneClickUnsubscribe
+	return e
 }
 
 // EmailSender delivers an email. Giftwell never sends mail in a request:
@@ -47,8 +65,11 @@ func (s LogSender) Send(ctx context.Context, e Email) error {
 	if log == nil {
 		log = slog.Default()
 	}
-	log.InfoContext(ctx, "email (no SMTP server configured; logged instead of sent)",
-		slog.String("to", e.To), slog.String("subject", e.Subject), slog.String("text", e.Text))
+	attrs := []any{slog.String("to", e.To), slog.String("subject", e.Subject), slog.String("text", e.Text)}
+	if e.ListUnsubscribe != "" {
+		attrs = append(attrs, slog.String("list_unsubscribe", e.ListUnsubscribe))
+	}
+	log.InfoContext(ctx, "email (no SMTP server configured; logged instead of sent)", attrs...)
 	return nil
 }
 
@@ -90,6 +111,14 @@ func emailJobOpts() *river.InsertOpts {
 	}
 }
 
+// QueueEmail writes e to the outbox and inserts its delivery job in the
+// caller's transaction tx, so that it is sent exactly when the change it
+// reports commits: how subjects above identity (core/notify) send email.
+// It returns INTERNAL_ERROR when the database fails.
+func (a *Service) QueueEmail(ctx context.Context, tx pgx.Tx, workspaceID string, e Email) error {
+	return a.queueEmail(ctx, tx, workspaceID, e)
+}
+
 // queueEmail writes e to the outbox and inserts its delivery job in the
 // caller's transaction, so that it is sent exactly when the change it
 // reports commits.
@@ -101,6 +130,7 @@ func (a *Service) queueEmail(ctx context.Context, tx pgx.Tx, workspaceID string,
 	id := core.NewID(PrefixEmail)
 	if err := db.New(tx).EmailOutboxInsert(ctx, db.EmailOutboxInsertParams{
 		ID: id, WorkspaceID: ws, ToAddress: e.To, Subject: e.Subject, Body: e.Text, CreatedAt: a.Clock.Now(),
+		ListUnsubscribe: e.ListUnsubscribe, ListUnsubscribePost: e.ListUnsubscribePost,
 	}); err != nil {
 		return core.Internal(err)
 	}
@@ -158,7 +188,8 @@ func (a *Service) deliverEmail(ctx context.Context, sender EmailSender, job *riv
 	if row.State != emailPending {
 		return nil // sent or given up already
 	}
-	sendErr := sender.Send(ctx, Email{To: row.ToAddress, Subject: row.Subject, Text: row.Body})
+	sendErr := sender.Send(ctx, Email{To: row.ToAddress, Subject: row.Subject, Text: row.Body,
+		ListUnsubscribe: row.ListUnsubscribe, ListUnsubscribePost: row.ListUnsubscribePost})
 	if sendErr == nil {
 		if err := q.EmailOutboxMarkSent(ctx, db.EmailOutboxMarkSentParams{Now: a.Clock.Now(), ID: id}); err != nil {
 			return core.Internal(err)

@@ -138,8 +138,8 @@ func NewSender(rawURL string) (*Sender, error) {
 // or the connection's error otherwise: for smtp:// without starttls=...,
 // also a server that does not offer STARTTLS.
 func (s *Sender) Send(ctx context.Context, e identity.Email) error {
-	if strings.ContainsAny(e.To, "\r\n") || strings.ContainsAny(e.Subject, "\r\n") {
-		return errors.New("smtp: line break in recipient or subject")
+	if strings.ContainsAny(e.To+e.Subject+e.ListUnsubscribe+e.ListUnsubscribePost, "\r\n") {
+		return errors.New("smtp: line break in recipient, subject or header")
 	}
 	to, err := netmail.ParseAddress(e.To)
 	if err != nil {
@@ -153,6 +153,12 @@ func (s *Sender) Send(ctx context.Context, e identity.Email) error {
 		return fmt.Errorf("smtp: recipient: %w", err)
 	}
 	m.Subject(e.Subject)
+	if e.ListUnsubscribe != "" {
+		m.SetGenHeader(mail.HeaderListUnsubscribe, e.ListUnsubscribe)
+		if e.ListUnsubscribePost != "" {
+			m.SetGenHeader(mail.HeaderListUnsubscribePost, e.ListUnsubscribePost)
+		}
+	}
 	m.SetBodyString(mail.TypeTextPlain, strings.ReplaceAll(e.Text, "\r\n", "\n"))
 
 	timeout := s.Timeout

@@ -344,3 +344,21 @@ func TestSendRefusesHeaderInjection(t *testing.T) {
 	require.Error(t, s.Send(context.Background(), identity.Email{To: "ana@example.com", Subject: "x\r\nBcc: x@example.com", Text: "x"}))
 	require.Empty(t, srv.wireText(), "refused before connecting")
 }
+
+// An email with one-click unsubscribe carries List-Unsubscribe and
+// List-Unsubscribe-Post (RFC 8058); a line break in either is refused.
+func TestSendCarriesOneClickUnsubscribe(t *testing.T) {
+	t.Parallel()
+	srv := newServer(t, startTLS)
+	s := sender(t, srv, "smtp://"+srv.addr+"?from=no-reply@giftwell.test")
+	e := identity.Email{To: "ana@example.com", Subject: "3 people wait", Text: "x"}.UnsubscribeHeaders("https://giftwell.test/unsubscribe/abc.def")
+	require.NoError(t, s.Send(context.Background(), e))
+	msgs := srv.messages()
+	require.Len(t, msgs, 1)
+	require.Contains(t, msgs[0].data, "List-Unsubscribe: <https://giftwell.test/unsubscribe/abc.def>\r\n")
+	require.Contains(t, msgs[0].data, "List-Unsubscribe-Post: List-Unsubscribe=One-Click\r\n")
+
+	e.ListUnsubscribe = "<https://giftwell.test/u>\r\nBcc: x@example.com"
+	require.Error(t, s.Send(context.Background(), e))
+	require.Len(t, srv.messages(), 1)
+}

@@ -11,7 +11,8 @@ import (
 )
 
 const emailOutboxGet = `-- name: EmailOutboxGet :one
-SELECT id, workspace_id, to_address, subject, body, state, attempts, next_attempt_at, last_error, created_at, sent_at
+SELECT id, workspace_id, to_address, subject, body, state, attempts, next_attempt_at, last_error, created_at, sent_at,
+       list_unsubscribe, list_unsubscribe_post
 FROM email_outbox
 WHERE id = $1
 `
@@ -31,22 +32,26 @@ func (q *Queries) EmailOutboxGet(ctx context.Context, id string) (EmailOutbox, e
 		&i.LastError,
 		&i.CreatedAt,
 		&i.SentAt,
+		&i.ListUnsubscribe,
+		&i.ListUnsubscribePost,
 	)
 	return i, err
 }
 
 const emailOutboxInsert = `-- name: EmailOutboxInsert :exec
-INSERT INTO email_outbox (id, workspace_id, to_address, subject, body, next_attempt_at, created_at)
-VALUES ($1, $2, $3, $4, $5, $6, $6)
+INSERT INTO email_outbox (id, workspace_id, to_address, subject, body, list_unsubscribe, list_unsubscribe_post, next_attempt_at, created_at)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8)
 `
 
 type EmailOutboxInsertParams struct {
-	ID          string
-	WorkspaceID *string
-	ToAddress   string
-	Subject     string
-	Body        string
-	CreatedAt   time.Time
+	ID                  string
+	WorkspaceID         *string
+	ToAddress           string
+	Subject             string
+	Body                string
+	ListUnsubscribe     string
+	ListUnsubscribePost string
+	CreatedAt           time.Time
 }
 
 func (q *Queries) EmailOutboxInsert(ctx context.Context, arg EmailOutboxInsertParams) error {
@@ -56,13 +61,16 @@ func (q *Queries) EmailOutboxInsert(ctx context.Context, arg EmailOutboxInsertPa
 		arg.ToAddress,
 		arg.Subject,
 		arg.Body,
+		arg.ListUnsubscribe,
+		arg.ListUnsubscribePost,
 		arg.CreatedAt,
 	)
 	return err
 }
 
 const emailOutboxListByWorkspace = `-- name: EmailOutboxListByWorkspace :many
-SELECT id, workspace_id, to_address, subject, body, state, attempts, next_attempt_at, last_error, created_at, sent_at
+SELECT id, workspace_id, to_address, subject, body, state, attempts, next_attempt_at, last_error, created_at, sent_at,
+       list_unsubscribe, list_unsubscribe_post
 FROM email_outbox
 WHERE workspace_id = $1
 ORDER BY created_at, id
@@ -89,6 +97,8 @@ func (q *Queries) EmailOutboxListByWorkspace(ctx context.Context, workspaceID *s
 			&i.LastError,
 			&i.CreatedAt,
 			&i.SentAt,
+			&i.ListUnsubscribe,
+			&i.ListUnsubscribePost,
 		); err != nil {
 			return nil, err
 		}
@@ -135,7 +145,9 @@ SET attempts = attempts + 1,
     last_error = $1,
     next_attempt_at = $2,
     state = CASE WHEN $3::boolean THEN 'failed' ELSE 'pending' END,
-    body = CASE WHEN $3::boolean THEN '' ELSE body END
+    body = CASE WHEN $3::boolean THEN '' ELSE body END,
+    list_unsubscribe = CASE WHEN $3::boolean THEN '' ELSE list_unsubscribe END,
+    list_unsubscribe_post = CASE WHEN $3::boolean THEN '' ELSE list_unsubscribe_post END
 WHERE id = $4 AND state = 'pending'
 `
 
@@ -161,7 +173,7 @@ func (q *Queries) EmailOutboxMarkFailed(ctx context.Context, arg EmailOutboxMark
 const emailOutboxMarkSent = `-- name: EmailOutboxMarkSent :exec
 UPDATE email_outbox
 SET state = 'sent', attempts = attempts + 1, sent_at = $1::timestamptz,
-    body = '', last_error = ''
+    body = '', last_error = '', list_unsubscribe = '', list_unsubscribe_post = ''
 WHERE id = $2 AND state = 'pending'
 `
 

@@ -151,17 +151,19 @@ type CheckoutItem struct {
 }
 
 type EmailOutbox struct {
-	ID            string
-	WorkspaceID   *string
-	ToAddress     string
-	Subject       string
-	Body          string
-	State         string
-	Attempts      int32
-	NextAttemptAt time.Time
-	LastError     string
-	CreatedAt     time.Time
-	SentAt        *time.Time
+	ID                  string
+	WorkspaceID         *string
+	ToAddress           string
+	Subject             string
+	Body                string
+	State               string
+	Attempts            int32
+	NextAttemptAt       time.Time
+	LastError           string
+	CreatedAt           time.Time
+	SentAt              *time.Time
+	ListUnsubscribe     string
+	ListUnsubscribePost string
 }
 
 type Event struct {
@@ -306,6 +308,21 @@ type Membership struct {
 	UserID      string
 	Role        string
 	CreatedAt   time.Time
+}
+
+type NotificationChoice struct {
+	WorkspaceID string
+	UserID      string
+	Kind        string
+	Enabled     bool
+	UpdatedAt   time.Time
+}
+
+type NotificationSend struct {
+	WorkspaceID string
+	CampaignID  string
+	Kind        string
+	LastSentAt  time.Time
 }
 
 type OauthClient struct {
