@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/require"
 
 	"github.com/giftwell/giftwell/core"
@@ -151,5 +152,31 @@ func TestAutoApproveFormReportsEveryProblemAtOnce(t *testing.T) {
 		"perGift":       "Enter the most one gift may cost",
 		"monthlyBudget": "Enter a monthly budget to turn auto-approve on.",
 	}, nil)
+	require.Nil(t, h.readCampaign(c.ID).AutoApprove, "nothing changed")
+}
+
+// The auto-approve form on a phone: two bad amounts are named at once, the
+// summary takes the focus and links each field, and the page fits 390 px.
+func TestBrowserAutoApproveFormShowsEveryProblemOnAPhone(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	c := h.draftPlaybook()
+	b := newBrowser(t)
+	b.signIn(h.site, h.env.OwnerEmail)
+	b.do(chromedp.EmulateViewport(390, 844))
+
+	b.open(h.site + "/campaigns/" + c.ID)
+	b.fill("perGift", "ten")
+	b.fill("monthlyBudget", "0.50")
+	require.EqualValues(t, 400, b.submit("#auto-approve-on"))
+	requireBrowserProblems(t, b, map[string]string{
+		"perGift":       "Enter an amount in US dollars",
+		"monthlyBudget": "Must be between $1.00 and",
+	})
+	require.Equal(t, "ten", b.value("perGift"), "what was typed is kept")
+	require.Equal(t, "0.50", b.value("monthlyBudget"))
+	b.screenshot("auto-approve-two-errors-390")
+	b.click(`#problem a[href="#monthlyBudget"]`)
+	require.Equal(t, "monthlyBudget", b.poll(`document.activeElement.id === "monthlyBudget" && document.activeElement.id`))
 	require.Nil(t, h.readCampaign(c.ID).AutoApprove, "nothing changed")
 }
