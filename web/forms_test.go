@@ -35,7 +35,7 @@ func requireEveryProblem(t *testing.T, res response, messages, kept map[string]s
 		q := regexp.QuoteMeta(f)
 		require.Regexp(t, `<a href="#`+q+`">[^<]*`+regexp.QuoteMeta(msg), summary, "the summary links %s to its field", f)
 		require.Regexp(t, `<p class="field-error" id="`+q+`-error"><span class="visually-hidden">Error:</span> [^<]*`+regexp.QuoteMeta(msg), body, "%s has its own message", f)
-		require.Regexp(t, `id="`+q+`" name="`+q+`"[^>]*aria-describedby="([^"]* )?`+q+`-error"[^>]* aria-invalid="true"`, body,
+		require.Regexp(t, `id="`+q+`" name="[^"]+"[^>]*aria-describedby="([^"]* )?`+q+`-error"[^>]* aria-invalid="true"`, body,
 			"%s is marked invalid and described by its message", f)
 	}
 	require.Equal(t, len(messages), strings.Count(body, `aria-invalid="true"`), "only the fields at fault are marked")

@@ -69,3 +69,12 @@ func importLines(rows []distribution.RowProblem) []importLine {
 // addedWithoutText is how core ends a notice about a value left out; the
 // page says it once, above the notices.
 const addedWithoutText = " (the row was added without it)"
+
+// Chosen is the i-th value submitted under name (a form's repeated select,
+// such as an import's column fields), or fallback on a fresh page.
+func (v view) Chosen(name string, i int, fallback string) string {
+	if vs := v.Values[name]; i < len(vs) {
+		return vs[i]
+	}
+	return fallback
+}
