@@ -28,6 +28,7 @@ func TestAgentImportsAndExportsOverMCP(t *testing.T) {
 	}
 	sum := a.ok("save_recipient_import", map[string]any{"id": id, "importId": "crm-1", "uploadId": "crm-1"})
 	require.Equal(t, map[string]any{"rows": 2.0, "added": 2.0, "alreadyOnRoster": 0.0, "problems": 0.0, "blank": 0.0}, sum["counts"])
+	require.Equal(t, []any{}, sum["notices"], "lists are [] when empty")
 
 	recs := a.ok("get_gift_link_records", map[string]any{"id": id})
 	require.Equal(t, []any{map[string]any{"importId": "crm-1", "columns": []any{"name", "email", "Segment"}}}, recs["sourceImports"])
@@ -40,4 +41,13 @@ func TestAgentImportsAndExportsOverMCP(t *testing.T) {
 
 	a.fails("upload_gift_source_chunk", map[string]any{"id": id, "uploadId": "crm-2", "partIndex": 0, "partCount": 1, "totalBytes": 3, "data": "QUJ"},
 		core.CodeValidation)
+
+	// A row with one bad optional cell (a LinkedIn company page) is added,
+	// and the cell is named in notices.
+	more := a.ok("save_recipient_import", map[string]any{"id": id, "importId": "crm-more",
+		"headers": []string{"name", "linkedin_url"}, "rows": [][]string{{"Cy Chan", "https://www.linkedin.com/company/acme"}}})
+	require.Equal(t, map[string]any{"rows": 1.0, "added": 1.0, "alreadyOnRoster": 0.0, "problems": 0.0, "blank": 0.0}, more["counts"])
+	require.Equal(t, []any{}, more["problems"])
+	require.Equal(t, []any{map[string]any{"row": 1.0, "importRowId": "1", "fields": []any{"profileUrl"},
+		"message": "profileUrl: is a company page, not a person's profile; send https://www.linkedin.com/in/<slug> (the row was added without it)"}}, more["notices"])
 }

@@ -32,6 +32,7 @@ type RemoveRecipientSourceColumnsInput struct {
 
 const descSaveRecipientImport = "Import a CSV list (headers and rows, or a complete upload's uploadId) into a campaign's roster: " +
 	"each row becomes a person by add_recipients' rules; rows those rules refuse are listed in problems. " +
+	"A row whose only refused cells are optional (email, company, title, linkedin_url, a gift detail) is added without them and listed in notices. " +
 	"With rightsConfirmed, photo_url images are fetched as import_recipient_photo does and win over linkedin_url. " +
 	"At most 500 rows per campaign, 100 columns, 10,000 characters per cell."
 

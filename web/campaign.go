@@ -2,7 +2,9 @@ package web
 
 import (
 	"context"
+	"fmt"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -110,7 +112,10 @@ func (h *handler) setAutoApprove(w http.ResponseWriter, r *http.Request, s sessi
 }
 
 // autoApproveForm reads the form: enabled is true or false, the amounts are
-// US dollars (empty keeps the stored limit), the version is required.
+// US dollars (empty keeps the stored limit), the version is required. Every
+// amount is read before answering: one it cannot read and one out of core's
+// bounds (approval.CheckAutoApproveBounds) are named together, in the
+// form's words (autoApproveFormError).
 func autoApproveForm(enabled, perGift, monthly, version string) (approval.AutoApproveSettings, error) {
 	var in approval.AutoApproveSettings
 	switch enabled {
@@ -120,6 +125,12 @@ func autoApproveForm(enabled, perGift, monthly, version string) (approval.AutoAp
 	default:
 		return in, core.Invalid("enabled", "must be true or false")
 	}
+	v, err := strconv.ParseInt(version, 10, 64)
+	if err != nil || v < 1 || v > campaign.MaxPolicyVersion {
+		return in, core.Invalid("expectedPolicyVersion", "is missing; reload the page and try again")
+	}
+	in.ExpectedPolicyVersion = v
+	var pr core.Problems
 	for _, f := range []struct {
 		name, value string
 		dst         **int64
@@ -129,39 +140,84 @@ func autoApproveForm(enabled, perGift, monthly, version string) (approval.AutoAp
 		}
 		cents, err := parseDollars(f.value)
 		if err != nil {
-			return in, dollarsInvalid(f.name, "100", err)
+			pr.AddError(dollarsInvalid(f.name, "100", err))
+			continue
 		}
 		*f.dst = &cents
 	}
-	v, err := strconv.ParseInt(version, 10, 64)
-	if err != nil || v < 1 || v > campaign.MaxPolicyVersion {
-		return in, core.Invalid("expectedPolicyVersion", "is missing; reload the page and try again")
+	if pr.Err() == nil {
+		return in, nil
 	}
-	in.ExpectedPolicyVersion = v
-	return in, nil
+	if err := approval.CheckAutoApproveBounds(in); err != nil {
+		// The amounts it could read, in dollars, beside those it could not.
+		for _, part := range autoApproveParts(core.AsError(err)) {
+			pr.Add(part.Field, "%s", part.Message)
+		}
+	}
+	return in, pr.Err()
+}
+
+// autoApproveFormNames are the form's fields for core's cents fields.
+var autoApproveFormNames = map[string]string{"perGiftMaxCents": "perGift", "monthlyBudgetCents": "monthlyBudget"}
+
+// autoApproveParts words each limit an error of core names as the form
+// shows it: the form's field and a message in dollars. A part about any
+// other field is left out.
+func autoApproveParts(e *core.Error) []fieldProblem {
+	var out []fieldProblem
+	for _, piece := range strings.Split(e.Message, "; ") {
+		f, _, ok := strings.Cut(piece, ": ")
+		name, known := autoApproveFormNames[f]
+		if !ok || !known || !slices.Contains(e.Fields, f) || slices.ContainsFunc(out, func(p fieldProblem) bool { return p.Field == name }) {
+			continue
+		}
+		var msg string
+		switch e.Code {
+		case core.CodeValidation:
+			msg = map[string]string{
+				"perGift": fmt.Sprintf("enter the most one gift may cost: between %s and %s, and no more than the monthly budget",
+					core.Dollars(approval.MinPerGiftMaxCents), core.Dollars(approval.MaxPerGiftMaxCents)),
+				"monthlyBudget": fmt.Sprintf("must be between %s and %s", core.Dollars(campaign.MinMonthlyBudgetCents), core.Dollars(campaign.MaxMonthlyBudgetCents)),
+			}[name]
+		case core.CodeMonthlyBudgetRequired:
+			msg = map[string]string{
+				"perGift":       fmt.Sprintf("enter the most one gift may cost, between %s and %s, to turn auto-approve on", core.Dollars(approval.MinPerGiftMaxCents), core.Dollars(approval.MaxPerGiftMaxCents)),
+				"monthlyBudget": "enter a monthly budget to turn auto-approve on",
+			}[name]
+		case core.CodeTeamManagerRequired:
+			msg = "only an owner or admin can raise this while auto-approve is on; you may lower it or turn auto-approve off"
+		case core.CodeLimitsBelowCommitments:
+			if name == "monthlyBudget" {
+				msg = "is below what gifts already committed this month"
+			}
+		}
+		if msg != "" {
+			out = append(out, fieldProblem{Field: name, Message: msg})
+		}
+	}
+	return out
 }
 
 // autoApproveFormError names the form's fields, in dollars, where core
-// names the cents fields.
+// names the cents fields: every limit it names, with the error's code.
 func autoApproveFormError(err error) error {
 	e := core.AsError(err)
-	if len(e.Fields) == 0 {
+	if e == nil || len(e.Fields) == 0 {
 		return err
 	}
-	switch {
-	case e.Code == core.CodeValidation && e.Fields[0] == "perGiftMaxCents":
-		return core.Invalid("perGift", "enter the most one gift may cost: between %s and %s, and no more than the monthly budget",
-			core.Dollars(approval.MinPerGiftMaxCents), core.Dollars(approval.MaxPerGiftMaxCents))
-	case e.Code == core.CodeValidation && e.Fields[0] == "monthlyBudgetCents":
-		return core.Invalid("monthlyBudget", "must be between %s and %s", core.Dollars(campaign.MinMonthlyBudgetCents), core.Dollars(campaign.MaxMonthlyBudgetCents))
-	case e.Code == core.CodeMonthlyBudgetRequired:
-		return &core.Error{Code: e.Code, Fields: []string{"monthlyBudget"}, Message: "monthlyBudget: enter a monthly budget to turn auto-approve on"}
-	case e.Code == core.CodeTeamManagerRequired && (e.Fields[0] == "perGiftMaxCents" || e.Fields[0] == "monthlyBudgetCents"):
-		field := map[string]string{"perGiftMaxCents": "perGift", "monthlyBudgetCents": "monthlyBudget"}[e.Fields[0]]
-		return &core.Error{Code: e.Code, Fields: []string{field}, Message: field +
-			": only an owner or admin can raise this while auto-approve is on; you may lower it or turn auto-approve off"}
-	case e.Code == core.CodeLimitsBelowCommitments && e.Fields[0] == "monthlyBudgetCents":
-		return &core.Error{Code: e.Code, Fields: []string{"monthlyBudget"}, Message: "monthlyBudget: is below what gifts already committed this month"}
+	if _, ok := autoApproveFormNames[e.Fields[0]]; !ok {
+		return err // the form's own, or no limit's
 	}
-	return err
+	parts := autoApproveParts(e)
+	if len(parts) == 0 {
+		return err
+	}
+	out := &core.Error{Code: e.Code, URL: e.URL, RetryAfterMs: e.RetryAfterMs}
+	var msgs []string
+	for _, p := range parts {
+		out.Fields = append(out.Fields, p.Field)
+		msgs = append(msgs, p.Field+": "+p.Message)
+	}
+	out.Message = strings.Join(msgs, "; ")
+	return out
 }

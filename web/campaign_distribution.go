@@ -5,7 +5,10 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"regexp"
+	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/giftwell/giftwell/core"
 	"github.com/giftwell/giftwell/core/distribution"
@@ -119,8 +122,53 @@ func (h *handler) saveImport(w http.ResponseWriter, r *http.Request, s session) 
 		ImportID: upload, UploadID: upload, Fields: r.PostForm["field"], RetainedColumnIndices: retained,
 		RightsConfirmed: r.PostForm.Get("rights_confirmed") == "yes"})
 	if err != nil {
-		h.formFailed(w, r, s, "import", h.importLoader(r), err)
+		h.formFailed(w, r, s, "import", h.importLoader(r), mappingFormError(err), mappingFields(len(r.PostForm["field"]))...)
 		return
 	}
 	http.Redirect(w, r, "/campaigns/"+id+"/import/"+upload+"?done=imported", http.StatusSeeOther)
+}
+
+// columnPath is core's name for a column's field in an import (fields[3]).
+var columnPath = regexp.MustCompile(`\bfields\[(\d+)\]`)
+
+// mappingFields are the mapping form's fields for n columns: the select
+// of column j is field-j.
+func mappingFields(n int) []string {
+	out := make([]string, n)
+	for j := range out {
+		out[j] = "field-" + strconv.Itoa(j)
+	}
+	return out
+}
+
+// mappingFormError names the mapping form's selects (field-j) where core
+// names the columns' fields (fields[j]), and a column another problem
+// mentions by its number as the page shows it (column j+1).
+func mappingFormError(err error) error {
+	e := core.AsError(err)
+	if e == nil || e.Code != core.CodeValidation || !slices.ContainsFunc(e.Fields, columnPath.MatchString) {
+		return err
+	}
+	out := &core.Error{Code: e.Code, URL: e.URL}
+	for _, f := range e.Fields {
+		out.Fields = append(out.Fields, columnPath.ReplaceAllString(f, "field-$1"))
+	}
+	var parts []string
+	for _, piece := range strings.Split(e.Message, "; ") {
+		if f, text, ok := strings.Cut(piece, ": "); ok && columnPath.MatchString(f) {
+			piece = columnPath.ReplaceAllString(f, "field-$1") + ": " + columnWords(text)
+		}
+		parts = append(parts, piece)
+	}
+	out.Message = strings.Join(parts, "; ")
+	return out
+}
+
+// columnWords names a column a message mentions (fields[1]) by its number
+// on the page (column 2).
+func columnWords(text string) string {
+	return columnPath.ReplaceAllStringFunc(text, func(m string) string {
+		j, _ := strconv.Atoi(columnPath.FindStringSubmatch(m)[1])
+		return "column " + strconv.Itoa(j+1)
+	})
 }

@@ -114,6 +114,7 @@ var templateFuncs = template.FuncMap{
 	"outcome":       outcomeName,
 	"checkoutState": checkoutStateName,
 	"importField":   importFieldName,
+	"importLines":   importLines,
 	"requirement":   requirementName,
 	"filterKey":     filterKey,
 }

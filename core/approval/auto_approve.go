@@ -53,7 +53,7 @@ func (a *Service) SetAutoApprove(ctx context.Context, p core.Principal, id strin
 	if err := core.Authorize(p, core.ActLowerAutoApprove, a.Config.ReviewURL(id)); err != nil {
 		return campaign.Campaign{}, err
 	}
-	if err := checkAutoApproveBounds(in); err != nil {
+	if err := CheckAutoApproveBounds(in); err != nil {
 		return campaign.Campaign{}, err
 	}
 	var out campaign.Campaign
@@ -115,9 +115,10 @@ func (a *Service) SetAutoApprove(ctx context.Context, p core.Principal, id strin
 	return out, nil
 }
 
-// checkAutoApproveBounds is VALIDATION_ERROR naming each limit out of the
-// spec's bounds.
-func checkAutoApproveBounds(in AutoApproveSettings) error {
+// CheckAutoApproveBounds is VALIDATION_ERROR naming each limit of in out of
+// the spec's bounds, every one at once, or nil; it reads nothing stored (a
+// form checks the limits it could read with it, beside those it could not).
+func CheckAutoApproveBounds(in AutoApproveSettings) error {
 	var pr campaign.Problems
 	if v := in.PerGiftMaxCents; v != nil && (*v < MinPerGiftMaxCents || *v > MaxPerGiftMaxCents) {
 		pr.Add("perGiftMaxCents", "must be %d-%d cents", MinPerGiftMaxCents, MaxPerGiftMaxCents)
@@ -133,8 +134,9 @@ func checkAutoApproveBounds(in AutoApproveSettings) error {
 
 // nextAutoApprove is the rule and monthly budget the request leaves on c,
 // with enabledBy and enabledAt as stored. Turning it on without a monthly
-// budget is MONTHLY_BUDGET_REQUIRED; without a per-gift limit, or with one
-// above the budget, VALIDATION_ERROR naming perGiftMaxCents. Turning off a
+// budget is MONTHLY_BUDGET_REQUIRED (naming perGiftMaxCents too when it is
+// also missing); without a per-gift limit, or with one above the budget,
+// VALIDATION_ERROR naming perGiftMaxCents. Turning off a
 // playbook that never had a rule, without a per-gift limit, leaves no rule
 // (nil).
 func nextAutoApprove(c campaign.Record, in AutoApproveSettings) (*campaign.AutoApprove, *int64, error) {
@@ -157,15 +159,26 @@ func nextAutoApprove(c campaign.Record, in AutoApproveSettings) (*campaign.AutoA
 		}
 		return &rule, monthly, nil
 	}
+	var pr core.Problems
 	if monthly == nil {
-		return nil, nil, core.FieldError(core.CodeMonthlyBudgetRequired, "monthlyBudgetCents",
-			"is required to turn auto-approve on: send monthlyBudgetCents (%d-%d cents), the playbook's spend cap per UTC month", campaign.MinMonthlyBudgetCents, campaign.MaxMonthlyBudgetCents)
+		pr.Add("monthlyBudgetCents", "is required to turn auto-approve on: send monthlyBudgetCents (%d-%d cents), the playbook's spend cap per UTC month",
+			campaign.MinMonthlyBudgetCents, campaign.MaxMonthlyBudgetCents)
 	}
-	if rule.PerGiftMaxCents == 0 {
-		return nil, nil, core.Invalid("perGiftMaxCents", "is required to turn auto-approve on: the most one auto-approved gift may cost (%d-%d cents, at most the monthly budget)", MinPerGiftMaxCents, MaxPerGiftMaxCents)
+	switch {
+	case rule.PerGiftMaxCents == 0:
+		pr.Add("perGiftMaxCents", "is required to turn auto-approve on: the most one auto-approved gift may cost (%d-%d cents, at most the monthly budget)", MinPerGiftMaxCents, MaxPerGiftMaxCents)
+	case monthly != nil && rule.PerGiftMaxCents > *monthly:
+		pr.Add("perGiftMaxCents", "is %d cents, above the monthly budget of %d cents; it must be at most the monthly budget", rule.PerGiftMaxCents, *monthly)
 	}
-	if rule.PerGiftMaxCents > *monthly {
-		return nil, nil, core.Invalid("perGiftMaxCents", "is %d cents, above the monthly budget of %d cents; it must be at most the monthly budget", rule.PerGiftMaxCents, *monthly)
+	if err := pr.Err(); err != nil {
+		if monthly == nil {
+			// The spec's own code for a missing budget, naming the per-gift
+			// limit's problem too when it has one.
+			e := core.AsError(err)
+			e.Code = core.CodeMonthlyBudgetRequired
+			return nil, nil, e
+		}
+		return nil, nil, err
 	}
 	return &rule, monthly, nil
 }

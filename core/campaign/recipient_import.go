@@ -25,6 +25,9 @@ type ImportProblem struct {
 	Fields []string
 	// Message says what is wrong, each problem starting with its field.
 	Message string
+	// whole is set when a problem is about the person as a whole (no
+	// identity), which leaves them out whatever their fields.
+	whole bool
 }
 
 // ImportedPeople is what AddImported did with each person of an import.
@@ -38,6 +41,12 @@ type ImportedPeople struct {
 	Skipped []SkippedRecipient
 	// Problems are the people left out, in order.
 	Problems []ImportProblem
+	// Notices are the people added without an optional field whose value
+	// the rules refused (a LinkedIn URL that is not a profile, an email
+	// that is not an address), in order: Fields and Message say which and
+	// why. A person with a required field at fault is a problem instead,
+	// with every one of their problems.
+	Notices []ImportProblem
 }
 
 // refusalsPerPerson are the codes with which add_recipients refuses one
@@ -57,8 +66,11 @@ var otherPerson = regexp.MustCompile(`recipients\[(\d+)\]`)
 // that joins the caller's transaction (core.BeginTx) when ctx carries one.
 // Unlike add_recipients it needs no expectedPolicyVersion, and a person
 // those rules refuse on their own (a field, a duplicate, another person's
-// identifiers, an asset that is not a ready file of the workspace) is left out with the problem instead of refusing the
-// import; the rest are added. It returns NOT_FOUND, CAMPAIGN_COMPLETED,
+// identifiers, an asset that is not a ready file of the workspace) is left
+// out with the problem instead of refusing the import; the rest are added.
+// A person whose only problems are optional fields (optionalOnImport: a bad
+// LinkedIn URL, email, company or title, a gift detail) is added without
+// those fields, and listed in Notices. It returns NOT_FOUND, CAMPAIGN_COMPLETED,
 // VALIDATION_ERROR about the import as a whole (more than 500 people, a
 // roster or limits that cannot grow to fit), TEAM_MANAGER_REQUIRED or
 // HUMAN_APPROVAL_REQUIRED (limits expanded to fit while auto-approve is
@@ -71,7 +83,8 @@ func (a *Service) AddImported(ctx context.Context, p core.Principal, id string, 
 	if len(people) > PeoplePerAddCall {
 		return ImportedPeople{}, core.Invalid("rows", "must have at most %d people per import", PeoplePerAddCall)
 	}
-	out := ImportedPeople{RecipientIDs: make([]string, len(people)), Added: []int{}, Skipped: []SkippedRecipient{}, Problems: []ImportProblem{}}
+	people = slices.Clone(people) // a person's refused optional fields are dropped from this copy
+	out := ImportedPeople{RecipientIDs: make([]string, len(people)), Added: []int{}, Skipped: []SkippedRecipient{}, Problems: []ImportProblem{}, Notices: []ImportProblem{}}
 	left := make([]int, len(people))
 	for i := range left {
 		left[i] = i
@@ -101,7 +114,7 @@ func (a *Service) AddImported(ctx context.Context, p core.Principal, id string, 
 				out.RecipientIDs[i], added = added[0], added[1:]
 				out.Added = append(out.Added, i)
 			}
-			slices.SortFunc(out.Problems, func(x, y ImportProblem) int { return x.Index - y.Index })
+			out.Problems, out.Notices = foldNotices(out.Problems, out.Notices)
 			return out, nil
 		}
 		refused := refusedPeople(err)
@@ -118,6 +131,12 @@ func (a *Service) AddImported(ctx context.Context, p core.Principal, id string, 
 				}
 				return m
 			})
+			if pr.Code == core.CodeValidation && !pr.whole && len(pr.Fields) > 0 && !slices.ContainsFunc(pr.Fields, requiredOnImport) {
+				// Only optional fields: the person is added without them.
+				people[pr.Index] = withoutFields(people[pr.Index], pr.Fields)
+				out.Notices = addNotice(out.Notices, pr)
+				continue
+			}
 			out.Problems = append(out.Problems, pr)
 		}
 		left = slices.DeleteFunc(left, func(i int) bool {
@@ -145,6 +164,8 @@ func refusedPeople(err error) map[int]ImportProblem {
 		pr.Code = ce.Code
 		if m[2] != "" {
 			pr.Fields = append(pr.Fields, m[2])
+		} else {
+			pr.whole = true
 		}
 		out[j] = pr
 	}
@@ -152,14 +173,17 @@ func refusedPeople(err error) map[int]ImportProblem {
 	if len(ce.Fields) == 1 {
 		parts = []string{ce.Message} // one problem: its message may hold "; " itself
 	}
+	last := -1 // the person of the part before: a part naming nobody is the rest of its problem
 	for _, part := range parts {
-		m := personPath.FindStringSubmatch(part)
-		if m == nil {
-			continue
+		text := part
+		j := last
+		if m := personPath.FindStringSubmatch(part); m != nil {
+			j, _ = strconv.Atoi(m[1])
+			text = strings.TrimPrefix(m[2], ": ")
 		}
-		j, _ := strconv.Atoi(m[1])
+		last = j
 		if pr, ok := out[j]; ok {
-			pr.Message = strings.TrimPrefix(strings.Join(append(nonEmpty(pr.Message), strings.TrimPrefix(m[2], ": ")), "; "), "; ")
+			pr.Message = strings.TrimPrefix(strings.Join(append(nonEmpty(pr.Message), text), "; "), "; ")
 			out[j] = pr
 		}
 	}

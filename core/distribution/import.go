@@ -62,7 +62,7 @@ type ImportSummary struct {
 	RemovedColumnIndices  []int        `json:"removedColumnIndices" jsonschema:"columns removed since"`
 	Counts                ImportCounts `json:"counts" jsonschema:"what became of the rows"`
 	Problems              []RowProblem `json:"problems" jsonschema:"rows left out, and why"`
-	Notices               []RowProblem `json:"notices" jsonschema:"rows added with something not done"`
+	Notices               []RowProblem `json:"notices" jsonschema:"rows added with something not done: an optional field whose value was refused (the row was added without it; row, fields and message say which and why), or a photo not imported"`
 	CreatedAt             string       `json:"createdAt" jsonschema:"when it was imported (RFC 3339)"`
 	UpdatedAt             string       `json:"updatedAt" jsonschema:"when it last changed (RFC 3339)"`
 }
@@ -70,7 +70,10 @@ type ImportSummary struct {
 // SaveImport imports a source CSV into campaign campaignID's roster: each
 // row becomes a roster person through add_recipients' rules
 // (campaign.AddImported) with importId and importRowId; rows those rules
-// refuse are left out and listed; everything is written in one
+// refuse are left out and listed (problems); a row whose only refused cells
+// are optional fields (a LinkedIn URL, an email, a company, a title, a
+// gift detail, adult_recipient_confirmed) is added without them and listed
+// as a notice (row, fields, message); everything is written in one
 // transaction. Saving an importId again with the same content answers the
 // first summary. It returns VALIDATION_ERROR naming importId (used for
 // other content), uploadId (unknown, unfinished, another campaign's, not a
@@ -125,10 +128,9 @@ func (s *Service) SaveImport(ctx context.Context, p core.Principal, campaignID s
 		}
 		stored = append(stored, i)
 		id := strconv.Itoa(i + 1)
-		person, problem, photoURL := personOf(row, fields, in.ImportID, id, portrait)
-		if problem != nil {
-			sum.Problems = append(sum.Problems, RowProblem{Row: i + 1, ImportRowID: id, Code: core.CodeValidation, Fields: problem.fields, Message: problem.message})
-			continue
+		person, notice, photoURL := personOf(row, fields, in.ImportID, id, portrait)
+		if notice != nil {
+			sum.Notices = append(sum.Notices, RowProblem{Row: i + 1, ImportRowID: id, Fields: notice.fields, Message: notice.message})
 		}
 		if photoURL != "" {
 			photoURLs[len(people)] = photoURL
@@ -183,7 +185,11 @@ func (s *Service) SaveImport(ctx context.Context, p core.Principal, campaignID s
 			})
 			sum.Problems = append(sum.Problems, RowProblem{Row: i + 1, ImportRowID: strconv.Itoa(i + 1), Code: pr.Code, Fields: pr.Fields, Message: msg})
 		}
-		slices.SortStableFunc(sum.Problems, func(a, b RowProblem) int { return a.Row - b.Row })
+		for _, n := range res.Notices {
+			i := rowOf[n.Index]
+			sum.Notices = append(sum.Notices, RowProblem{Row: i + 1, ImportRowID: strconv.Itoa(i + 1), Fields: n.Fields, Message: n.Message + addedWithout})
+		}
+		sum.Problems, sum.Notices = foldRowNotices(sum.Problems, sum.Notices)
 		sum.Counts.Problems = len(sum.Problems)
 		return s.writeImport(ctx, q, p.WorkspaceID, in, t, stored, recipientOf, digest, sum, now)
 	})

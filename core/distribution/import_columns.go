@@ -106,14 +106,15 @@ func FieldOf(header string, detailKeys []string) string {
 
 // mapColumns is each column's field: fields[j] when given (the import
 // form's mapping), else the header's own. It returns VALIDATION_ERROR
-// naming fields or fields[j] (an unknown field, a detail the gift does not
-// ask, or a field given to two columns).
+// naming fields, or every fields[j] at fault at once (an unknown field, a
+// detail the gift does not ask, or a field given to two columns).
 func mapColumns(headers, fields []string, detailKeys []string) ([]string, error) {
 	if fields != nil && len(fields) != len(headers) {
 		return nil, core.Invalid("fields", "must give one field per header (%d), or be left out", len(headers))
 	}
 	out := make([]string, len(headers))
 	taken := map[string]int{}
+	var pr core.Problems
 	for j, h := range headers {
 		f := ""
 		if fields != nil {
@@ -128,16 +129,22 @@ func mapColumns(headers, fields []string, detailKeys []string) ([]string, error)
 			}
 		case strings.HasPrefix(f, detailFieldPrefix):
 			if !slices.Contains(detailKeys, strings.TrimPrefix(f, detailFieldPrefix)) {
-				return nil, core.Invalid(path, "names a detail the campaign's gift does not ask for")
+				pr.Add(path, "names a detail the campaign's gift does not ask for")
+				continue
 			}
 		case len(f) > maxFieldNameLength || !slices.Contains(ImportFields, f):
-			return nil, core.Invalid(path, "must be one of %s, or detail:<key> of the gift's details", strings.Join(ImportFields, ", "))
+			pr.Add(path, "must be one of %s, or detail:<key> of the gift's details", strings.Join(ImportFields, ", "))
+			continue
 		}
 		if i, dup := taken[f]; dup && f != FieldIgnore {
-			return nil, core.Invalid(path, "maps a second column to %s (fields[%d] has it)", f, i)
+			pr.Add(path, "maps a second column to %s (fields[%d] has it)", f, i)
+			continue
 		}
 		taken[f] = j
 		out[j] = f
+	}
+	if err := pr.Err(); err != nil {
+		return nil, err
 	}
 	return out, nil
 }

@@ -1,6 +1,7 @@
 package distribution
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/giftwell/giftwell/core"
@@ -20,9 +21,10 @@ type rowNotice struct {
 // requires a portrait, photo_url holding an uploaded asset ID is the
 // photo; any other photo_url value is returned as photoURL for the caller
 // to fetch (a direct image wins), and meanwhile the LinkedIn profile, the
-// fallback, is the photo. It returns a problem that leaves the row out (a
-// field the add rules cannot read).
-func personOf(row, fields []string, importID, rowID string, portrait bool) (in campaign.RecipientInput, problem *rowNotice, photoURL string) {
+// fallback, is the photo. It returns a notice for an optional cell it
+// cannot read (adult_recipient_confirmed that is neither true nor false),
+// which the person is added without.
+func personOf(row, fields []string, importID, rowID string, portrait bool) (in campaign.RecipientInput, notice *rowNotice, photoURL string) {
 	in = campaign.RecipientInput{ImportID: importID, ImportRowID: rowID}
 	var first, last, photo string
 	for j, f := range fields {
@@ -64,7 +66,8 @@ func personOf(row, fields []string, importID, rowID string, portrait bool) (in c
 				f := false
 				in.AdultRecipientConfirmed = &f
 			default:
-				return in, &rowNotice{fields: []string{"adultRecipientConfirmed"}, message: "adultRecipientConfirmed: must be true or false"}, ""
+				// Never inferred: left unconfirmed, and the row is added.
+				notice = &rowNotice{fields: []string{"adultRecipientConfirmed"}, message: "adultRecipientConfirmed: must be true or false" + addedWithout}
 			}
 		case FieldAddressMode:
 			in.AddressMode = gift.AddressMode(strings.ToLower(v))
@@ -91,17 +94,21 @@ func personOf(row, fields []string, importID, rowID string, portrait bool) (in c
 		in.Name = strings.TrimSpace(first + " " + last)
 	}
 	if !portrait {
-		return in, nil, ""
+		return in, notice, ""
 	}
 	if strings.HasPrefix(photo, core.PrefixAsset) {
 		in.Photo = &campaign.RecipientPhoto{Source: campaign.PhotoUpload, AssetID: photo}
-		return in, nil, ""
+		return in, notice, ""
 	}
 	if in.ProfileURL != "" {
 		in.Photo = &campaign.RecipientPhoto{Source: campaign.PhotoLinkedIn, ProfileURL: in.ProfileURL}
 	}
-	return in, nil, photo
+	return in, notice, photo
 }
+
+// addedWithout ends the message of a notice about an optional field whose
+// value was refused: the row was added all the same.
+const addedWithout = " (the row was added without it)"
 
 // blank reports whether every cell of row is empty.
 func blank(row []string) bool {
@@ -111,4 +118,32 @@ func blank(row []string) bool {
 		}
 	}
 	return true
+}
+
+// foldRowNotices merges the notices of each row into one (its fields and
+// messages joined) and folds those of a row left out into its problem, so
+// a row is either added (perhaps with one notice) or left out with every
+// one of its problems; both lists by row.
+func foldRowNotices(problems, notices []RowProblem) ([]RowProblem, []RowProblem) {
+	var kept []RowProblem
+	for _, n := range notices {
+		if k := slices.IndexFunc(problems, func(p RowProblem) bool { return p.Row == n.Row }); k >= 0 {
+			problems[k].Fields = append(slices.Clone(n.Fields), problems[k].Fields...)
+			problems[k].Message = strings.TrimSuffix(n.Message, addedWithout) + "; " + problems[k].Message
+			continue
+		}
+		if k := slices.IndexFunc(kept, func(p RowProblem) bool { return p.Row == n.Row }); k >= 0 {
+			kept[k].Fields = append(kept[k].Fields, n.Fields...)
+			kept[k].Message += "; " + n.Message
+			continue
+		}
+		kept = append(kept, n)
+	}
+	order := func(a, b RowProblem) int { return a.Row - b.Row }
+	slices.SortStableFunc(problems, order)
+	slices.SortStableFunc(kept, order)
+	if kept == nil {
+		kept = []RowProblem{}
+	}
+	return problems, kept
 }

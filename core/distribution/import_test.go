@@ -170,36 +170,69 @@ func table(id string, n int) distribution.ImportRequest {
 	return in
 }
 
-// Rows the add rules refuse are left out with their problem; the rest are
-// added.
+// Rows the add rules refuse for a required field are left out with every
+// problem they have; a row whose only refused cells are optional (an email,
+// a LinkedIn URL, adult_recipient_confirmed) is added without them and
+// listed as a notice naming its row, the fields and the problem.
 func TestImportRowProblems(t *testing.T) {
 	t.Parallel()
 	d := newDesk(t)
 	ctx := context.Background()
-	in := distribution.ImportRequest{ImportID: "mixed", Headers: []string{"name", "email", "adult_recipient_confirmed", "zip", "Notes"},
+	in := distribution.ImportRequest{ImportID: "mixed", Headers: []string{"name", "email", "adult_recipient_confirmed", "zip", "linkedin_url", "Notes"},
 		Rows: [][]string{
-			{"Ana Alvarez", "ana@example.com", "true", "", "vip"},
-			{"Bad Mail", "not-an-email", "", "", ""},
-			{"", "", "", "", ""},
-			{"Ana Again", "ana@example.com", "", "", ""},
-			{"Cy Chan", "cy@example.com", "maybe", "", ""},
-			{"Dee Dunn", "dee@example.com", "false", "", "+1 (555) 010-0000"},
+			{"Ana Alvarez", "ana@example.com", "true", "", "", "vip"},
+			{"Bad Mail", "not-an-email", "", "", "", ""},
+			{"", "", "", "", "", ""},
+			{"Ana Again", "ana@example.com", "", "", "", ""},
+			{"Cy Chan", "cy@example.com", "maybe", "", "https://www.linkedin.com/company/acme", ""},
+			{"Dee Dunn", "dee@example.com", "false", "", "", "+1 (555) 010-0000"},
+			{"", "", "", "", "https://www.linkedin.com/company/nobody", ""},
+			{"Eve Evans", "eve@example.com", "", "6270", "https://www.linkedin.com/sales/lead/eve", ""},
 		}}
 	sum, err := d.env.App.Distribution.SaveImport(ctx, d.key, d.c.ID, in)
 	require.NoError(t, err)
-	require.Equal(t, distribution.ImportCounts{Rows: 6, Added: 2, Problems: 3, Blank: 1}, sum.Counts)
-	require.Len(t, sum.Problems, 3)
-	require.Equal(t, []int{2, 4, 5}, []int{sum.Problems[0].Row, sum.Problems[1].Row, sum.Problems[2].Row})
-	require.Equal(t, core.CodeValidation, sum.Problems[0].Code)
-	require.Equal(t, []string{"email"}, sum.Problems[0].Fields)
-	require.Equal(t, core.CodeDuplicateRecipient, sum.Problems[1].Code)
-	require.Equal(t, "is the same person as row 1 (same email); send each person once", sum.Problems[1].Message)
-	require.Equal(t, []string{"adultRecipientConfirmed"}, sum.Problems[2].Fields)
 	show(t, "row problems", sum.Problems)
+	show(t, "row notices", sum.Notices)
+	require.Equal(t, distribution.ImportCounts{Rows: 8, Added: 4, Problems: 3, Blank: 1}, sum.Counts)
+
+	require.Len(t, sum.Problems, 3)
+	require.Equal(t, []int{4, 7, 8}, []int{sum.Problems[0].Row, sum.Problems[1].Row, sum.Problems[2].Row})
+	require.Equal(t, core.CodeDuplicateRecipient, sum.Problems[0].Code)
+	require.Equal(t, "is the same person as row 1 (same email); send each person once", sum.Problems[0].Message)
+	require.Equal(t, core.CodeValidation, sum.Problems[1].Code, "a bad LinkedIn URL that is the row's only identity leaves it out")
+	require.Equal(t, []string{"profileUrl"}, sum.Problems[1].Fields)
+	require.Contains(t, sum.Problems[1].Message, "needs an identity")
+	require.ElementsMatch(t, []string{"profileUrl", "addressMode"}, sum.Problems[2].Fields, "a required field's problem leaves the row out, with every problem it has")
+	require.Contains(t, sum.Problems[2].Message, "Sales Navigator")
+
+	require.Len(t, sum.Notices, 2)
+	mail := sum.Notices[0]
+	require.Equal(t, distribution.RowProblem{Row: 2, ImportRowID: "2", Fields: []string{"email"},
+		Message: "email: must be a plain email address like name@example.com (the row was added without it)"}, mail)
+	cy := sum.Notices[1]
+	require.Equal(t, 5, cy.Row)
+	require.Empty(t, cy.Code, "a notice has no code: the row was added")
+	require.ElementsMatch(t, []string{"adultRecipientConfirmed", "profileUrl"}, cy.Fields)
+	require.Contains(t, cy.Message, "adultRecipientConfirmed: must be true or false")
+	require.Contains(t, cy.Message, "profileUrl: is a company page")
+
 	c, err := d.env.App.Campaigns.GetCampaign(ctx, d.key, d.c.ID)
 	require.NoError(t, err)
-	require.Len(t, c.Recipients, 2)
-	require.True(t, c.Recipients[0].AdultRecipientConfirmed)
+	require.Len(t, c.Recipients, 4)
+	byName := map[string]campaign.Recipient{}
+	for _, r := range c.Recipients {
+		byName[r.Name] = r
+	}
+	require.True(t, byName["Ana Alvarez"].AdultRecipientConfirmed)
+	require.Empty(t, byName["Bad Mail"].Email, "added without the refused email")
+	require.Equal(t, "2", byName["Bad Mail"].ImportRowID)
+	require.Empty(t, byName["Cy Chan"].ProfileURL, "added without the refused LinkedIn URL")
+	require.False(t, byName["Cy Chan"].AdultRecipientConfirmed, "never inferred")
+	require.Equal(t, "cy@example.com", byName["Cy Chan"].Email, "the rest of the row is kept")
+
+	again, err := d.env.App.Distribution.SaveImport(ctx, d.key, d.c.ID, in)
+	require.NoError(t, err)
+	require.Equal(t, sum.Notices, again.Notices, "a resent import answers the same notices")
 }
 
 // Bad input gets the envelope naming the field, and nothing is written.

@@ -136,8 +136,9 @@ func (a *Service) ListTeamInvitations(ctx context.Context, p core.Principal) ([]
 //
 // It returns the codes of Authorize (ActInviteOrRemove: a signed-in owner or
 // admin; keys and connections get HUMAN_APPROVAL_REQUIRED with the team
-// page), VALIDATION_ERROR naming email (malformed, or already a member) or
-// role (not admin or member), TEAM_MANAGER_REQUIRED when an admin invites an
+// page), VALIDATION_ERROR naming email (malformed, or already a member) and
+// role (not admin or member), a malformed email and a wrong role at once,
+// TEAM_MANAGER_REQUIRED when an admin invites an
 // admin, INVALID_REQUEST (409) when another invitation for the email was
 // created at the same moment, or INTERNAL_ERROR.
 func (a *Service) InviteTeamMember(ctx context.Context, p core.Principal, in InviteParams) (InvitationCreated, error) {
@@ -145,11 +146,15 @@ func (a *Service) InviteTeamMember(ctx context.Context, p core.Principal, in Inv
 		return InvitationCreated{}, err
 	}
 	email := core.NormalizeEmail(in.Email)
-	if err := core.CheckEmail("email", email); err != nil {
-		return InvitationCreated{}, err
+	var pr core.Problems
+	if problem := core.EmailProblem(email); problem != "" {
+		pr.Add("email", "%s", problem)
 	}
 	if in.Role != core.RoleAdmin && in.Role != core.RoleMember {
-		return InvitationCreated{}, core.Invalid("role", "must be admin or member, not %q", in.Role)
+		pr.Add("role", "must be admin or member, not %q", in.Role)
+	}
+	if err := pr.Err(); err != nil {
+		return InvitationCreated{}, err
 	}
 	if in.Role == core.RoleAdmin && p.Role != core.RoleOwner {
 		return InvitationCreated{}, core.Errorf(core.CodeTeamManagerRequired, "only the workspace owner can invite an admin")
@@ -307,29 +312,48 @@ func invitationUsable(now, expiresAt time.Time, acceptedAt, revokedAt *time.Time
 // It returns NOT_FOUND or INVALID_REQUEST (409) as InvitationByToken does
 // (also for the loser of a concurrent double accept); VALIDATION_ERROR
 // naming email (not the invited address, or already a member), password
-// (missing, or too short for a new account) or name (a new account's,
-// missing or over 200 characters); AUTH_REQUIRED when an existing account's
-// password is wrong; RATE_LIMIT after too many wrong passwords; or
-// INTERNAL_ERROR.
+// (missing, or too short for a new account) and name (a new account's,
+// missing or over 200 characters), every one at fault at once;
+// AUTH_REQUIRED when an existing account's password is wrong; RATE_LIMIT
+// after too many wrong passwords; or INTERNAL_ERROR.
 func (a *Service) AcceptInvitation(ctx context.Context, p AcceptParams) (SignedIn, error) {
 	inv, err := a.openInvitation(ctx, p.Token)
 	if err != nil {
 		return SignedIn{}, err
 	}
 	email := core.NormalizeEmail(p.Email)
-	if email == "" {
-		return SignedIn{}, core.Invalid("email", "is required")
-	}
-	if email != inv.Email {
-		return SignedIn{}, core.Invalid("email", "must be the address the invitation was sent to")
-	}
-	var userID, passwordHash, name string
-	existing, err := db.New(a.DB).UserGetByEmail(ctx, email)
+	var pr core.Problems
 	switch {
-	case err == nil:
+	case email == "":
+		pr.Add("email", "is required")
+	case email != inv.Email:
+		pr.Add("email", "must be the address the invitation was sent to")
+	}
+	// The invited address decides which form the page shows (the account's
+	// password, or a new account's name and password), so every field is
+	// checked against it, whatever email was typed.
+	existing, err := db.New(a.DB).UserGetByEmail(ctx, inv.Email)
+	hasAccount := err == nil
+	if err != nil && !core.IsNoRows(err) {
+		return SignedIn{}, core.Internal(err)
+	}
+	name := strings.TrimSpace(p.Name)
+	if hasAccount {
 		if p.Password == "" {
-			return SignedIn{}, core.Invalid("password", "is required: give the password of your existing account")
+			pr.Add("password", "is required: give the password of your existing account")
 		}
+	} else {
+		for _, err := range []error{checkName("name", name), checkPassword("password", p.Password)} {
+			if err != nil {
+				pr.AddError(err)
+			}
+		}
+	}
+	if err := pr.Err(); err != nil {
+		return SignedIn{}, err
+	}
+	var userID, passwordHash string
+	if hasAccount {
 		if _, err := a.reserveSignInAttempt(ctx, email, p.ClientIP); err != nil {
 			return SignedIn{}, err
 		}
@@ -340,19 +364,8 @@ func (a *Service) AcceptInvitation(ctx context.Context, p AcceptParams) (SignedI
 			return SignedIn{}, err
 		}
 		userID = existing.ID
-	case core.IsNoRows(err):
-		name = strings.TrimSpace(p.Name)
-		if err := checkName("name", name); err != nil {
-			return SignedIn{}, err
-		}
-		if err := checkPassword("password", p.Password); err != nil {
-			return SignedIn{}, err
-		}
-		if passwordHash, err = hashPassword(p.Password); err != nil {
-			return SignedIn{}, err
-		}
-	default:
-		return SignedIn{}, core.Internal(err)
+	} else if passwordHash, err = hashPassword(p.Password); err != nil {
+		return SignedIn{}, err
 	}
 
 	var out SignedIn

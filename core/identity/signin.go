@@ -62,11 +62,11 @@ type SignedIn struct {
 // It returns AUTH_REQUIRED "the email or password is wrong" for an unknown
 // email and for a wrong password alike (both cost one bcrypt comparison), and
 // AUTH_REQUIRED when the person belongs to no workspace; VALIDATION_ERROR
-// naming email (empty or not an address) or password (empty or over 72
-// bytes); RATE_LIMIT with RetryAfterMs after too many failed attempts for
-// the email (SignInFailuresPerEmail) or the client address
-// (SignInFailuresPerAddress) within SignInThrottleWindow, even with the
-// right password; or INTERNAL_ERROR.
+// naming email (empty or not an address) and password (empty or over 72
+// bytes), every one at fault at once; RATE_LIMIT with RetryAfterMs after
+// too many failed attempts for the email (SignInFailuresPerEmail) or the
+// client address (SignInFailuresPerAddress) within SignInThrottleWindow,
+// even with the right password; or INTERNAL_ERROR.
 func (a *Service) SignIn(ctx context.Context, p SignInParams) (SignedIn, error) {
 	email := core.NormalizeEmail(p.Email)
 	if err := checkSignInInput(email, p.Password); err != nil {
@@ -107,19 +107,20 @@ func (a *Service) SignIn(ctx context.Context, p SignInParams) (SignedIn, error) 
 }
 
 // checkSignInInput refuses input that cannot be credentials at all (no
-// account has such an email or password). It never tells whether an account
-// exists.
+// account has such an email or password), naming every field at fault at
+// once (core.Problems). It never tells whether an account exists.
 func checkSignInInput(email, password string) error {
-	if err := core.CheckEmail("email", email); err != nil {
-		return err
+	var pr core.Problems
+	if problem := core.EmailProblem(email); problem != "" {
+		pr.Add("email", "%s", problem)
 	}
-	if password == "" {
-		return core.Invalid("password", "is required")
+	switch {
+	case password == "":
+		pr.Add("password", "is required")
+	case len(password) > MaxPasswordBytes:
+		pr.Add("password", "must be at most %d bytes", MaxPasswordBytes)
 	}
-	if len(password) > MaxPasswordBytes {
-		return core.Invalid("password", "must be at most %d bytes", MaxPasswordBytes)
-	}
-	return nil
+	return pr.Err()
 }
 
 // startSession inserts a session for the person in the workspace and
