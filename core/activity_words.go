@@ -64,7 +64,7 @@ func (x Activity) Sentence() string {
 	case ActivityApproved:
 		paid := "paid from the balance"
 		if x.Subject == "checkout" {
-			paid = "paid by the playbook's card checkout"
+			paid = "paid by card at checkout"
 		}
 		s = fmt.Sprintf("%s approved a %s gift for %s%s, %s", who, amount, x.recipientWords(), on, paid)
 	case ActivitySkipped:
