@@ -32,6 +32,7 @@ const (
 	ActManageGiftLinks      Action = "manage_gift_links"      // Customize link messages, regift, revoke: any key or signed-in person, never a connection (outside the matrix)
 	ActUploadArtwork        Action = "upload_artwork"         // Upload artwork, import a photo: any key, signed-in person or gifts:write connection; not in a demo workspace (outside the matrix)
 	ActUpdatePhoto          Action = "update_photo"           // Approve, replace or reject a gift's portrait: any key or signed-in person, never a connection (outside the matrix)
+	ActReadActivity         Action = "read_activity"          // Read who prepared, decided, paid and changed what: owner or admin, key or signed in (outside the matrix)
 )
 
 // minRole is the least role a person needs for a row.
@@ -93,6 +94,7 @@ var matrix = map[Action]rule{
 	ActManageGiftLinks:      {role: anyRole, key: keyAllowed},
 	ActUploadArtwork:        {role: anyRole, key: keyAllowed, scope: ScopeWrite, demoLimited: true},
 	ActUpdatePhoto:          {role: anyRole, key: keyAllowed},
+	ActReadActivity:         {role: managerRole, key: keyManagerOnly, memberKey: CodeTeamManagerRequired},
 }
 
 // Actions lists every row of the matrix in the spec's order.
@@ -101,7 +103,7 @@ func Actions() []Action {
 		ActRaiseAutoApprove, ActLowerAutoApprove, ActReadQueueAndBalance, ActPay, ActReadGiftLinks,
 		ActCreateAPIKey, ActManageWebhooks, ActReadWebhooks, ActUpdateSettings, ActListTeammates,
 		ActInviteOrRemove, ActChangeRole, ActReadWorkspaceDetails, ActReadInvitations, ActReadBilling, ActManageAPIKeys, ActRecordOutcome,
-		ActManageGiftLinks, ActUploadArtwork, ActUpdatePhoto}
+		ActManageGiftLinks, ActUploadArtwork, ActUpdatePhoto, ActReadActivity}
 }
 
 // SignedInOnly reports whether only a signed-in person may perform a.

@@ -76,6 +76,7 @@ func TestAuthorizeMatrix(t *testing.T) {
 		core.ActManageGiftLinks:      {ok, ok, ok, ok, ok, ok, har, har, har, har},
 		core.ActUploadArtwork:        {ok, ok, ok, ok, ok, ok, ok, ok, ok, isc},
 		core.ActUpdatePhoto:          {ok, ok, ok, ok, ok, ok, har, har, har, har},
+		core.ActReadActivity:         {tmr, ok, ok, tmr, ok, ok, har, har, har, har},
 	}
 	require.Len(t, want, len(core.Actions()), "every row of the matrix has expectations")
 	cols := columns()

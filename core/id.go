@@ -24,6 +24,7 @@ const (
 	PrefixKey       = "key_"
 	PrefixRefund    = "rfd_"
 	PrefixQuote     = "quo_"
+	PrefixActivity  = "act_"
 )
 
 // NewID returns prefix followed by 24 lowercase hex characters: 96 bits from

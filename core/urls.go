@@ -58,3 +58,6 @@ func (c Config) OAuthResources() []string { return []string{c.MCPURL(), c.ChatGP
 // WebhooksURL is the page where a signed-in owner or admin adds, removes
 // and inspects webhooks: {site_url}/settings/webhooks.
 func (c Config) WebhooksURL() string { return c.SiteURL + "/settings/webhooks" }
+
+// ActivityURL is the Activity page: who prepared, decided, paid and changed what.
+func (c Config) ActivityURL() string { return c.SiteURL + "/activity" }

@@ -121,6 +121,8 @@ func (h *handler) routes() http.Handler {
 	mux.Handle("GET /campaigns/{id}/launch", h.signedIn(h.launchPage))
 	mux.Handle("POST /campaigns/{id}/launch", h.signedIn(h.launchStep))
 	mux.Handle("GET /billing", h.signedIn(h.billingPage))
+	mux.Handle("GET /activity", h.signedIn(h.activity))
+	mux.Handle("GET /activity.csv", h.signedIn(h.activityCSV))
 	mux.Handle("POST /billing/checkouts/{id}/cancel", h.signedIn(h.cancelCheckout))
 	mux.Handle("POST /billing/checkouts/{id}/reconcile", h.signedIn(h.reconcileCheckout))
 	mux.Handle("GET /billing/invoices/{id}", h.signedIn(h.invoicePage))

@@ -52,6 +52,7 @@ var peoplePages = []personPage{
 	{Name: "invoice", Path: func(w *pagesWorld) string { return w.Invoice }},
 	{Name: "reports", Path: at("/reports")},
 	{Name: "team", Path: at("/team")},
+	{Name: "activity", Path: at("/activity")},
 	{Name: "keys", Developer: true, Path: at("/settings/keys")},
 	{Name: "webhooks", Developer: true, Path: at("/settings/webhooks")},
 	{Name: "deliveries", Developer: true, Path: func(w *pagesWorld) string { return w.Deliveries }},

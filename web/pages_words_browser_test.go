@@ -24,7 +24,7 @@ var developerWords = func() []*regexp.Regexp {
 	}
 	prefixes := []string{core.PrefixWorkspace, core.PrefixUser, core.PrefixCampaign, core.PrefixRecipient, core.PrefixSend,
 		core.PrefixAsset, core.PrefixCheckout, core.PrefixLedger, core.PrefixEvent, core.PrefixWebhook, core.PrefixDelivery,
-		core.PrefixImport, core.PrefixExport, core.PrefixInvite, core.PrefixKey, core.PrefixRefund, core.PrefixQuote, "top_", "sbx_"}
+		core.PrefixImport, core.PrefixExport, core.PrefixInvite, core.PrefixKey, core.PrefixRefund, core.PrefixQuote, core.PrefixActivity, "top_", "sbx_", "ogr_"}
 	return []*regexp.Regexp{
 		regexp.MustCompile(`\b(` + strings.Join(names, "|") + `)\b`),
 		regexp.MustCompile(`\b(GET|POST|PUT|PATCH|DELETE) /`),

@@ -3,6 +3,7 @@ package approval
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"time"
 
@@ -106,6 +107,11 @@ func (a *Service) SetAutoApprove(ctx context.Context, p core.Principal, id strin
 		if err := writeAutoApprove(ctx, q, c, rule, monthly, now); err != nil {
 			return err
 		}
+		if err := a.RecordActivity(ctx, tx, p, core.ActivityRecord{
+			Kind: core.ActivityAutoApproveChanged, CampaignID: c.ID, Subject: autoApproveWords(rule, monthly, c.PolicyVersion+1),
+		}); err != nil {
+			return err
+		}
 		out, err = a.Campaigns.CampaignTx(ctx, q, c.WorkspaceID, c.ID)
 		return err
 	})
@@ -204,4 +210,17 @@ func writeAutoApprove(ctx context.Context, q *db.Queries, c campaign.Record, rul
 		return campaign.PolicyChanged(c.PolicyVersion)
 	}
 	return nil
+}
+
+// autoApproveWords says in plain words what a change left the rule at, for
+// the Activity page: on or off, its limits, and the policy version.
+func autoApproveWords(rule *campaign.AutoApprove, monthly *int64, version int64) string {
+	state := "off"
+	if rule != nil && rule.Enabled {
+		state = "on, up to " + core.Dollars(rule.PerGiftMaxCents) + " a gift"
+	}
+	if monthly != nil {
+		state += ", " + core.Dollars(*monthly) + " a month"
+	}
+	return fmt.Sprintf("%s (version %d)", state, version)
 }

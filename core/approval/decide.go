@@ -210,7 +210,9 @@ func (a *Service) SkipGift(ctx context.Context, p core.Principal, in QueueSkip) 
 		}); err != nil {
 			return core.Internal(err)
 		}
-		return nil
+		return a.RecordActivity(ctx, tx, p, core.ActivityRecord{
+			Kind: core.ActivitySkipped, Mode: campaign.ModeOf(p), CampaignID: qp.c.ID, RecipientID: qp.who.ID, Subject: reason,
+		})
 	})
 	if err != nil {
 		return SkipResult{}, core.AsCoreError(err)
@@ -248,7 +250,12 @@ func (a *Service) UnskipGift(ctx context.Context, p core.Principal, in QueueUnsk
 		}); err != nil {
 			return core.Internal(err)
 		}
-		return a.Campaigns.RecordWaiting(ctx, tx, qp.c, qp.who.ID, reason, campaign.ModeOf(p))
+		if err := a.Campaigns.RecordWaiting(ctx, tx, qp.c, qp.who.ID, reason, campaign.ModeOf(p)); err != nil {
+			return err
+		}
+		return a.RecordActivity(ctx, tx, p, core.ActivityRecord{
+			Kind: core.ActivityUnskipped, Mode: campaign.ModeOf(p), CampaignID: qp.c.ID, RecipientID: qp.who.ID,
+		})
 	})
 	if err != nil {
 		return SkipResult{}, core.AsCoreError(err)

@@ -2,6 +2,7 @@ package billing
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/jackc/pgx/v5"
 
@@ -42,6 +43,14 @@ func (a *Service) applyPaid(ctx context.Context, tx pgx.Tx, row db.Checkout, res
 		WorkspaceID: row.WorkspaceID, ID: row.ID, PaidAt: &now, PaymentRef: paymentRefOr(res.PaymentRef, row), InvoiceUrl: res.InvoiceURL, InvoicePdf: res.InvoicePDF,
 	}); err != nil {
 		return core.Internal(err)
+	}
+	// The processor confirmed it; the person who started it paid.
+	payer := core.Principal{WorkspaceID: row.WorkspaceID, UserID: row.CreatedBy, Via: core.ViaSession}
+	if err := a.RecordActivity(ctx, tx, payer, core.ActivityRecord{
+		Kind: core.ActivityCheckoutPaid, Mode: core.Mode(row.Mode), CampaignID: row.CampaignID, AmountCents: row.AmountCents,
+		Subject: fmt.Sprintf("%d gifts", row.RecipientCount),
+	}); err != nil {
+		return err
 	}
 	return a.Campaigns.ActivatePaid(ctx, tx, row.CampaignID)
 }

@@ -224,6 +224,13 @@ func (a *Service) updateCampaign(ctx context.Context, tx pgx.Tx, q *db.Queries, 
 	if err := plan.write(ctx, q, p, c.ID, now); err != nil {
 		return Campaign{}, err
 	}
+	if limitsChanged(c.Settings, next) || c.PerPersonCents != next.PerPersonCents {
+		if err := a.RecordActivity(ctx, tx, p, core.ActivityRecord{
+			Kind: core.ActivityLimitsChanged, CampaignID: c.ID, Subject: limitsWords(next, version),
+		}); err != nil {
+			return Campaign{}, err
+		}
+	}
 	if keepsOn {
 		if err := a.queueAdded(ctx, tx, p, c, plan.added); err != nil {
 			return Campaign{}, err
@@ -294,6 +301,16 @@ func sameContent(a, b Settings) bool {
 	norm(&a)
 	norm(&b)
 	return reflect.DeepEqual(a, b)
+}
+
+// limitsWords says a campaign's spend limits in plain words, for the
+// Activity page.
+func limitsWords(s Settings, version int64) string {
+	out := fmt.Sprintf("budget %s, up to %d gifts, %s a person", core.Dollars(s.BudgetCents), s.MaxSends, core.Dollars(s.PerPersonCents))
+	if s.MonthlyBudgetCents != nil {
+		out += ", " + core.Dollars(*s.MonthlyBudgetCents) + " a month"
+	}
+	return fmt.Sprintf("%s (version %d)", out, version)
 }
 
 // limitsChanged reports whether a write changes a limit that commitments bound.

@@ -130,7 +130,9 @@ func (a *Service) CreateOAuthGrant(ctx context.Context, p core.Principal, c OAut
 		if err != nil {
 			return core.Internal(err)
 		}
-		return nil
+		who := p
+		who.WorkspaceID = workspaceID
+		return a.RecordActivity(ctx, tx, who, core.ActivityRecord{Kind: core.ActivityAppConnected, Subject: client.ClientName})
 	})
 	if err != nil {
 		return OAuthGrant{}, core.AsCoreError(err)
@@ -244,14 +246,26 @@ func (a *Service) DisconnectApp(ctx context.Context, p core.Principal, grantID s
 	if p.Via != core.ViaSession || p.Anonymous() {
 		return a.AuthRequired("sign in to disconnect an app")
 	}
-	n, err := db.New(a.DB).OAuthGrantRevokeOwn(ctx, db.OAuthGrantRevokeOwnParams{ID: grantID, WorkspaceID: p.WorkspaceID, UserID: p.UserID, Now: a.Clock.Now()})
-	if err != nil {
-		return core.Internal(err)
-	}
-	if n == 0 {
-		return core.Errorf(core.CodeNotFound, "grant_id: no connected app %q of yours in this workspace", grantID)
-	}
-	return nil
+	err := pgx.BeginFunc(ctx, a.DB, func(tx pgx.Tx) error {
+		q := db.New(tx)
+		app, err := q.OAuthGrantRevokeOwnLive(ctx, db.OAuthGrantRevokeOwnLiveParams{ID: grantID, WorkspaceID: p.WorkspaceID, UserID: p.UserID, Now: a.Clock.Now()})
+		if err == nil {
+			return a.RecordActivity(ctx, tx, p, core.ActivityRecord{Kind: core.ActivityAppDisconnected, Subject: app})
+		}
+		if !core.IsNoRows(err) {
+			return core.Internal(err)
+		}
+		// Not live: ended already (nothing changes), or not theirs.
+		n, err := q.OAuthGrantRevokeOwn(ctx, db.OAuthGrantRevokeOwnParams{ID: grantID, WorkspaceID: p.WorkspaceID, UserID: p.UserID, Now: a.Clock.Now()})
+		if err != nil {
+			return core.Internal(err)
+		}
+		if n == 0 {
+			return core.Errorf(core.CodeNotFound, "grant_id: no connected app %q of yours in this workspace", grantID)
+		}
+		return nil
+	})
+	return core.AsCoreError(err)
 }
 
 // OAuthAccessTokenPrefix starts OAuth access tokens of sign-in connections.

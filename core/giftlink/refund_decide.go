@@ -115,8 +115,10 @@ func (s *Service) DecideRefund(ctx context.Context, sendID string, d RefundDecis
 			if _, err := s.Gifts.RefundGiftTx(ctx, tx, sendID, "refund "+r.ID+" approved"); err != nil {
 				return err
 			}
-			out, err = s.setRefundState(ctx, q, r, RefundRefunded, "")
-			return err
+			if out, err = s.setRefundState(ctx, q, r, RefundRefunded, ""); err != nil {
+				return err
+			}
+			return s.recordRefunded(ctx, tx, out)
 		default:
 			card = true
 			if r.ProcessorRefundID == "" {
@@ -174,8 +176,10 @@ func (s *Service) refundCard(ctx context.Context, r GiftRefund) (GiftRefund, err
 			// The money is back whatever the gift did meanwhile: record it.
 			s.Log.ErrorContext(ctx, "card refunded for a gift that went on; staff to review", "refund", r.ID, "send", r.SendID, "err", err)
 		}
-		out, err = s.setRefundState(ctx, q, row, RefundRefunded, res.ProcessorID)
-		return err
+		if out, err = s.setRefundState(ctx, q, row, RefundRefunded, res.ProcessorID); err != nil {
+			return err
+		}
+		return s.recordRefunded(ctx, tx, out)
 	})
 	if err == nil && res.Status == CardRefundFailed {
 		err = core.FieldError(core.CodeInvalidRequestState, "decision",
@@ -195,6 +199,18 @@ func lockRefund(ctx context.Context, q *db.Queries, sendID string) (db.GiftRefun
 		return db.GiftRefund{}, core.Internal(err)
 	}
 	return r, nil
+}
+
+// recordRefunded records on the Activity page, in tx, that staff refunded
+// gift r (to the balance, or to the card that paid for it).
+func (s *Service) recordRefunded(ctx context.Context, tx pgx.Tx, r GiftRefund) error {
+	where := "to the balance"
+	if r.FundedBy == gift.FundedByCheckout {
+		where = "to the card that paid for it"
+	}
+	return s.RecordActivity(ctx, tx, core.GiftwellPrincipal(r.workspaceID), core.ActivityRecord{
+		Kind: core.ActivityRefunded, Mode: r.Mode, CampaignID: r.CampaignID, SendID: r.SendID, AmountCents: r.AmountCents, Subject: where,
+	})
 }
 
 // setRefundState moves locked request r to st.

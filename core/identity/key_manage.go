@@ -79,7 +79,7 @@ func (a *Service) CreateAPIKeyFor(ctx context.Context, p core.Principal, name st
 			ID: id, Name: strings.TrimSpace(name), Prefix: key[:apiKeyDisplayLen], CreatedByUserID: p.UserID,
 			CreatedByName: u.Name, CreatedAt: a.Clock.Now(),
 		}}
-		return nil
+		return a.RecordActivity(ctx, tx, p, core.ActivityRecord{Kind: core.ActivityKeyCreated, Subject: out.Name})
 	})
 	if err != nil {
 		return CreatedAPIKey{}, core.AsCoreError(err)
@@ -108,7 +108,17 @@ func (a *Service) RevokeAPIKeyFor(ctx context.Context, p core.Principal, keyID s
 	if k.UserID != p.UserID && !p.Role.Manager() {
 		return core.Errorf(core.CodeTeamManagerRequired, "only an owner or admin can revoke someone else's key")
 	}
-	return a.RevokeAPIKey(ctx, p.WorkspaceID, keyID)
+	err = pgx.BeginFunc(ctx, a.DB, func(tx pgx.Tx) error {
+		name, err := db.New(tx).APIKeyRevokeLive(ctx, db.APIKeyRevokeLiveParams{Now: a.Clock.Now(), ID: keyID, WorkspaceID: p.WorkspaceID})
+		if core.IsNoRows(err) {
+			return nil // revoked already: nothing changes
+		}
+		if err != nil {
+			return core.Internal(err)
+		}
+		return a.RecordActivity(ctx, tx, p, core.ActivityRecord{Kind: core.ActivityKeyRevoked, Subject: name})
+	})
+	return core.AsCoreError(err)
 }
 
 // checkKeyName validates a trimmed key name of 1-100 characters.

@@ -270,7 +270,9 @@ func (a *Service) CompleteTopup(ctx context.Context, processorSessionID string) 
 		if n != 1 {
 			return core.Internal(errors.New("top-up changed under its lock"))
 		}
-		return nil
+		// The processor confirmed it; the person who started it paid.
+		payer := core.Principal{WorkspaceID: t.WorkspaceID, UserID: t.CreatedBy, Via: core.ViaSession}
+		return a.RecordActivity(ctx, tx, payer, core.ActivityRecord{Kind: core.ActivityTopupPaid, Mode: core.Mode(t.Mode), AmountCents: t.Cents})
 	})
 	return core.AsCoreError(err)
 }

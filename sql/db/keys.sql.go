@@ -223,3 +223,25 @@ func (q *Queries) APIKeyRevokeByUser(ctx context.Context, arg APIKeyRevokeByUser
 	_, err := q.db.Exec(ctx, aPIKeyRevokeByUser, arg.Now, arg.WorkspaceID, arg.UserID)
 	return err
 }
+
+const aPIKeyRevokeLive = `-- name: APIKeyRevokeLive :one
+UPDATE api_keys
+SET revoked_at = $1::timestamptz
+WHERE id = $2 AND workspace_id = $3 AND revoked_at IS NULL
+RETURNING name
+`
+
+type APIKeyRevokeLiveParams struct {
+	Now         time.Time
+	ID          string
+	WorkspaceID string
+}
+
+// Revokes a live key of the workspace, naming it; no row when the key is
+// not in the workspace or was already revoked.
+func (q *Queries) APIKeyRevokeLive(ctx context.Context, arg APIKeyRevokeLiveParams) (string, error) {
+	row := q.db.QueryRow(ctx, aPIKeyRevokeLive, arg.Now, arg.ID, arg.WorkspaceID)
+	var name string
+	err := row.Scan(&name)
+	return name, err
+}

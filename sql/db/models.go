@@ -10,6 +10,41 @@ import (
 	"github.com/jackc/pgx/v5/pgtype"
 )
 
+type Activity struct {
+	ID          string
+	WorkspaceID string
+	Kind        string
+	Mode        string
+	ActorKind   string
+	ActorRef    string
+	ActorName   string
+	ActorEmail  string
+	CampaignID  string
+	RecipientID string
+	SendID      string
+	AmountCents int64
+	Subject     string
+	CreatedAt   time.Time
+}
+
+type ActivityFeed struct {
+	WorkspaceID string
+	At          time.Time
+	ID          string
+	Kind        string
+	Mode        string
+	ActorKind   string
+	ActorRef    string
+	ActorName   string
+	ActorEmail  string
+	RuleVersion int64
+	CampaignID  string
+	RecipientID string
+	SendID      string
+	AmountCents int64
+	Subject     string
+}
+
 type ApiKey struct {
 	ID          string
 	WorkspaceID string

@@ -375,6 +375,36 @@ func (q *Queries) OAuthGrantRevokeOwn(ctx context.Context, arg OAuthGrantRevokeO
 	return result.RowsAffected(), nil
 }
 
+const oAuthGrantRevokeOwnLive = `-- name: OAuthGrantRevokeOwnLive :one
+UPDATE oauth_grants g
+SET revoked_at = $1::timestamptz
+FROM oauth_clients c
+WHERE g.id = $2 AND g.workspace_id = $3 AND g.user_id = $4 AND g.revoked_at IS NULL
+  AND c.id = g.client_id
+RETURNING c.client_name
+`
+
+type OAuthGrantRevokeOwnLiveParams struct {
+	Now         time.Time
+	ID          string
+	WorkspaceID string
+	UserID      string
+}
+
+// Ends one of a person's own live grants, naming its app; no row when the
+// grant is not theirs or had already ended.
+func (q *Queries) OAuthGrantRevokeOwnLive(ctx context.Context, arg OAuthGrantRevokeOwnLiveParams) (string, error) {
+	row := q.db.QueryRow(ctx, oAuthGrantRevokeOwnLive,
+		arg.Now,
+		arg.ID,
+		arg.WorkspaceID,
+		arg.UserID,
+	)
+	var client_name string
+	err := row.Scan(&client_name)
+	return client_name, err
+}
+
 const oAuthTokenDeactivate = `-- name: OAuthTokenDeactivate :execrows
 UPDATE oauth_tokens SET active = false WHERE kind = $1 AND signature = $2 AND active
 `

@@ -54,3 +54,11 @@ ORDER BY k.created_at DESC, k.id;
 SELECT user_id, revoked_at
 FROM api_keys
 WHERE id = @id AND workspace_id = @workspace_id;
+
+-- name: APIKeyRevokeLive :one
+-- Revokes a live key of the workspace, naming it; no row when the key is
+-- not in the workspace or was already revoked.
+UPDATE api_keys
+SET revoked_at = sqlc.arg(now)::timestamptz
+WHERE id = @id AND workspace_id = @workspace_id AND revoked_at IS NULL
+RETURNING name;

@@ -111,3 +111,13 @@ ORDER BY g.consented_at DESC, g.id;
 UPDATE oauth_grants
 SET revoked_at = coalesce(revoked_at, sqlc.arg(now)::timestamptz)
 WHERE id = @id AND workspace_id = @workspace_id AND user_id = @user_id;
+
+-- name: OAuthGrantRevokeOwnLive :one
+-- Ends one of a person's own live grants, naming its app; no row when the
+-- grant is not theirs or had already ended.
+UPDATE oauth_grants g
+SET revoked_at = sqlc.arg(now)::timestamptz
+FROM oauth_clients c
+WHERE g.id = @id AND g.workspace_id = @workspace_id AND g.user_id = @user_id AND g.revoked_at IS NULL
+  AND c.id = g.client_id
+RETURNING c.client_name;
