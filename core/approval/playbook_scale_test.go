@@ -82,8 +82,10 @@ func TestPlaybookAddsAtScale(t *testing.T) {
 	require.Equal(t, writers, counts[string(core.CodeValidation)], "one add past the bound per writer: %v", counts)
 	require.Equal(t, people, counts[string(campaign.ApprovalAutoApproved)]+counts[string(campaign.ApprovalScheduled)], "answers: %v", counts)
 
-	// The background run approves every scheduled person within a minute.
-	deadline := time.Now().Add(time.Minute)
+	// The background run approves every scheduled person. The bound only
+	// catches a run that stopped: under -race on a busy machine the run
+	// takes minutes, not the seconds it takes alone.
+	deadline := time.Now().Add(5 * time.Minute)
 	left := -1
 	for time.Now().Before(deadline) {
 		require.NoError(t, app.DB.QueryRow(ctx, `SELECT count(*) FROM recipients WHERE campaign_id = $1 AND approval_state <> 'auto_approved'`, c.ID).Scan(&left))
@@ -93,7 +95,7 @@ func TestPlaybookAddsAtScale(t *testing.T) {
 		time.Sleep(100 * time.Millisecond)
 	}
 	settled := time.Since(began)
-	require.Zero(t, left, "people not auto-approved a minute after the adds")
+	require.Zero(t, left, "people not auto-approved five minutes after the adds")
 
 	var roster, gifts int
 	require.NoError(t, app.DB.QueryRow(ctx, `SELECT (SELECT count(*) FROM recipients WHERE campaign_id = $1), (SELECT count(*) FROM sends WHERE campaign_id = $1)`, c.ID).Scan(&roster, &gifts))
