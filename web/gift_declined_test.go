@@ -46,7 +46,8 @@ func (h *harness) declinedCardGift(owner *client) (campaignID, sendID string) {
 // for it, paid by card, until someone chooses) and nothing of the address
 // it no longer waits for; the owner is offered Regift and a refund to the
 // card, a member neither; the owner's regift gives it a new link. The
-// campaign page counts it as core's totals and campaign_results do.
+// campaign page and the reports page count it as core's totals and
+// campaign_results do.
 func TestDeclinedCardPaidGiftPage(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
@@ -86,6 +87,11 @@ func TestDeclinedCardPaidGiftPage(t *testing.T) {
 	require.Contains(t, camp, "2 gifts: 1 sent, 1 declined")
 	require.Contains(t, camp, core.Dollars(results.CommittedCents)+" paid for them: "+
 		core.Dollars(results.CommittedCents-results.HeldCents)+" for gifts sent; "+core.Dollars(results.HeldCents)+" held for declined or expired gifts")
+
+	rep := html.UnescapeString(owner.get("/reports?campaignId=" + campaignID).Body)
+	require.Contains(t, rep, `<dd id="total-declined">1</dd>`)
+	require.Contains(t, rep, `<dd id="total-held">`+core.Dollars(results.HeldCents)+`</dd>`)
+	require.Contains(t, rep, `<dd id="total-committed">`+core.Dollars(results.CommittedCents)+`</dd>`)
 
 	res = owner.post("/gifts/"+id+"/regift", url.Values{"generation": {"1"}, "recipient.name": {""}})
 	require.Equal(t, http.StatusBadRequest, res.StatusCode, res.Body)
