@@ -10,6 +10,7 @@ import (
 	"github.com/giftwell/giftwell/core/approval"
 	"github.com/giftwell/giftwell/core/campaign"
 	"github.com/giftwell/giftwell/core/catalog"
+	"github.com/giftwell/giftwell/core/gift"
 )
 
 // campaignData is the content of one campaign's page.
@@ -42,6 +43,9 @@ type campaignData struct {
 	// of them would take.
 	Waiting      []approval.QueueItem
 	WaitingCents int64
+	// Totals count the campaign's gifts and their money by core's one
+	// definition of each figure (gift.Totals).
+	Totals gift.Totals
 	// why is each waiting person's why, by recipient ID.
 	why map[string]string
 }
@@ -84,6 +88,9 @@ func (h *handler) loadCampaignPage(ctx context.Context, p core.Principal, id str
 	d := campaignData{Campaign: c, Preview: pv, CanRaiseAutoApprove: core.Authorize(p, core.ActRaiseAutoApprove, "") == nil,
 		CanPay: core.Authorize(p, core.ActPay, "") == nil, CheckoutKey: "web-" + core.RandomHex(16)}
 	if d.Gifts, d.MoreGifts, err = h.loadCampaignGifts(ctx, p, id); err != nil {
+		return campaignData{}, err
+	}
+	if d.Totals, err = h.app.Gifts.CampaignTotals(ctx, p, id); err != nil {
 		return campaignData{}, err
 	}
 	if c.Mode.Playbook() {

@@ -23,9 +23,12 @@ type giftData struct {
 	Timeline []timelineLine
 	// MoreEvents is set when the gift has more events than Timeline shows.
 	MoreEvents bool
-	// CanPay is set when the viewer may pay and so ask for a refund (a
-	// signed-in owner or admin: core.ActPay, which RequestRefund checks).
+	// CanPay is set when the viewer may pay and so ask for a refund or
+	// regift a declined gift (a signed-in owner or admin: core.ActPay,
+	// which RequestRefund and Regift check).
 	CanPay bool
+	// Money is where the gift's money is (core's gift.Money).
+	Money gift.Money
 }
 
 // timelineLine is one event of a gift's timeline.
@@ -92,6 +95,9 @@ func (h *handler) loadGiftPage(ctx context.Context, p core.Principal, id string)
 		case core.ErrorCode(err) != core.CodeNotFound:
 			return giftData{}, err
 		}
+	}
+	if d.Money, err = h.app.Gifts.GiftMoney(ctx, p, id); err != nil {
+		return giftData{}, err
 	}
 	if prod, err := h.app.Catalog.Get(ctx, g.ProductID); err == nil {
 		d.Product = &prod

@@ -107,6 +107,9 @@ func linkStateText(g gift.Gift, l *giftlink.Link) string {
 	case giftlink.LinkActive:
 		return "Active until " + formatDate(l.ExpiresAt)
 	case giftlink.LinkUsed:
+		if g.Status == gift.SendDeclined {
+			return "Used by the recipient to decline the gift"
+		}
 		return "Used"
 	case giftlink.LinkRevoked:
 		return "Revoked"

@@ -79,6 +79,7 @@ func (h *handler) routes() http.Handler {
 
 	mux.Handle("GET /gifts/{id}", h.signedIn(h.gift))
 	mux.Handle("POST /gifts/{id}/refund", h.signedIn(h.requestRefund))
+	mux.Handle("POST /gifts/{id}/regift", h.signedIn(h.regift))
 
 	mux.Handle("GET /team", h.signedIn(h.team))
 	mux.Handle("POST /team/invitations", h.signedIn(h.invite))

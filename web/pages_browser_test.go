@@ -45,6 +45,7 @@ var peoplePages = []personPage{
 	{Name: "queue", Path: at("/?queue=")},
 	{Name: "playbook-queue", Path: func(w *pagesWorld) string { return w.PlaybookQueue }},
 	{Name: "gift", Path: func(w *pagesWorld) string { return w.Gift }},
+	{Name: "gift-declined", Path: func(w *pagesWorld) string { return w.DeclinedGift }},
 	{Name: "gift-missing", Path: at("/gifts/send_0000000000000000")},
 	{Name: "balance", Path: at("/balance")},
 	{Name: "top-up", Path: func(w *pagesWorld) string { return w.TopUp }},

@@ -40,6 +40,8 @@ type pagesWorld struct {
 	Review, PlaybookQueue string
 	// TopUp is an open top-up's payment page; Invoice a paid checkout's invoice.
 	TopUp, Invoice string
+	// DeclinedGift is a card-paid gift its recipient declined.
+	DeclinedGift string
 	// Import is the column mapping of an uploaded list.
 	Import string
 	// Deliveries is a webhook endpoint's deliveries.
@@ -74,6 +76,8 @@ func (h *hooks) pagesWorld() *pagesWorld {
 	w.Review = "/campaigns/" + h.env.NewBatch(t, owner.principal(), 3).ID + "?review=1"
 	h.openCheckout(owner, h.env.NewBatch(t, owner.principal(), 2))
 	w.Invoice = h.payAndLaunch(owner, h.env.NewBatch(t, owner.principal(), 4))
+	_, declined := h.declinedCardGift(owner)
+	w.DeclinedGift = "/gifts/" + declined
 
 	res := owner.post("/balance/topup", url.Values{"amount": {"250.00"}, "idempotencyKey": {"pages-" + core.RandomHex(4)}})
 	require.Equal(t, http.StatusSeeOther, res.StatusCode, res.Body)

@@ -171,5 +171,6 @@ var notices = map[string]string{
 	"auto-approve-on":     "Auto-approve is on for this playbook.",
 	"auto-approve-off":    "Auto-approve is off. Every person waits for approval; the limits are kept.",
 	"refund-requested":    "The refund request was sent to Giftwell's staff. Nothing is refunded until they approve it.",
+	"regifted":            "The gift has a new recipient and a new link; its payment goes with it. Send them the link.",
 	"imported":            "The list was imported.",
 }

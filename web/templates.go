@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/billing"
 	"github.com/giftwell/giftwell/core/giftlink"
 	"github.com/giftwell/giftwell/core/identity"
 	"github.com/giftwell/giftwell/internal/webshell"
@@ -110,6 +111,7 @@ var templateFuncs = template.FuncMap{
 	"giftStatus":    giftStatusName,
 	"giftBadge":     giftStatusBadge,
 	"itemStatus":    invoiceItemStatus,
+	"itemMoney":     billing.MoneyWords,
 	"orderState":    orderStateName,
 	"outcome":       outcomeName,
 	"checkoutState": checkoutStateName,

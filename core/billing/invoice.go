@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/gift"
 	"github.com/giftwell/giftwell/sql/db"
 )
 
@@ -24,6 +25,10 @@ type Invoice struct {
 	TotalCents   int64
 	// RefundedCents is what the processor has refunded so far.
 	RefundedCents int64
+	// Totals count the checkout's gifts by the one definition of each
+	// figure (gift.Totals): what is spent on gifts on their way, what is
+	// held for declined or expired ones, what came back.
+	Totals gift.Totals
 }
 
 // Invoice reads the invoice of paid checkout id of p's workspace. It
@@ -52,12 +57,13 @@ func (a *Service) Invoice(ctx context.Context, p core.Principal, id string) (Inv
 	return Invoice{
 		Number: "INV-" + strings.ToUpper(strings.TrimPrefix(row.ID, PrefixCheckout)), CheckoutID: row.ID, CampaignID: row.CampaignID,
 		CampaignName: c.Name, Mode: core.Mode(row.Mode), PaidAt: row.PaidAt.UTC(), Items: items, TotalCents: row.AmountCents,
-		RefundedCents: row.RefundedCents,
+		RefundedCents: row.RefundedCents, Totals: checkoutTotals(items),
 	}, nil
 }
 
 // Lines are the invoice as lines of text, as its PDF prints them.
 func (inv Invoice) Lines() []string {
+	// One line per item says where its money is (MoneyLine).
 	out := []string{
 		"Giftwell invoice " + inv.Number,
 		"Checkout " + inv.CheckoutID + " (" + string(inv.Mode) + " mode)",
@@ -66,9 +72,13 @@ func (inv Invoice) Lines() []string {
 		"",
 	}
 	for _, it := range inv.Items {
-		out = append(out, fmt.Sprintf("%3d. %-40s %12s", it.Row(), core.Clip(it.RecipientName, 40), core.Dollars(it.AmountCents)))
+		out = append(out, fmt.Sprintf("%3d. %-40s %12s  %s", it.Row(), core.Clip(it.RecipientName, 40), core.Dollars(it.AmountCents), MoneyWords(it.Money())))
 	}
 	out = append(out, "", fmt.Sprintf("Total (USD, all-in: delivery and US sales tax included) %s", core.Dollars(inv.TotalCents)))
+	t := inv.Totals
+	out = append(out, fmt.Sprintf("Gifts %d: %d sent, %d declined, %d expired", t.Gifts, t.Sent, t.Declined, t.Expired),
+		fmt.Sprintf("Spent on gifts sent %s; held for declined or expired gifts %s; refunded to the card %s",
+			core.Dollars(t.SentCents), core.Dollars(t.HeldCents), core.Dollars(t.RefundedCents)))
 	if inv.RefundedCents > 0 {
 		out = append(out, "Refunded "+core.Dollars(inv.RefundedCents))
 	}
@@ -76,6 +86,21 @@ func (inv Invoice) Lines() []string {
 		out = append(out, "", "Test mode: no money moved.")
 	}
 	return out
+}
+
+// MoneyWords says where an invoice item's money is, in a few words.
+func MoneyWords(m gift.MoneyState) string {
+	switch m {
+	case gift.MoneySpent:
+		return "spent on the gift"
+	case gift.MoneyHeld:
+		return "held for a regift or a refund"
+	case gift.MoneyBack:
+		return "refunded to the card"
+	case gift.MoneyNone:
+		return "cancelled"
+	}
+	return "not a gift yet"
 }
 
 // PDF renders the invoice as a one-page PDF (more lines go on further

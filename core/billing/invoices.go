@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/gift"
 	"github.com/giftwell/giftwell/core/giftlink"
 	"github.com/giftwell/giftwell/core/ledger"
 	"github.com/giftwell/giftwell/sql/db"
@@ -70,7 +71,30 @@ type CheckoutItem struct {
 	AmountCents    int64  `json:"amountCents" jsonschema:"what the position cost in USD cents"`
 	SendID         string `json:"sendId,omitempty" jsonschema:"the gift launch made for it; absent until then"`
 	Status         string `json:"status" jsonschema:"the gift's status; pending before launch prepares it, failed when it could not become a gift"`
-	RefundEligible bool   `json:"refundEligible" jsonschema:"true when an owner or admin may ask a refund for the gift now, as its link's canRequestRefund: unused, its link revoked or expired, no request waiting or refunded"`
+	RefundEligible bool   `json:"refundEligible" jsonschema:"true when an owner or admin may ask a refund for the gift now, as its link's canRequestRefund: unused with its link revoked or expired, or declined by its recipient; no request waiting or refunded"`
+
+	// refunded is set when the gift's refund to the card succeeded.
+	refunded bool
+}
+
+// Money is where the item's money is (gift.MoneyOf): "" before launch
+// made its gift, or when it could not.
+func (it CheckoutItem) Money() gift.MoneyState {
+	if it.SendID == "" {
+		return ""
+	}
+	return gift.MoneyOf(gift.SendStatus(it.Status), gift.FundedByCheckout, it.refunded)
+}
+
+// checkoutTotals counts the gifts of items by gift.Totals.
+func checkoutTotals(items []CheckoutItem) gift.Totals {
+	var t gift.Totals
+	for _, it := range items {
+		if it.SendID != "" {
+			t.Add(gift.SendStatus(it.Status), gift.FundedByCheckout, it.refunded, 1, it.AmountCents)
+		}
+	}
+	return t
 }
 
 // Row is the item's line number on an invoice, counted from 1 (Position
@@ -109,6 +133,7 @@ func (a *Service) checkoutItems(ctx context.Context, q *db.Queries, workspaceID,
 				it.Status = *r.SendStatus
 			}
 			it.RefundEligible = refundEligible(r, now)
+			it.refunded = giftlink.RefundState(r.RefundState) == giftlink.RefundRefunded
 		case r.ErrorCode != "":
 			it.Status = "failed"
 		}
@@ -125,7 +150,7 @@ func refundEligible(r db.CheckoutItemListRow, now time.Time) bool {
 		return false
 	}
 	f := giftlink.RefundFacts{
-		SendID: *r.SendID, SendStatus: *r.SendStatus, LinkState: *r.LinkState, LinkExpiresAt: *r.LinkExpiresAt,
+		SendID: *r.SendID, SendStatus: *r.SendStatus, FundedBy: gift.FundedByCheckout, LinkState: *r.LinkState, LinkExpiresAt: *r.LinkExpiresAt,
 		Refund: giftlink.RefundState(r.RefundState),
 	}
 	if r.SendTotalCents != nil {

@@ -55,7 +55,7 @@ type Link struct {
 	ContactEmail   string `json:"contactEmail" jsonschema:"the contact address shown, or empty"`
 	LogoAssetID    string `json:"logoAssetId" jsonschema:"the logo shown, or empty"`
 	ValueCents     int64  `json:"valueCents" jsonschema:"what the gift cost, USD cents"`
-	CanRegift      bool   `json:"canRegift" jsonschema:"true when regift_gift_link may send this gift to someone else"`
+	CanRegift      bool   `json:"canRegift" jsonschema:"true when regift_gift_link may send this gift to someone else: an unused gift, or a card-paid gift its recipient declined (regifted only by a signed-in owner or admin, whose money then goes to the new person)"`
 	// CanRequestRefund: an unused link that can no longer be used (revoked
 	// or expired) of a gift that was paid.
 	CanRequestRefund bool `json:"canRequestRefund" jsonschema:"true when a signed-in owner or admin may ask staff to refund this unused gift"`
@@ -152,13 +152,14 @@ func (v linkView) item(cfg core.Config, now time.Time) Link {
 // (v.checkout, read for lists; regift itself asks noCheckoutInProgress
 // under its lock). A revoked link can be regifted.
 func (v linkView) canRegift(now time.Time) error {
-	if v.state(now) == LinkExpired {
+	declined := gift.CanRegiftDeclined(gift.SendStatus(v.send.Status), gift.FundedBy(v.send.FundedBy), v.send.AddressConfirmedAt != nil)
+	if !declined && v.state(now) == LinkExpired {
 		return core.FieldError(core.CodeInvalidRequestState, "sendId",
 			"the link of gift %s expired on %s; an expired gift cannot be regifted", v.send.ID, v.link.ExpiresAt.Format(time.RFC3339))
 	}
-	if v.send.Status != string(gift.SendAwaitingAddress) || v.link.State == string(LinkUsed) {
+	if !declined && (v.send.Status != string(gift.SendAwaitingAddress) || v.link.State == string(LinkUsed)) {
 		return core.FieldError(core.CodeInvalidRequestState, "sendId",
-			"gift %s is %s and its link was used; only an unused gift can be regifted", v.send.ID, v.send.Status)
+			"gift %s is %s and its link was used; only an unused gift, or a card-paid gift its recipient declined, can be regifted", v.send.ID, v.send.Status)
 	}
 	if v.refund.open() || v.refund == RefundRefunded {
 		return core.FieldError(core.CodeInvalidRequestState, "sendId",

@@ -68,7 +68,7 @@ func refundFromRow(r db.GiftRefund) GiftRefund {
 // or nil (CanRequestRefund).
 func (v linkView) canRequestRefund(now time.Time) error {
 	return CanRequestRefund(RefundFacts{
-		SendID: v.send.ID, SendStatus: v.send.Status, TotalCents: v.send.TotalCents,
+		SendID: v.send.ID, SendStatus: v.send.Status, TotalCents: v.send.TotalCents, FundedBy: gift.FundedBy(v.send.FundedBy),
 		LinkState: v.link.State, LinkExpiresAt: v.link.ExpiresAt, Refund: v.refund,
 	}, now)
 }

@@ -15,6 +15,9 @@ type RefundFacts struct {
 	SendID     string
 	SendStatus string
 	TotalCents int64
+	// FundedBy says how the gift was paid: a card-paid gift declined by
+	// its recipient may be refunded to the card.
+	FundedBy gift.FundedBy
 	// LinkState is the link's stored state (active, used or revoked) and
 	// LinkExpiresAt when it stops working.
 	LinkState     string
@@ -47,18 +50,23 @@ func linkStateAt(stored string, expiresAt time.Time, sendStatus string, now time
 
 // CanRequestRefund says why a refund cannot be asked for the gift of f at
 // now, or nil: a paid gift (balance or card) whose link can no longer be
-// used (revoked or expired) before anyone confirmed an address, with no
-// request waiting or refunded. Its refusals are INVALID_REQUEST_STATE
-// naming id.
+// used (revoked or expired) before anyone confirmed an address, or a
+// card-paid gift its recipient declined (its money is held for it,
+// docs/decisions/0119-money-after-a-decline.md), with no request waiting
+// or refunded. Its refusals are INVALID_REQUEST_STATE naming id.
 func CanRequestRefund(f RefundFacts, now time.Time) error {
 	st := linkStateAt(f.LinkState, f.LinkExpiresAt, f.SendStatus, now)
+	declined := f.SendStatus == string(gift.SendDeclined)
 	switch {
-	case st != LinkRevoked && st != LinkExpired:
+	case declined && f.FundedBy != gift.FundedByCheckout:
 		return core.FieldError(core.CodeInvalidRequestState, "id",
-			"the link of gift %s is %s; only a gift whose link was revoked or expired unused can be refunded", f.SendID, st)
-	case f.SendStatus != string(gift.SendAwaitingAddress) && f.SendStatus != string(gift.SendExpired):
+			"gift %s was declined and its cost already went back to the balance; there is nothing to refund", f.SendID)
+	case !declined && st != LinkRevoked && st != LinkExpired:
 		return core.FieldError(core.CodeInvalidRequestState, "id",
-			"gift %s is %s; only an unused gift can be refunded", f.SendID, f.SendStatus)
+			"the link of gift %s is %s; only a gift whose link was revoked or expired unused, or a card-paid gift its recipient declined, can be refunded", f.SendID, st)
+	case !declined && f.SendStatus != string(gift.SendAwaitingAddress) && f.SendStatus != string(gift.SendExpired):
+		return core.FieldError(core.CodeInvalidRequestState, "id",
+			"gift %s is %s; only an unused or declined gift can be refunded", f.SendID, f.SendStatus)
 	case f.TotalCents <= 0:
 		return core.FieldError(core.CodeInvalidRequestState, "id", "gift %s cost nothing; there is nothing to refund", f.SendID)
 	case f.Refund.open() || f.Refund == RefundRefunded:

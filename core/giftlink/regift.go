@@ -38,8 +38,11 @@ type RegiftRecipient struct {
 // advances, a new token replaces the old one (whose URL stops working at
 // once and says it was replaced), the link works 14 more days, and the
 // original payment stays. Nobody is emailed. The gift must be unused (it
-// waits for an address and its link was neither used nor expired), its
-// campaign active or paused. It returns the new link (with its url), or
+// waits for an address and its link was neither used nor expired), or a
+// card-paid gift its recipient declined before confirming an address,
+// whose held money a signed-in owner or admin sends on (ActPay; the gift
+// waits for its address again, gift.ReopenDeclinedTx); its campaign
+// active or paused. It returns the new link (with its url), or
 // VALIDATION_ERROR naming the field, NOT_FOUND naming id, GIFT_LINK_CONFLICT
 // naming generation (of two concurrent regifts exactly one wins),
 // INVALID_REQUEST_STATE naming sendId, CHECKOUT_LOCKED (a checkout of the
@@ -72,6 +75,12 @@ func (s *Service) Regift(ctx context.Context, p core.Principal, sendID string, r
 		if err := v.canRegift(now); err != nil {
 			return err
 		}
+		if v.send.Status == string(gift.SendDeclined) {
+			// Its money is held for it: where it goes is a payer's choice.
+			if err := core.Authorize(p, core.ActPay, s.Config.SiteURL+"/gifts/"+v.send.ID); err != nil {
+				return err
+			}
+		}
 		if err := noCheckoutInProgress(ctx, q, v.campaign.WorkspaceID, v.campaign.ID, now); err != nil {
 			return err
 		}
@@ -81,6 +90,12 @@ func (s *Service) Regift(ctx context.Context, p core.Principal, sendID string, r
 		raw, err := json.Marshal(snap)
 		if err != nil {
 			return core.Internal(err)
+		}
+		if v.send.Status == string(gift.SendDeclined) {
+			if _, err := s.Gifts.ReopenDeclinedTx(ctx, tx, v.send.ID); err != nil {
+				return err
+			}
+			v.send.Status = string(gift.SendAwaitingAddress)
 		}
 		if err := q.SendSetRecipient(ctx, db.SendSetRecipientParams{
 			Recipient: raw, RecipientName: who.Name, RecipientEmail: who.Email, UpdatedAt: now, ID: v.send.ID,
@@ -104,7 +119,7 @@ func (s *Service) Regift(ctx context.Context, p core.Principal, sendID string, r
 		v.send.Recipient, v.send.RecipientName, v.send.RecipientEmail, v.send.UpdatedAt = raw, who.Name, who.Email, now
 		v.link.Generation, v.link.TokenSalt, v.link.Message = gen, salt, msg
 		v.link.MessageVersion++
-		v.link.State, v.link.RevokedAt = string(LinkActive), nil
+		v.link.State, v.link.RevokedAt, v.link.UsedAt = string(LinkActive), nil, nil
 		v.link.CreatedAt, v.link.ExpiresAt, v.link.UpdatedAt = now, now.Add(gift.GiftLinkLifetime), now
 		if err := s.recordChange(ctx, tx, p, v, changeRegift, now); err != nil {
 			return err

@@ -158,14 +158,15 @@ func TestCampaignResults(t *testing.T) {
 	// A cancelled gift's earlier meeting counts nowhere.
 	out(ids[3], tracking.OutcomeMeetingBooked)
 	move(ids[3], gift.SendCancelled)
-	// A declined gift counts but commits nothing.
+	// A declined balance-paid gift counts, is credited back (refunded) and
+	// commits nothing.
 	move(ids[4], gift.SendDeclined)
 
 	res, err := app.Tracking.CampaignResults(ctx, g.key, c)
 	require.NoError(t, err)
 	require.Equal(t, tracking.Results{
-		CampaignID: c, TotalSends: 5, Cancelled: 1, Delivered: 2, Replied: 3, Meetings: 2, MeetingsHeld: 1,
-		CommittedCents: 4 * 9_000, CostPerMeetingCents: apptest.Ptr(int64(18_000)),
+		CampaignID: c, TotalSends: 5, Cancelled: 1, Sent: 4, Delivered: 2, Declined: 1, Refunded: 1, Replied: 3, Meetings: 2, MeetingsHeld: 1,
+		CommittedCents: 4 * 9_000, RefundedCents: 9_000, CostPerMeetingCents: apptest.Ptr(int64(18_000)),
 		OutcomeSource: "team_reported", MeetingDenominator: "meeting_booked_or_held",
 	}, res)
 	// One more meeting: 36000 / 3.

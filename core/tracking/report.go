@@ -31,16 +31,25 @@ type ReportInput struct {
 }
 
 // ReportCounts are a report's figures for one campaign or in total: the
-// gifts created in the range by status, what the ones not cancelled
-// committed, and the outcomes the team reported for them.
+// gifts created in the range by status, their money by the one definition
+// of each figure (gift.Totals), and the outcomes the team reported for
+// them.
 type ReportCounts struct {
-	Gifts               int            `json:"gifts" jsonschema:"gifts created in the range that are not cancelled"`
+	Gifts               int            `json:"gifts" jsonschema:"gifts created in the range that are not cancelled: sent + declined + expired"`
 	Cancelled           int            `json:"cancelled" jsonschema:"cancelled gifts, left out of every other figure"`
+	Sent                int            `json:"sent" jsonschema:"gifts on their way to their person or with them: awaiting_address, ready, in_production, shipped or delivered"`
+	Declined            int            `json:"declined" jsonschema:"gifts their recipient declined, refunded or not"`
+	Expired             int            `json:"expired" jsonschema:"gifts whose link expired before an address was confirmed, refunded or not"`
+	Refunded            int            `json:"refunded" jsonschema:"declined or expired gifts whose cost came back, credited to the balance or refunded to the card"`
 	Statuses            map[string]int `json:"statuses" jsonschema:"gifts by current status, every status named, cancelled included"`
-	CommittedCents      int64          `json:"committedCents" jsonschema:"what the gifts that are not cancelled cost in USD cents; declined gifts commit nothing. Not revenue"`
+	CommittedCents      int64          `json:"committedCents" jsonschema:"what the gifts that are not cancelled cost in USD cents, less what came back (refundedCents): every sent gift, and a declined or expired gift until it is refunded. Not revenue"`
+	HeldCents           int64          `json:"heldCents" jsonschema:"the part of committedCents held for declined or expired gifts not refunded yet: it waits for a regift or a refund"`
+	RefundedCents       int64          `json:"refundedCents" jsonschema:"what came back for refunded gifts in USD cents, to the balance or the card"`
 	ReportedReplies     int            `json:"reportedReplies" jsonschema:"gifts whose reported outcome is replied or a meeting"`
 	ReportedMeetings    int            `json:"reportedMeetings" jsonschema:"gifts whose reported outcome is meeting_booked or meeting_held"`
 	CostPerMeetingCents *int64         `json:"costPerMeetingCents" jsonschema:"committedCents divided by reportedMeetings, rounded to the nearest cent; null without meetings"`
+
+	totals gift.Totals
 }
 
 // ReportCampaign is one campaign's row of a report.
@@ -190,9 +199,9 @@ func readReport(ctx context.Context, q *db.Queries, workspaceID string, r report
 		out.Totals.add(row)
 	}
 	for i := range out.Campaigns {
-		out.Campaigns[i].costPerMeeting()
+		out.Campaigns[i].finish()
 	}
-	out.Totals.costPerMeeting()
+	out.Totals.finish()
 	return out, nil
 }
 
@@ -218,21 +227,24 @@ func newReportCounts() ReportCounts {
 	return c
 }
 
-// add counts row (one campaign's gifts in one status) into c.
+// add counts row (one campaign's gifts in one status, payment and money
+// state) into c.
 func (c *ReportCounts) add(row db.ReportCampaignsRow) {
+	st := gift.SendStatus(row.Status)
 	c.Statuses[row.Status] += int(row.Gifts)
-	if gift.SendStatus(row.Status) == gift.SendCancelled {
-		c.Cancelled += int(row.Gifts)
-		return
+	c.totals.Add(st, gift.FundedBy(row.FundedBy), row.MoneyBack, int(row.Gifts), row.Cents)
+	if st != gift.SendCancelled {
+		c.ReportedReplies += int(row.Replies)
+		c.ReportedMeetings += int(row.Meetings)
 	}
-	c.Gifts += int(row.Gifts)
-	c.CommittedCents += row.CommittedCents
-	c.ReportedReplies += int(row.Replies)
-	c.ReportedMeetings += int(row.Meetings)
 }
 
-// costPerMeeting sets c's cost per meeting, as campaign_results rounds it.
-func (c *ReportCounts) costPerMeeting() {
+// finish sets c's figures from its totals, and its cost per meeting as
+// campaign_results rounds it.
+func (c *ReportCounts) finish() {
+	t := c.totals
+	c.Gifts, c.Cancelled, c.Sent, c.Declined, c.Expired, c.Refunded = t.Gifts, t.Cancelled, t.Sent, t.Declined, t.Expired, t.Refunded
+	c.CommittedCents, c.HeldCents, c.RefundedCents = t.CommittedCents, t.HeldCents, t.RefundedCents
 	c.CostPerMeetingCents = costPerMeetingCents(c.CommittedCents, c.ReportedMeetings)
 }
 

@@ -10,10 +10,13 @@ import (
 )
 
 // ReportExportColumns are the columns of GET /reports/export.csv: one row
-// per campaign of the report with its totals, never a recipient's details.
+// per campaign of the report with its totals, never a recipient's details;
+// the figures added with gift.Totals (sent to refunded_cents) come last, so
+// that older readers of the first columns read on.
 var ReportExportColumns = []string{
 	"campaign_id", "campaign_name", "mode", "from", "to", "gifts", "cancelled", "committed_cents",
 	"reported_replies", "reported_meetings", "cost_per_meeting_cents",
+	"sent", "declined", "expired", "refunded", "held_cents", "refunded_cents",
 }
 
 // ReportExport is a report as CSV.
@@ -41,6 +44,8 @@ func (a *Service) ExportReport(ctx context.Context, p core.Principal, in ReportI
 		_ = w.Write([]string{
 			c.CampaignID, core.CSVCell(c.Name), string(r.Mode), r.From, r.To, strconv.Itoa(c.Gifts), strconv.Itoa(c.Cancelled),
 			strconv.FormatInt(c.CommittedCents, 10), strconv.Itoa(c.ReportedReplies), strconv.Itoa(c.ReportedMeetings), cost,
+			strconv.Itoa(c.Sent), strconv.Itoa(c.Declined), strconv.Itoa(c.Expired), strconv.Itoa(c.Refunded),
+			strconv.FormatInt(c.HeldCents, 10), strconv.FormatInt(c.RefundedCents, 10),
 		})
 	}
 	w.Flush()

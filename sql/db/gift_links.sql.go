@@ -608,7 +608,7 @@ func (q *Queries) GiftLinkMarkOpened(ctx context.Context, sendID string) (int64,
 const giftLinkRegift = `-- name: GiftLinkRegift :exec
 UPDATE gift_links
 SET generation = generation + 1, token_salt = $1, message = $2,
-    message_version = message_version + 1, state = 'active', revoked_at = NULL,
+    message_version = message_version + 1, state = 'active', revoked_at = NULL, used_at = NULL,
     created_at = $3, expires_at = $4, updated_at = $3
 WHERE send_id = $5
 `
@@ -621,7 +621,8 @@ type GiftLinkRegiftParams struct {
 	SendID    string
 }
 
-// A new generation: a new token (salt), a new 14 days, active again.
+// A new generation: a new token (salt), a new 14 days, active again (a
+// link its recipient used to decline is unused again).
 func (q *Queries) GiftLinkRegift(ctx context.Context, arg GiftLinkRegiftParams) error {
 	_, err := q.db.Exec(ctx, giftLinkRegift,
 		arg.TokenSalt,

@@ -546,6 +546,20 @@ type Send struct {
 	DecidedAt             *time.Time
 }
 
+type SendMoney struct {
+	ID          string
+	WorkspaceID string
+	CampaignID  string
+	Mode        string
+	Status      string
+	FundedBy    string
+	TotalCents  int64
+	Outcome     string
+	CreatedAt   time.Time
+	Credited    bool
+	Refunded    bool
+}
+
 type SendOutcome struct {
 	ID              int64
 	WorkspaceID     string

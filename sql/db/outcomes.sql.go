@@ -11,13 +11,10 @@ import (
 )
 
 const campaignResults = `-- name: CampaignResults :one
-SELECT count(*) FILTER (WHERE status <> 'cancelled')::int AS total_sends,
-       count(*) FILTER (WHERE status = 'cancelled')::int AS cancelled,
-       count(*) FILTER (WHERE status = 'delivered')::int AS delivered,
+SELECT count(*) FILTER (WHERE status = 'delivered')::int AS delivered,
        count(*) FILTER (WHERE status <> 'cancelled' AND outcome IN ('replied', 'meeting_booked', 'meeting_held'))::int AS replied,
        count(*) FILTER (WHERE status <> 'cancelled' AND outcome IN ('meeting_booked', 'meeting_held'))::int AS meetings,
-       count(*) FILTER (WHERE status <> 'cancelled' AND outcome = 'meeting_held')::int AS meetings_held,
-       coalesce(sum(total_cents) FILTER (WHERE status NOT IN ('cancelled', 'declined')), 0)::bigint AS committed_cents
+       count(*) FILTER (WHERE status <> 'cancelled' AND outcome = 'meeting_held')::int AS meetings_held
 FROM sends
 WHERE workspace_id = $1 AND campaign_id = $2
 `
@@ -28,28 +25,22 @@ type CampaignResultsParams struct {
 }
 
 type CampaignResultsRow struct {
-	TotalSends     int32
-	Cancelled      int32
-	Delivered      int32
-	Replied        int32
-	Meetings       int32
-	MeetingsHeld   int32
-	CommittedCents int64
+	Delivered    int32
+	Replied      int32
+	Meetings     int32
+	MeetingsHeld int32
 }
 
-// A campaign's results: cancelled gifts are counted apart and nowhere else;
-// declined gifts commit nothing.
+// A campaign's delivered gifts and reported outcomes; cancelled gifts count
+// nowhere. Its gifts and money are gift.Totals (SendMoneyByCampaign).
 func (q *Queries) CampaignResults(ctx context.Context, arg CampaignResultsParams) (CampaignResultsRow, error) {
 	row := q.db.QueryRow(ctx, campaignResults, arg.WorkspaceID, arg.CampaignID)
 	var i CampaignResultsRow
 	err := row.Scan(
-		&i.TotalSends,
-		&i.Cancelled,
 		&i.Delivered,
 		&i.Replied,
 		&i.Meetings,
 		&i.MeetingsHeld,
-		&i.CommittedCents,
 	)
 	return i, err
 }

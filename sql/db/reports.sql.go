@@ -12,18 +12,18 @@ import (
 
 const reportCampaigns = `-- name: ReportCampaigns :many
 
-SELECT s.campaign_id, c.name AS campaign_name, s.status,
+SELECT s.campaign_id, c.name AS campaign_name, s.status, s.funded_by, (s.credited OR s.refunded)::boolean AS money_back,
        count(*)::int AS gifts,
+       coalesce(sum(s.total_cents), 0)::bigint AS cents,
        count(*) FILTER (WHERE s.outcome IN ('replied', 'meeting_booked', 'meeting_held'))::int AS replies,
-       count(*) FILTER (WHERE s.outcome IN ('meeting_booked', 'meeting_held'))::int AS meetings,
-       coalesce(sum(s.total_cents) FILTER (WHERE s.status NOT IN ('cancelled', 'declined')), 0)::bigint AS committed_cents
-FROM sends s
+       count(*) FILTER (WHERE s.outcome IN ('meeting_booked', 'meeting_held'))::int AS meetings
+FROM send_money s
 JOIN campaigns c ON c.id = s.campaign_id
 WHERE s.workspace_id = $1 AND s.mode = $2
   AND s.created_at >= $3 AND s.created_at < $4
   AND ($5::text IS NULL OR s.campaign_id = $5::text)
-GROUP BY s.campaign_id, c.name, s.status
-ORDER BY c.name, s.campaign_id, s.status
+GROUP BY s.campaign_id, c.name, s.status, s.funded_by, 5
+ORDER BY c.name, s.campaign_id, s.status, s.funded_by, 5
 `
 
 type ReportCampaignsParams struct {
@@ -35,19 +35,21 @@ type ReportCampaignsParams struct {
 }
 
 type ReportCampaignsRow struct {
-	CampaignID     string
-	CampaignName   string
-	Status         string
-	Gifts          int32
-	Replies        int32
-	Meetings       int32
-	CommittedCents int64
+	CampaignID   string
+	CampaignName string
+	Status       string
+	FundedBy     string
+	MoneyBack    bool
+	Gifts        int32
+	Cents        int64
+	Replies      int32
+	Meetings     int32
 }
 
 // Reports (get_report): a workspace's gifts of one mode created in a range.
-// Per campaign, the gifts created in [from_at, to_at) by status and
-// reported outcome: cancelled gifts are counted apart and nowhere else;
-// declined gifts commit nothing.
+// Per campaign, the gifts created in [from_at, to_at) by status, payment,
+// whether their cost came back, and reported outcome; gift.Totals counts
+// them (docs/decisions/0119-money-after-a-decline.md).
 func (q *Queries) ReportCampaigns(ctx context.Context, arg ReportCampaignsParams) ([]ReportCampaignsRow, error) {
 	rows, err := q.db.Query(ctx, reportCampaigns,
 		arg.WorkspaceID,
@@ -67,10 +69,12 @@ func (q *Queries) ReportCampaigns(ctx context.Context, arg ReportCampaignsParams
 			&i.CampaignID,
 			&i.CampaignName,
 			&i.Status,
+			&i.FundedBy,
+			&i.MoneyBack,
 			&i.Gifts,
+			&i.Cents,
 			&i.Replies,
 			&i.Meetings,
-			&i.CommittedCents,
 		); err != nil {
 			return nil, err
 		}

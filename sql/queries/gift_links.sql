@@ -55,10 +55,11 @@ SET message = @message, branding = @branding, message_version = message_version 
 WHERE send_id = @send_id;
 
 -- name: GiftLinkRegift :exec
--- A new generation: a new token (salt), a new 14 days, active again.
+-- A new generation: a new token (salt), a new 14 days, active again (a
+-- link its recipient used to decline is unused again).
 UPDATE gift_links
 SET generation = generation + 1, token_salt = @token_salt, message = @message,
-    message_version = message_version + 1, state = 'active', revoked_at = NULL,
+    message_version = message_version + 1, state = 'active', revoked_at = NULL, used_at = NULL,
     created_at = @created_at, expires_at = @expires_at, updated_at = @created_at
 WHERE send_id = @send_id;
 

@@ -19,7 +19,14 @@ SET outcome = @outcome, outcome_occurred_at = @occurred_at, updated_at = @update
 WHERE id = @id AND (outcome_occurred_at IS NULL OR outcome_occurred_at <= @occurred_at);
 
 -- name: CampaignResults :one
--- A campaign's results: cancelled gifts are counted apart and nowhere else;
+-- A campaign's delivered gifts and reported outcomes; cancelled gifts count
+-- nowhere. Its gifts and money are gift.Totals (SendMoneyByCampaign).
+SELECT count(*) FILTER (WHERE status = 'delivered')::int AS delivered,
+       count(*) FILTER (WHERE status <> 'cancelled' AND outcome IN ('replied', 'meeting_booked', 'meeting_held'))::int AS replied,
+       count(*) FILTER (WHERE status <> 'cancelled' AND outcome IN ('meeting_booked', 'meeting_held'))::int AS meetings,
+       count(*) FILTER (WHERE status <> 'cancelled' AND outcome = 'meeting_held')::int AS meetings_held
+FROM sends
+WHERE workspace_id = @workspace_id AND campaign_id = @campaign_id;
 -- declined gifts commit nothing.
 SELECT count(*) FILTER (WHERE status <> 'cancelled')::int AS total_sends,
        count(*) FILTER (WHERE status = 'cancelled')::int AS cancelled,

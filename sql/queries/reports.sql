@@ -1,21 +1,21 @@
 -- Reports (get_report): a workspace's gifts of one mode created in a range.
 
 -- name: ReportCampaigns :many
--- Per campaign, the gifts created in [from_at, to_at) by status and
--- reported outcome: cancelled gifts are counted apart and nowhere else;
--- declined gifts commit nothing.
-SELECT s.campaign_id, c.name AS campaign_name, s.status,
+-- Per campaign, the gifts created in [from_at, to_at) by status, payment,
+-- whether their cost came back, and reported outcome; gift.Totals counts
+-- them (docs/decisions/0119-money-after-a-decline.md).
+SELECT s.campaign_id, c.name AS campaign_name, s.status, s.funded_by, (s.credited OR s.refunded)::boolean AS money_back,
        count(*)::int AS gifts,
+       coalesce(sum(s.total_cents), 0)::bigint AS cents,
        count(*) FILTER (WHERE s.outcome IN ('replied', 'meeting_booked', 'meeting_held'))::int AS replies,
-       count(*) FILTER (WHERE s.outcome IN ('meeting_booked', 'meeting_held'))::int AS meetings,
-       coalesce(sum(s.total_cents) FILTER (WHERE s.status NOT IN ('cancelled', 'declined')), 0)::bigint AS committed_cents
-FROM sends s
+       count(*) FILTER (WHERE s.outcome IN ('meeting_booked', 'meeting_held'))::int AS meetings
+FROM send_money s
 JOIN campaigns c ON c.id = s.campaign_id
 WHERE s.workspace_id = @workspace_id AND s.mode = @mode
   AND s.created_at >= @from_at AND s.created_at < @to_at
   AND (sqlc.narg(campaign_id)::text IS NULL OR s.campaign_id = sqlc.narg(campaign_id)::text)
-GROUP BY s.campaign_id, c.name, s.status
-ORDER BY c.name, s.campaign_id, s.status;
+GROUP BY s.campaign_id, c.name, s.status, s.funded_by, 5
+ORDER BY c.name, s.campaign_id, s.status, s.funded_by, 5;
 
 -- name: ReportWeeks :many
 -- Per ISO week (Monday, UTC) of the range, the gifts that are not
