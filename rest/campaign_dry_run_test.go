@@ -32,6 +32,7 @@ func TestUpdateCampaignDryRunOverREST(t *testing.T) {
 	require.Equal(t, "active", c["status"])
 	require.Equal(t, version, c["policyVersion"])
 	dry := c["dryRun"].(jsonObj)
+	t.Logf("PATCH /campaigns/%s %s -> dryRun: %v", id, body, dry)
 	require.Equal(t, true, dry["returnsToDraft"])
 	require.Equal(t, []any{"status", "meetingUrl"}, dry["changes"])
 	require.EqualValues(t, version.(float64)+1, dry["policyVersion"])
