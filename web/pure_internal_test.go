@@ -116,6 +116,10 @@ func TestEveryPageRenders(t *testing.T) {
 			Items:   []approval.QueueItem{{CampaignID: "cmp_1", RecipientID: "rcp_1", Blockers: []string{campaign.ReasonRepeatReview.Blocker()}, State: campaign.ApprovalScheduled}},
 			Skipped: []approval.SkippedItem{{CampaignID: "cmp_1", RecipientID: "rcp_2"}}, MoreSkipped: 1,
 			Flash: &queueNotice{Summary: "1 could not be approved:", Failed: true, Failures: []queueFailureGroup{{Names: "rcp_1", Message: "No.", TopUp: true}}, More: "1 more not listed here."}},
+		"activity": activityData{Who: "key:key_1", Actors: []activityActor{{Value: "key:key_1", Label: "Key 'HubSpot agent'"}},
+			Items: []activityRow{{Activity: core.Activity{ID: "act_1", Kind: "skipped", CampaignID: "cmp_1", SendID: "send_1"}, Sentence: "Ana skipped Sam.", Who: "Ana"}},
+			Cursor: "c1", Next: "c2"},
+		"unsubscribe": unsubscribeData{Label: "People waiting for approval", Token: "t", Done: true},
 	}
 	require.Len(t, p.byName, len(data), "every page has a case here")
 	sh := &shell{Workspace: identity.WorkspaceSummary{ID: "ws_1", Name: "Acme"}, Workspaces: []identity.WorkspaceSummary{{ID: "ws_1"}, {ID: "ws_2"}}}

@@ -12,6 +12,8 @@ import (
 
 	"github.com/giftwell/giftwell"
 	"github.com/giftwell/giftwell/core/approval"
+	"github.com/giftwell/giftwell/core/identity"
+	"github.com/giftwell/giftwell/core/notify"
 )
 
 // serverApp is an App over w's database as serve runs one: a pool of 24
@@ -31,6 +33,9 @@ func (w *playbooks) serverApp() (*giftwell.App, *river.Client[pgx.Tx]) {
 	app.Ledger.Payments = w.env.App.Ledger.Payments
 	workers := river.NewWorkers()
 	river.AddWorker(workers, &approval.ScheduledApprovalWorker{Approvals: app.Approvals})
+	// People who wait bring an approver email, as in serve.
+	river.AddWorker(workers, &notify.NoticeWorker{Notify: app.Notify})
+	river.AddWorker(workers, &identity.DeliverEmailWorker{Identity: app.Identity, Sender: identity.LogSender{Log: slog.New(slog.DiscardHandler)}})
 	jobs, err := river.NewClient(riverpgxv5.New(pool), &river.Config{
 		Logger:  slog.New(slog.DiscardHandler),
 		Workers: workers,
