@@ -117,7 +117,7 @@ func TestEveryPageRenders(t *testing.T) {
 			Skipped: []approval.SkippedItem{{CampaignID: "cmp_1", RecipientID: "rcp_2"}}, MoreSkipped: 1,
 			Flash: &queueNotice{Summary: "1 could not be approved:", Failed: true, Failures: []queueFailureGroup{{Names: "rcp_1", Message: "No.", TopUp: true}}, More: "1 more not listed here."}},
 		"activity": activityData{Who: "key:key_1", Actors: []activityActor{{Value: "key:key_1", Label: "Key 'HubSpot agent'"}},
-			Items: []activityRow{{Activity: core.Activity{ID: "act_1", Kind: "skipped", CampaignID: "cmp_1", SendID: "send_1"}, Sentence: "Ana skipped Sam.", Who: "Ana"}},
+			Items:  []activityRow{{Activity: core.Activity{ID: "act_1", Kind: "skipped", CampaignID: "cmp_1", SendID: "send_1"}, Sentence: "Ana skipped Sam.", Who: "Ana"}},
 			Cursor: "c1", Next: "c2"},
 		"unsubscribe": unsubscribeData{Label: "People waiting for approval", Token: "t", Done: true},
 	}
