@@ -1,7 +1,6 @@
 package mcp_test
 
 import (
-	"context"
 	"encoding/json"
 	"testing"
 
@@ -9,7 +8,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/giftwell/giftwell/core/approval"
-	"github.com/giftwell/giftwell/core/campaign"
 	"github.com/giftwell/giftwell/internal/apptest"
 )
 
@@ -21,7 +19,6 @@ import (
 // with the new amount to add.
 func TestTopUpDecidesWaitingPeopleOverMCP(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
 	b := setup(t)
 	app := b.env.App
 	a := agent{t: t, cs: b.connect(t, "/mcp", b.env.OwnerKey, "2026-07-28")}
@@ -32,15 +29,7 @@ func TestTopUpDecidesWaitingPeopleOverMCP(t *testing.T) {
 		t.Logf("%s: %s", label, raw)
 	}
 
-	pb := a.ok("create_campaign", map[string]any{"name": "Closed-won thanks", "mode": "always_on", "productId": "gourmet-snack-crate",
-		"senderName": "Sam", "senderCompany": "Acme", "message": "Thanks, {{firstName}}!", "monthlyBudgetCents": 1_000_000})
-	id := pb["id"].(string)
-	active := campaign.StatusActive
-	_, err := app.Campaigns.UpdateCampaign(ctx, owner, id, campaign.CampaignPatch{Status: &active})
-	require.NoError(t, err)
-	limit := int64(10_000)
-	_, err = app.Approvals.SetAutoApprove(ctx, owner, id, approval.AutoApproveSettings{Enabled: true, PerGiftMaxCents: &limit})
-	require.NoError(t, err)
+	id := activePlaybook(t, b, a, owner, "Closed-won thanks", true)
 
 	var people []string
 	for _, name := range []string{"Ana Ruiz", "Ben Okafor", "Chen Wei"} {

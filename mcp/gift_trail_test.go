@@ -7,6 +7,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/giftwell/giftwell/core"
 	"github.com/giftwell/giftwell/core/approval"
 	"github.com/giftwell/giftwell/core/campaign"
 )
@@ -29,23 +30,9 @@ func TestGiftSaysWhoPreparedAndDecidedOverMCP(t *testing.T) {
 		require.NoError(t, err)
 		t.Logf("%s: %s", label, raw)
 	}
-	playbook := func(name string, auto bool) string {
-		pb := key.ok("create_campaign", map[string]any{"name": name, "mode": "always_on", "productId": "gourmet-snack-crate",
-			"senderName": "Sam", "senderCompany": "Acme", "message": "Thanks, {{firstName}}!", "monthlyBudgetCents": 1_000_000})
-		id := pb["id"].(string)
-		active := campaign.StatusActive
-		_, err := app.Campaigns.UpdateCampaign(ctx, owner, id, campaign.CampaignPatch{Status: &active})
-		require.NoError(t, err)
-		if auto {
-			limit := int64(10_000)
-			_, err := app.Approvals.SetAutoApprove(ctx, owner, id, approval.AutoApproveSettings{Enabled: true, PerGiftMaxCents: &limit})
-			require.NoError(t, err)
-		}
-		return id
-	}
 
 	// A key's add, auto-approved.
-	auto := playbook("Closed-won thanks", true)
+	auto := activePlaybook(t, b, key, owner, "Closed-won thanks", true)
 	added := key.ok("add_to_playbook", map[string]any{"id": auto, "recipient": map[string]any{"name": "Priya Raman", "email": "priya@example.com"}})
 	approvalOf := added["approval"].(map[string]any)
 	require.Equal(t, "auto_approved", approvalOf["state"])
@@ -64,7 +51,7 @@ func TestGiftSaysWhoPreparedAndDecidedOverMCP(t *testing.T) {
 	require.NotEmpty(t, g["decidedAt"])
 
 	// A connected app's add, approved by the signed-in owner.
-	manual := playbook("Renewals", false)
+	manual := activePlaybook(t, b, key, owner, "Renewals", false)
 	waiting := conn.ok("add_to_playbook", map[string]any{"id": manual, "recipient": map[string]any{"name": "Sam Lee", "email": "sam@example.com"}})
 	require.Equal(t, "waiting", waiting["approval"].(map[string]any)["state"])
 	gift, err := app.Approvals.ApproveGift(ctx, owner, approval.QueueDecision{CampaignID: manual, RecipientID: waiting["recipientId"].(string)})
@@ -77,4 +64,25 @@ func TestGiftSaysWhoPreparedAndDecidedOverMCP(t *testing.T) {
 	require.Equal(t, b.env.OwnerEmail, decided["email"])
 	require.NotEmpty(t, decided["name"])
 	require.NotContains(t, decided, "ruleVersion")
+}
+
+// activePlaybook has a create a playbook of the gourmet snack crate ($90 a
+// gift) with a $10,000 monthly budget, which the signed-in owner turns on
+// and, with autoApprove, gives auto-approve up to $100 a gift; it returns
+// the playbook's ID.
+func activePlaybook(t *testing.T, b *bundle, a agent, owner core.Principal, name string, autoApprove bool) string {
+	t.Helper()
+	ctx := context.Background()
+	pb := a.ok("create_campaign", map[string]any{"name": name, "mode": "always_on", "productId": "gourmet-snack-crate",
+		"senderName": "Sam", "senderCompany": "Acme", "message": "Thanks, {{firstName}}!", "monthlyBudgetCents": 1_000_000})
+	id := pb["id"].(string)
+	active := campaign.StatusActive
+	_, err := b.env.App.Campaigns.UpdateCampaign(ctx, owner, id, campaign.CampaignPatch{Status: &active})
+	require.NoError(t, err)
+	if autoApprove {
+		limit := int64(10_000)
+		_, err := b.env.App.Approvals.SetAutoApprove(ctx, owner, id, approval.AutoApproveSettings{Enabled: true, PerGiftMaxCents: &limit})
+		require.NoError(t, err)
+	}
+	return id
 }

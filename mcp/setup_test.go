@@ -10,7 +10,6 @@ import (
 	"os"
 	"strings"
 	"testing"
-	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/require"
@@ -67,7 +66,7 @@ func setup(t testing.TB, opts ...func(*setupOptions)) *bundle {
 	if o.extraTools != nil {
 		list = append(list, o.extraTools(env.App)...)
 	}
-	grant := connectedApp(t, env, "Test assistant")
+	grant := env.ConnectedApp(t, "Test assistant").CredentialID
 	logs := &apptest.LogBuffer{}
 	h := mcp.NewHandler(mcp.Config{
 		App:                     env.App,
@@ -90,24 +89,6 @@ func setup(t testing.TB, opts ...func(*setupOptions)) *bundle {
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
 	return &bundle{env: env, srv: srv, tools: list, log: logs}
-}
-
-// connectedApp records an OAuth client named client and the owner's grant
-// to it, as connecting an assistant does, and returns the grant's ID: the
-// credential of the connections setup's tokens stand in for.
-func connectedApp(t testing.TB, env *apptest.Env, client string) string {
-	t.Helper()
-	ctx := context.Background()
-	now := time.Now()
-	clientID, grantID := core.NewID("oac_"), core.NewID("ogr_")
-	_, err := env.App.DB.Exec(ctx, `INSERT INTO oauth_clients (id, client_name, redirect_uris, token_endpoint_auth_method, grant_types, response_types, scope, created_at)
-		VALUES ($1, $2, ARRAY['https://claude.ai/cb'], 'none', ARRAY['authorization_code'], ARRAY['code'], 'gifts:read gifts:write', $3)`, clientID, client, now)
-	require.NoError(t, err)
-	_, err = env.App.DB.Exec(ctx, `INSERT INTO oauth_grants (id, client_id, workspace_id, user_id, resource, scopes, consented_at, expires_at, hard_expires_at)
-		VALUES ($1, $2, $3, $4, 'https://example.com/mcp', ARRAY['gifts:read','gifts:write'], $5::timestamptz, $5::timestamptz + interval '30 days', $5::timestamptz + interval '365 days')`,
-		grantID, clientID, env.WorkspaceID, env.OwnerID, now)
-	require.NoError(t, err)
-	return grantID
 }
 
 // withLimiter limits the assistant endpoint's tool calls with l.

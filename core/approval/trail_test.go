@@ -84,16 +84,5 @@ func (w *playbooks) keyName() string {
 // connection is the owner connected through an OAuth app named client.
 func (w *playbooks) connection(client string) core.Principal {
 	w.t.Helper()
-	ctx := context.Background()
-	now := time.Now()
-	clientID, grantID := core.NewID("oac_"), core.NewID("ogr_")
-	_, err := w.env.App.DB.Exec(ctx, `INSERT INTO oauth_clients (id, client_name, redirect_uris, token_endpoint_auth_method, grant_types, response_types, scope, created_at)
-		VALUES ($1, $2, ARRAY['https://claude.ai/cb'], 'none', ARRAY['authorization_code'], ARRAY['code'], 'gifts:read gifts:write', $3)`, clientID, client, now)
-	require.NoError(w.t, err)
-	_, err = w.env.App.DB.Exec(ctx, `INSERT INTO oauth_grants (id, client_id, workspace_id, user_id, resource, scopes, consented_at, expires_at, hard_expires_at)
-		VALUES ($1, $2, $3, $4, 'https://example.com/mcp', ARRAY['gifts:read','gifts:write'], $5::timestamptz, $5::timestamptz + interval '30 days', $5::timestamptz + interval '365 days')`,
-		grantID, clientID, w.env.WorkspaceID, w.env.OwnerID, now)
-	require.NoError(w.t, err)
-	return core.Principal{WorkspaceID: w.env.WorkspaceID, UserID: w.env.OwnerID, Role: core.RoleOwner, Via: core.ViaConnection,
-		Scopes: core.AllScopes, Mode: core.ModeTest, CredentialID: grantID, Resource: "https://example.com/mcp"}
+	return w.env.ConnectedApp(w.t, client)
 }

@@ -10,7 +10,6 @@ import (
 	"github.com/giftwell/giftwell/core"
 	"github.com/giftwell/giftwell/core/approval"
 	"github.com/giftwell/giftwell/core/campaign"
-	"github.com/giftwell/giftwell/core/connect"
 	"github.com/giftwell/giftwell/core/gift"
 	"github.com/giftwell/giftwell/core/giftlink"
 	"github.com/giftwell/giftwell/internal/apptest"
@@ -40,16 +39,7 @@ func TestActivityNamesWhoDidEachAction(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, app.Identity.RevokeAPIKeyFor(ctx, owner, created.ID))
 	require.NoError(t, app.Identity.RevokeAPIKeyFor(ctx, owner, created.ID), "revoking again records nothing")
-	client, err := app.Connect.RegisterOAuthClient(ctx, connect.OAuthClientRegistration{
-		RedirectURIs: []string{"http://127.0.0.1/cb"}, TokenEndpointAuthMethod: connect.AuthMethodNone, ClientName: "Claude",
-	}, "192.0.2.10")
-	require.NoError(t, err)
-	grant, err := app.Connect.CreateOAuthGrant(ctx, owner, connect.OAuthConsent{
-		ClientID: client.ClientID, Resources: []string{app.Config.MCPURL()}, Requested: []string{"gifts:read", "gifts:write"}, Ticked: []string{"gifts:write"},
-	})
-	require.NoError(t, err)
-	conn := core.Principal{WorkspaceID: f.env.WorkspaceID, UserID: f.env.OwnerID, Role: core.RoleOwner, Via: core.ViaConnection,
-		Scopes: core.AllScopes, Mode: core.ModeTest, CredentialID: grant.ID, Resource: app.Config.MCPURL()}
+	conn := f.env.ConnectedApp(t, "Claude")
 
 	// A playbook: the rule approves a key's add, the owner approves a
 	// connection's add, skips and unskips another, changes the limits.
@@ -75,7 +65,7 @@ func TestActivityNamesWhoDidEachAction(t *testing.T) {
 	refund(t, f, approved.ID) // a balance refund
 	_, err = app.Campaigns.UpdateCampaign(ctx, owner, pb.ID, campaign.CampaignPatch{BudgetCents: ptr(int64(900_000))})
 	require.NoError(t, err)
-	require.NoError(t, app.Connect.DisconnectApp(ctx, owner, grant.ID))
+	require.NoError(t, app.Connect.DisconnectApp(ctx, owner, conn.CredentialID))
 
 	all := readAll(t, app.Kernel, owner, core.ActivityFilter{})
 	var ownerName string
@@ -84,7 +74,7 @@ func TestActivityNamesWhoDidEachAction(t *testing.T) {
 	require.NoError(t, app.DB.QueryRow(ctx, `SELECT name FROM api_keys WHERE id = $1`, key.CredentialID).Scan(&keyName))
 	person := core.Actor{Kind: core.ActorPerson, Ref: f.env.OwnerID, Name: ownerName, Email: f.env.OwnerEmail}
 	keyActor := core.Actor{Kind: core.ActorKey, Ref: key.CredentialID, Name: keyName, Email: f.env.OwnerEmail}
-	connActor := core.Actor{Kind: core.ActorConnection, Ref: grant.ID, Name: "Claude", Email: f.env.OwnerEmail}
+	connActor := core.Actor{Kind: core.ActorConnection, Ref: conn.CredentialID, Name: "Claude", Email: f.env.OwnerEmail}
 	rule := core.Actor{Kind: core.ActorRule, Name: gift.AutoApproveName, RuleVersion: on.PolicyVersion}
 	giftwellActor := core.Actor{Kind: core.ActorGiftwell, Name: core.GiftwellActorName}
 
