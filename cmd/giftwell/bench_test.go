@@ -7,9 +7,11 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -50,13 +52,47 @@ type benchSite struct {
 	queries *queryCounter
 }
 
-// queryCounter is a pgx tracer counting the statements a pool sends.
-type queryCounter struct{ n atomic.Int64 }
+// queryCounter is a pgx tracer counting the statements a pool sends. With
+// GIFTWELL_BENCH_STATEMENTS=1 it also counts them by their first line
+// (sqlc's "-- name: …"), printed by printStatements.
+type queryCounter struct {
+	n      atomic.Int64
+	mu     sync.Mutex
+	byName map[string]int
+}
 
 // TraceQueryStart counts one statement.
-func (c *queryCounter) TraceQueryStart(ctx context.Context, _ *pgx.Conn, _ pgx.TraceQueryStartData) context.Context {
+func (c *queryCounter) TraceQueryStart(ctx context.Context, _ *pgx.Conn, d pgx.TraceQueryStartData) context.Context {
 	c.n.Add(1)
+	if c.byName != nil {
+		name, _, _ := strings.Cut(strings.TrimSpace(d.SQL), "\n")
+		c.mu.Lock()
+		c.byName[core.Clip(name, 80)]++
+		c.mu.Unlock()
+	}
 	return ctx
+}
+
+// restartStatements starts the count by name again.
+func (c *queryCounter) restartStatements() {
+	c.mu.Lock()
+	clear(c.byName)
+	c.mu.Unlock()
+}
+
+// printStatements prints the statements counted by name, most first, per
+// each of n operations, and starts the count again.
+func (c *queryCounter) printStatements(b *testing.B, n int) {
+	if c.byName == nil || n == 0 {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	names := slices.SortedFunc(maps.Keys(c.byName), func(x, y string) int { return c.byName[y] - c.byName[x] })
+	for _, name := range names {
+		b.Logf("%6.2f  %s", float64(c.byName[name])/float64(n), name)
+	}
+	clear(c.byName)
 }
 
 // TraceQueryEnd does nothing.
@@ -91,6 +127,9 @@ func newBenchSite(b *testing.B) *benchSite {
 	cfg := env.App.DB.Config().Copy()
 	cfg.MaxConns = 24
 	queries := &queryCounter{}
+	if os.Getenv("GIFTWELL_BENCH_STATEMENTS") == "1" {
+		queries.byName = map[string]int{}
+	}
 	if cfg.ConnConfig.Tracer != nil {
 		b.Fatal("the test pool already has a tracer")
 	}
