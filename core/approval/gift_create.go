@@ -42,6 +42,32 @@ type giftParams struct {
 // that requiresPortrait) the person's uploaded photo. Either all of it
 // lands or none.
 func (a *Service) createGift(ctx context.Context, tx pgx.Tx, gp giftParams) (gift.Gift, error) {
+	q := db.New(tx)
+	n, err := newGiftOf(ctx, q, gp, nil)
+	if err != nil {
+		return gift.Gift{}, err
+	}
+	g, err := a.Gifts.Create(ctx, tx, n)
+	if err != nil {
+		return gift.Gift{}, err
+	}
+	state := campaign.ApprovalApproved
+	if g.AutoApproved {
+		state = campaign.ApprovalAutoApproved
+	}
+	if _, err := q.RecipientSetApproval(ctx, db.RecipientSetApprovalParams{
+		ApprovalState: string(state), UpdatedAt: g.CreatedAt, CampaignID: gp.c.ID, ID: gp.who.ID,
+	}); err != nil {
+		return gift.Gift{}, core.Internal(err)
+	}
+	return g, nil
+}
+
+// newGiftOf is the gift.New of gp: the person as they are now, the
+// campaign's attribution, note and customization, the trail (read through
+// names, which may be nil) and, for a product that requiresPortrait, the
+// person's uploaded photo.
+func newGiftOf(ctx context.Context, q *db.Queries, gp giftParams, names trailNames) (gift.New, error) {
 	c, who := gp.c, gp.who
 	n := gift.New{
 		WorkspaceID: c.WorkspaceID, CampaignID: c.ID, RecipientID: who.ID, ProductID: c.ProductID,
@@ -61,30 +87,22 @@ func (a *Service) createGift(ctx context.Context, tx pgx.Tx, gp giftParams) (gif
 		n.PerGiftMaxCents = &limit
 	}
 	if !gp.recordOnly {
-		trail, err := trailOf(ctx, db.New(tx), gp)
+		trail, err := trailOf(ctx, q, gp, names)
 		if err != nil {
-			return gift.Gift{}, err
+			return gift.New{}, err
 		}
 		n.Trail = trail
 	}
 	if who.Photo != nil && who.Photo.Source == campaign.PhotoUpload {
 		n.PortraitAssetID = who.Photo.AssetID
 	}
-	g, err := a.Gifts.Create(ctx, tx, n)
-	if err != nil {
-		return gift.Gift{}, err
-	}
-	state := campaign.ApprovalApproved
-	if g.AutoApproved {
-		state = campaign.ApprovalAutoApproved
-	}
-	if _, err := db.New(tx).RecipientSetApproval(ctx, db.RecipientSetApprovalParams{
-		ApprovalState: string(state), UpdatedAt: g.CreatedAt, CampaignID: c.ID, ID: who.ID,
-	}); err != nil {
-		return gift.Gift{}, core.Internal(err)
-	}
-	return g, nil
+	return n, nil
 }
+
+// trailNames remembers the names trailOf read, by what it asked, so that a
+// group of gifts prepared by the same key reads them once; nil remembers
+// nothing.
+type trailNames map[db.GiftTrailNamesParams]db.GiftTrailNamesRow
 
 // preparedKinds name who added a person as a gift's preparedBy kind.
 var preparedKinds = map[core.Via]string{
@@ -95,7 +113,7 @@ var preparedKinds = map[core.Via]string{
 // now) and who decided it (the auto-approve rule at the playbook's policy
 // version, or the approving person), in one statement. A person added
 // before the trail was recorded has no preparedBy.
-func trailOf(ctx context.Context, q *db.Queries, gp giftParams) (gift.Trail, error) {
+func trailOf(ctx context.Context, q *db.Queries, gp giftParams, memo trailNames) (gift.Trail, error) {
 	var t gift.Trail
 	prep := gp.who.Prepared
 	kind := preparedKinds[prep.Via]
@@ -105,11 +123,18 @@ func trailOf(ctx context.Context, q *db.Queries, gp giftParams) (gift.Trail, err
 		}
 		return t, nil
 	}
-	names, err := q.GiftTrailNames(ctx, db.GiftTrailNamesParams{
+	ask := db.GiftTrailNamesParams{
 		PreparedVia: string(prep.Via), PreparedCredential: prep.CredentialID, PreparedUser: prep.UserID, DecidedUser: gp.approvedBy,
-	})
-	if err != nil {
-		return gift.Trail{}, core.Internal(err)
+	}
+	names, known := memo[ask]
+	if !known {
+		var err error
+		if names, err = q.GiftTrailNames(ctx, ask); err != nil {
+			return gift.Trail{}, core.Internal(err)
+		}
+		if memo != nil {
+			memo[ask] = names
+		}
 	}
 	if kind != "" {
 		t.PreparedBy = &gift.PreparedBy{Kind: kind, Name: names.PreparedName, PersonEmail: names.PreparedEmail}

@@ -90,7 +90,7 @@ func (a *Service) AddToPlaybook(ctx context.Context, p core.Principal, campaignI
 		}
 		var out AddPersonResult
 		err := pgx.BeginFunc(ctx, a.DB, func(tx pgx.Tx) (err error) {
-			out, err = a.addToPlaybook(ctx, tx, p, campaignID, in.Recipient)
+			out, err = a.addToPlaybook(ctx, tx, p, campaignID, in.Recipient, !in.DryRun && !a.NoGroupCommit)
 			if err == nil && out.Approval.State == campaign.ApprovalWaiting {
 				err = a.explainWaiting(ctx, db.New(tx), p, &out)
 			}
@@ -111,6 +111,9 @@ func (a *Service) AddToPlaybook(ctx context.Context, p core.Principal, campaignI
 		if err != nil {
 			return AddPersonResult{}, core.AsCoreError(err)
 		}
+		if out.grouped {
+			return a.answerFromGroup(ctx, p, campaignID, out)
+		}
 		return out, nil
 	}
 	return AddPersonResult{}, &core.Error{
@@ -121,7 +124,12 @@ func (a *Service) AddToPlaybook(ctx context.Context, p core.Principal, campaignI
 }
 
 // addToPlaybook is one attempt of AddToPlaybook inside tx.
-func (a *Service) addToPlaybook(ctx context.Context, tx pgx.Tx, p core.Principal, campaignID string, in campaign.RecipientInput) (AddPersonResult, error) {
+//
+// With group, a new person who passes every check that needs no money is
+// committed scheduled, with the playbook's approval job held back
+// (groupFallback), and the answer is marked grouped: AddToPlaybook then
+// asks the group committer to decide them (answerFromGroup).
+func (a *Service) addToPlaybook(ctx context.Context, tx pgx.Tx, p core.Principal, campaignID string, in campaign.RecipientInput, group bool) (AddPersonResult, error) {
 	q := db.New(tx)
 	if err := q.TxSetLockTimeout(ctx, addLockWait); err != nil {
 		return AddPersonResult{}, core.Internal(err)
@@ -194,6 +202,10 @@ func (a *Service) addToPlaybook(ctx context.Context, tx pgx.Tx, p core.Principal
 	if err := campaign.InsertPeople(ctx, q, p, c.ID, only, now); err != nil {
 		return AddPersonResult{}, err
 	}
+	res.RecipientID = np.ID
+	if group {
+		return a.addForGroup(ctx, tx, c, product, only[0], mode, res)
+	}
 	d, err := a.decideAuto(ctx, tx, c, product, only[0], mode, false) // with who added them
 	if err != nil {
 		return AddPersonResult{}, err
@@ -204,8 +216,48 @@ func (a *Service) addToPlaybook(ctx context.Context, tx pgx.Tx, p core.Principal
 	if err := a.scheduleIfScheduled(ctx, tx, c, d); err != nil {
 		return AddPersonResult{}, err
 	}
-	res.RecipientID, res.Approval, res.decided = np.ID, d.approval(), true
+	res.Approval, res.decided = d.approval(), true
 	return res, nil
+}
+
+// addForGroup settles who, just added to c in tx, for the group committer:
+// waiting with the first failing check that needs no money, or scheduled,
+// with c's approval job held back as the fallback, and the answer marked
+// grouped.
+func (a *Service) addForGroup(ctx context.Context, tx pgx.Tx, c campaign.Record, product *catalog.Product, who campaign.Person, mode core.Mode, res AddPersonResult) (AddPersonResult, error) {
+	reason, err := checksBeforeBalance(ctx, db.New(tx), c, product, who, mode)
+	if err != nil {
+		return AddPersonResult{}, err
+	}
+	d := autoDecision{state: campaign.ApprovalWaiting, reason: reason}
+	if reason == "" {
+		d.state, res.grouped = campaign.ApprovalScheduled, true
+	}
+	if err := a.settleDecision(ctx, tx, c, who.ID, "", "", d, mode); err != nil {
+		return AddPersonResult{}, err
+	}
+	if res.grouped {
+		if err := a.Campaigns.ScheduleApprovalsAfter(ctx, tx, c.WorkspaceID, c.ID, groupFallback); err != nil {
+			return AddPersonResult{}, err
+		}
+	}
+	res.Approval, res.decided = d.approval(), true
+	return res, nil
+}
+
+// answerFromGroup finishes the answer out of an add whose person was
+// committed scheduled for the group committer: it waits for the group's
+// decision (askGroup) and, for a person who now waits, reads what the
+// answer needs for the next step (explainWaiting).
+func (a *Service) answerFromGroup(ctx context.Context, p core.Principal, campaignID string, out AddPersonResult) (AddPersonResult, error) {
+	ans := a.askGroup(ctx, groupKey{workspaceID: p.WorkspaceID, mode: campaign.ModeOf(p)}, campaignID, out.RecipientID)
+	out.Approval = ans.decision.approval()
+	if out.Approval.State == campaign.ApprovalWaiting {
+		if err := a.explainWaiting(ctx, db.New(a.DB), p, &out); err != nil {
+			return AddPersonResult{}, err
+		}
+	}
+	return out, nil
 }
 
 // addAgain answers an add of cur, who is already on playbook c: their

@@ -65,15 +65,8 @@ func (a *Service) decideAuto(ctx context.Context, tx pgx.Tx, c campaign.Record, 
 	if product != nil {
 		unit = product.UnitCents()
 	}
-	prior, err := unapprovedPrior(ctx, q, who, mode)
-	if err != nil {
-		return autoDecision{}, err
-	}
-	checks := campaign.AutoApproveChecks(c.AutoApprove, c, product, unit)
-	checks = append(checks, campaign.GiftChecks(c, product, mode)...)
-	checks = append(checks, campaign.PersonChecks(c, product, who, prior, mode, false)...)
-	if len(checks) > 0 {
-		return autoDecision{state: campaign.ApprovalWaiting, reason: checks[0].Reason}, nil
+	if reason, err := checksBeforeBalance(ctx, q, c, product, who, mode); err != nil || reason != "" {
+		return autoDecision{state: campaign.ApprovalWaiting, reason: reason}, err
 	}
 	balance, locked, err := a.lockBalanceMaybe(ctx, tx, c.WorkspaceID, mode, wait)
 	if err != nil {
@@ -100,6 +93,29 @@ func (a *Service) decideAuto(ctx context.Context, tx pgx.Tx, c campaign.Record, 
 		return autoDecision{}, err
 	}
 	return autoDecision{state: campaign.ApprovalAutoApproved, gift: g}, nil
+}
+
+// checksBeforeBalance runs auto-approve's checks for person who of
+// playbook c that need neither the balance nor the playbook's spending:
+// the rule (AutoApproveChecks), the gift (GiftChecks) and the person
+// (PersonChecks, with an unapproved repeat blocking). It returns the first
+// failing check's reason, or "" when all pass.
+func checksBeforeBalance(ctx context.Context, q *db.Queries, c campaign.Record, product *catalog.Product, who campaign.Person, mode core.Mode) (campaign.ApprovalReason, error) {
+	var unit int64
+	if product != nil {
+		unit = product.UnitCents()
+	}
+	prior, err := unapprovedPrior(ctx, q, who, mode)
+	if err != nil {
+		return "", err
+	}
+	checks := campaign.AutoApproveChecks(c.AutoApprove, c, product, unit)
+	checks = append(checks, campaign.GiftChecks(c, product, mode)...)
+	checks = append(checks, campaign.PersonChecks(c, product, who, prior, mode, false)...)
+	if len(checks) > 0 {
+		return checks[0].Reason, nil
+	}
+	return "", nil
 }
 
 // unapprovedPrior is the earlier gift that makes who a repeat not yet

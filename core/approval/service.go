@@ -24,4 +24,13 @@ type Service struct {
 	Gifts *gift.Service
 	// Ledger reads and locks the balance that pays for playbook gifts.
 	Ledger *ledger.Service
+
+	// NoGroupCommit makes every add decide its person in its own
+	// transaction, as before group commit (an add that meets another
+	// approval is answered scheduled at once); only tests of the approval
+	// job's side of that race set it.
+	NoGroupCommit bool
+
+	// group gathers the auto-approvals of adds into group commits.
+	group groupCommitter
 }

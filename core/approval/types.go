@@ -24,6 +24,9 @@ type AddPersonResult struct {
 	// is true when auto-approve decided Approval in this add.
 	unitCents int64
 	decided   bool
+	// grouped is true when the person was committed scheduled for the
+	// group committer (addForGroup).
+	grouped bool
 }
 
 // PlaybookPersonAdd is add_to_playbook's input besides the playbook.

@@ -130,7 +130,18 @@ type New struct {
 // test gift created ready starts the fulfilment simulator
 // (scheduleSimulation).
 func (a *Service) Create(ctx context.Context, tx pgx.Tx, n New) (Gift, error) {
-	q := db.New(tx)
+	g := a.giftOf(n)
+	if g.FundedBy == FundedByBalance && !n.RecordOnly {
+		if _, err := a.Ledger.Debit(ctx, db.New(tx), n.WorkspaceID, g.Mode, g.TotalCents, g.ID, n.CampaignID); err != nil {
+			return Gift{}, err
+		}
+	}
+	return a.store(ctx, tx, n, g)
+}
+
+// giftOf is the gift n describes, with its ID, first status and creation
+// time, before anything is stored.
+func (a *Service) giftOf(n New) Gift {
 	g := Gift{
 		ID: core.NewID(core.PrefixSend), CampaignID: n.CampaignID, RecipientID: n.RecipientID, ProductID: n.ProductID,
 		Status: n.Status, Mode: n.Mode, TotalCents: n.UnitCents, FundedBy: n.FundedBy, Attribution: n.Attribution,
@@ -148,11 +159,13 @@ func (a *Service) Create(ctx context.Context, tx pgx.Tx, n New) (Gift, error) {
 	if g.Outcome == "" {
 		g.Outcome = "none"
 	}
-	if g.FundedBy == FundedByBalance && !n.RecordOnly {
-		if _, err := a.Ledger.Debit(ctx, q, n.WorkspaceID, g.Mode, g.TotalCents, g.ID, n.CampaignID); err != nil {
-			return Gift{}, err
-		}
-	}
+	return g
+}
+
+// store writes gift g of n, already paid for, inside tx: the send row, its
+// portrait, its first gift link and its events (Create's rest).
+func (a *Service) store(ctx context.Context, tx pgx.Tx, n New, g Gift) (Gift, error) {
+	q := db.New(tx)
 	attr, err := json.Marshal(g.Attribution)
 	if err != nil {
 		return Gift{}, core.Internal(err)

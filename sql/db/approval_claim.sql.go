@@ -7,7 +7,85 @@ package db
 
 import (
 	"context"
+	"time"
 )
+
+const recipientClaimForDecision = `-- name: RecipientClaimForDecision :many
+SELECT id, workspace_id, campaign_id, position, name, email, company, title, source_system, external_id, profile_url, context, message, custom_tag, asset_ids, photo, adult_recipient_confirmed, details, import_id, import_row_id, address_mode, address, city, state, zip, country, repeat_approved_at, repeat_approved_by, created_at, updated_at, queue_seq, approval_state, approval_reason, skip_reason, skipped_by, skipped_at, prepared_via, prepared_credential, prepared_user
+FROM recipients
+WHERE workspace_id = $1 AND id = ANY($2::text[]) AND approval_state = 'scheduled'
+ORDER BY queue_seq
+FOR UPDATE SKIP LOCKED
+`
+
+type RecipientClaimForDecisionParams struct {
+	WorkspaceID string
+	Ids         []string
+}
+
+// The people of ids who are still scheduled and that no other transaction
+// has locked, locked for a decision (FOR UPDATE SKIP LOCKED), in queue
+// order: a group commit's claim (approval.decideGroup). A person the
+// approval job holds, or one decided meanwhile, is left out.
+func (q *Queries) RecipientClaimForDecision(ctx context.Context, arg RecipientClaimForDecisionParams) ([]Recipient, error) {
+	rows, err := q.db.Query(ctx, recipientClaimForDecision, arg.WorkspaceID, arg.Ids)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []Recipient{}
+	for rows.Next() {
+		var i Recipient
+		if err := rows.Scan(
+			&i.ID,
+			&i.WorkspaceID,
+			&i.CampaignID,
+			&i.Position,
+			&i.Name,
+			&i.Email,
+			&i.Company,
+			&i.Title,
+			&i.SourceSystem,
+			&i.ExternalID,
+			&i.ProfileUrl,
+			&i.Context,
+			&i.Message,
+			&i.CustomTag,
+			&i.AssetIds,
+			&i.Photo,
+			&i.AdultRecipientConfirmed,
+			&i.Details,
+			&i.ImportID,
+			&i.ImportRowID,
+			&i.AddressMode,
+			&i.Address,
+			&i.City,
+			&i.State,
+			&i.Zip,
+			&i.Country,
+			&i.RepeatApprovedAt,
+			&i.RepeatApprovedBy,
+			&i.CreatedAt,
+			&i.UpdatedAt,
+			&i.QueueSeq,
+			&i.ApprovalState,
+			&i.ApprovalReason,
+			&i.SkipReason,
+			&i.SkippedBy,
+			&i.SkippedAt,
+			&i.PreparedVia,
+			&i.PreparedCredential,
+			&i.PreparedUser,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
 
 const recipientClaimScheduled = `-- name: RecipientClaimScheduled :one
 SELECT id, workspace_id, campaign_id, position, name, email, company, title, source_system, external_id, profile_url, context, message, custom_tag, asset_ids, photo, adult_recipient_confirmed, details, import_id, import_row_id, address_mode, address, city, state, zip, country, repeat_approved_at, repeat_approved_by, created_at, updated_at, queue_seq, approval_state, approval_reason, skip_reason, skipped_by, skipped_at, prepared_via, prepared_credential, prepared_user
@@ -166,4 +244,29 @@ func (q *Queries) RecipientScheduledLeft(ctx context.Context, arg RecipientSched
 	var left_scheduled bool
 	err := row.Scan(&left_scheduled)
 	return left_scheduled, err
+}
+
+const recipientSetApprovedMany = `-- name: RecipientSetApprovedMany :exec
+UPDATE recipients
+SET approval_state = $1, approval_reason = '', updated_at = $2
+WHERE workspace_id = $3 AND id = ANY($4::text[])
+`
+
+type RecipientSetApprovedManyParams struct {
+	ApprovalState string
+	UpdatedAt     time.Time
+	WorkspaceID   string
+	Ids           []string
+}
+
+// Stores an approval for each of ids at once (their gifts were created in
+// the same transaction): state is approved or auto_approved, no reason.
+func (q *Queries) RecipientSetApprovedMany(ctx context.Context, arg RecipientSetApprovedManyParams) error {
+	_, err := q.db.Exec(ctx, recipientSetApprovedMany,
+		arg.ApprovalState,
+		arg.UpdatedAt,
+		arg.WorkspaceID,
+		arg.Ids,
+	)
+	return err
 }

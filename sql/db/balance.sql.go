@@ -108,6 +108,40 @@ func (q *Queries) LedgerCreditedForSend(ctx context.Context, sendID *string) (in
 	return column_1, err
 }
 
+const ledgerDebitMany = `-- name: LedgerDebitMany :exec
+INSERT INTO ledger_entries (id, workspace_id, mode, kind, cents, send_id, campaign_id, note, created_at)
+SELECT unnest($1::text[]), $2, $3, 'debit', unnest($4::bigint[]),
+       unnest($5::text[]), unnest($6::text[]), unnest($7::text[]), $8
+`
+
+type LedgerDebitManyParams struct {
+	Ids         []string
+	WorkspaceID string
+	Mode        string
+	Cents       []int64
+	SendIds     []string
+	CampaignIds []string
+	Notes       []string
+	CreatedAt   time.Time
+}
+
+// One debit entry per gift of a group commit, in the order given (the
+// arrays are zipped), against a balance the caller has locked
+// (ledger.DebitMany); cents are negative.
+func (q *Queries) LedgerDebitMany(ctx context.Context, arg LedgerDebitManyParams) error {
+	_, err := q.db.Exec(ctx, ledgerDebitMany,
+		arg.Ids,
+		arg.WorkspaceID,
+		arg.Mode,
+		arg.Cents,
+		arg.SendIds,
+		arg.CampaignIds,
+		arg.Notes,
+		arg.CreatedAt,
+	)
+	return err
+}
+
 const ledgerEntryGetDebit = `-- name: LedgerEntryGetDebit :one
 SELECT id, workspace_id, mode, cents, campaign_id
 FROM ledger_entries

@@ -34,3 +34,21 @@ WHERE workspace_id = @workspace_id AND campaign_id = @campaign_id AND approval_s
 ORDER BY queue_seq
 LIMIT 1
 FOR UPDATE;
+
+-- name: RecipientClaimForDecision :many
+-- The people of ids who are still scheduled and that no other transaction
+-- has locked, locked for a decision (FOR UPDATE SKIP LOCKED), in queue
+-- order: a group commit's claim (approval.decideGroup). A person the
+-- approval job holds, or one decided meanwhile, is left out.
+SELECT *
+FROM recipients
+WHERE workspace_id = @workspace_id AND id = ANY(@ids::text[]) AND approval_state = 'scheduled'
+ORDER BY queue_seq
+FOR UPDATE SKIP LOCKED;
+
+-- name: RecipientSetApprovedMany :exec
+-- Stores an approval for each of ids at once (their gifts were created in
+-- the same transaction): state is approved or auto_approved, no reason.
+UPDATE recipients
+SET approval_state = @approval_state, approval_reason = '', updated_at = @updated_at
+WHERE workspace_id = @workspace_id AND id = ANY(@ids::text[]);

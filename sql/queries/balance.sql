@@ -97,3 +97,11 @@ FOR UPDATE;
 UPDATE topups
 SET state = 'completed', completed_at = @completed_at
 WHERE id = @id AND state = 'created';
+
+-- name: LedgerDebitMany :exec
+-- One debit entry per gift of a group commit, in the order given (the
+-- arrays are zipped), against a balance the caller has locked
+-- (ledger.DebitMany); cents are negative.
+INSERT INTO ledger_entries (id, workspace_id, mode, kind, cents, send_id, campaign_id, note, created_at)
+SELECT unnest(@ids::text[]), @workspace_id, @mode, 'debit', unnest(@cents::bigint[]),
+       unnest(@send_ids::text[]), unnest(@campaign_ids::text[]), unnest(@notes::text[]), @created_at;

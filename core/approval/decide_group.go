@@ -1,0 +1,183 @@
+package approval
+
+import (
+	"context"
+	"slices"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/campaign"
+	"github.com/giftwell/giftwell/core/catalog"
+	"github.com/giftwell/giftwell/core/gift"
+	"github.com/giftwell/giftwell/sql/db"
+)
+
+const (
+	// groupTimeout bounds one group's transaction.
+	groupTimeout = 10 * time.Second
+	// groupLockWait is how long a group waits for a lock (a playbook a
+	// campaign write holds, or the balance) before it gives up and leaves
+	// its people to the approval job.
+	groupLockWait = "2s"
+)
+
+// groupPlaybook is one playbook of a group, locked, with what its people's
+// decisions spend so far.
+type groupPlaybook struct {
+	c       campaign.Record
+	product *catalog.Product
+	unit    int64
+	spend   campaign.Spend
+}
+
+// decideGroup decides the people of asks, all of balance key, in one
+// transaction (decideGroupTx) and answers every ask: a failed group leaves
+// its people scheduled, to the approval job inserted with them.
+func (a *Service) decideGroup(key groupKey, asks []groupAsk) {
+	ctx, cancel := context.WithTimeout(context.Background(), groupTimeout)
+	defer cancel()
+	var decided map[string]autoDecision
+	err := pgx.BeginFunc(ctx, a.DB, func(tx pgx.Tx) error {
+		var err error
+		decided, err = a.decideGroupTx(ctx, tx, key, asks)
+		return err
+	})
+	if err != nil {
+		a.Log.Error("group commit: the approval job decides these people", "workspace", key.workspaceID, "people", len(asks), "err", err)
+		decided = nil
+	}
+	for _, ask := range asks {
+		d, ok := decided[ask.recipientID]
+		if !ok {
+			d = autoDecision{state: campaign.ApprovalScheduled}
+		}
+		ask.answer <- groupAnswer{decision: d, decided: ok}
+	}
+}
+
+// decideGroupTx decides, in tx, the people of asks who are still scheduled
+// and whom no one else holds, in the order approval jobs lock: their
+// playbooks (shared, as adds share them; in ID order), the people (SKIP
+// LOCKED: anyone the approval job holds is left to it), then the balance,
+// once. Each person, in queue order, gets the checks decideAuto runs, the
+// limits read against what the group's earlier gifts spent; those who pass
+// are paid in one write (gift.CreateMany: one debit each, one balance
+// update) and the rest start waiting with their first failing check's
+// reason. It returns the decision of every person decided.
+func (a *Service) decideGroupTx(ctx context.Context, tx pgx.Tx, key groupKey, asks []groupAsk) (map[string]autoDecision, error) {
+	q := db.New(tx)
+	if err := q.TxSetLockTimeout(ctx, groupLockWait); err != nil {
+		return nil, core.Internal(err)
+	}
+	ids := make([]string, 0, len(asks))
+	var campaignIDs []string
+	for _, ask := range asks {
+		ids = append(ids, ask.recipientID)
+		campaignIDs = append(campaignIDs, ask.campaignID)
+	}
+	slices.Sort(campaignIDs)
+	playbooks := map[string]*groupPlaybook{}
+	for _, id := range slices.Compact(campaignIDs) {
+		c, err := lockPlaybookShared(ctx, q, key.workspaceID, id)
+		if core.ErrorCode(err) == core.CodeNotFound {
+			continue // deleted meanwhile: its people went with it
+		}
+		if err != nil {
+			return nil, core.AsCoreError(err)
+		}
+		if !c.Mode.Playbook() || c.Status != campaign.StatusActive {
+			continue // turned off meanwhile: turning it on again queues its job
+		}
+		product, err := a.Campaigns.StoredProduct(ctx, c.ProductID)
+		if err != nil {
+			return nil, err
+		}
+		pb := &groupPlaybook{c: c, product: product}
+		if product != nil {
+			pb.unit = product.UnitCents()
+		}
+		playbooks[id] = pb
+	}
+	rows, err := q.RecipientClaimForDecision(ctx, db.RecipientClaimForDecisionParams{WorkspaceID: key.workspaceID, Ids: ids})
+	if err != nil {
+		return nil, core.Internal(err)
+	}
+	if len(rows) == 0 {
+		return nil, nil
+	}
+	balance, err := a.Ledger.LockBalance(ctx, q, key.workspaceID, key.mode)
+	if err != nil {
+		return nil, err
+	}
+	// Read under the balance lock, as decideAuto does: every gift is
+	// created under it.
+	for _, pb := range playbooks {
+		com, err := a.Campaigns.LoadCommitments(ctx, q, pb.c.ID)
+		if err != nil {
+			return nil, err
+		}
+		pb.spend = campaign.Spend{SentCount: com.SentCount, SpentCents: com.SpentCents, MonthCents: com.MonthCents}
+	}
+	decided := map[string]autoDecision{}
+	left := balance
+	names := trailNames{}
+	var news []gift.New
+	for _, row := range rows {
+		pb := playbooks[row.CampaignID]
+		if pb == nil {
+			continue
+		}
+		who, err := campaign.PersonFromRow(row)
+		if err != nil {
+			return nil, core.Internal(err)
+		}
+		reason, err := checksBeforeBalance(ctx, q, pb.c, pb.product, who, key.mode)
+		if err != nil {
+			return nil, err
+		}
+		if reason == "" {
+			pb.spend.BalanceCents = left
+			if ks := campaign.LimitChecks(pb.c, pb.unit, pb.spend); len(ks) > 0 {
+				reason = ks[0].Reason
+			}
+		}
+		if reason != "" {
+			d := autoDecision{state: campaign.ApprovalWaiting, reason: reason}
+			if err := a.settleDecision(ctx, tx, pb.c, who.ID, campaign.ApprovalScheduled, "", d, key.mode); err != nil {
+				return nil, err
+			}
+			decided[who.ID] = d
+			continue
+		}
+		n, err := newGiftOf(ctx, q, giftParams{
+			c: pb.c, who: who, unitCents: pb.unit, mode: key.mode, fundedBy: gift.FundedByBalance, autoApproved: true,
+		}, names)
+		if err != nil {
+			return nil, err
+		}
+		news = append(news, n)
+		pb.spend.BalanceCents = left
+		pb.spend.Take(pb.unit)
+		left -= pb.unit
+	}
+	gifts, err := a.Gifts.CreateMany(ctx, tx, balance, news)
+	if err != nil {
+		return nil, err
+	}
+	if len(gifts) > 0 {
+		approved := make([]string, len(gifts))
+		for i, g := range gifts {
+			approved[i] = g.RecipientID
+			decided[g.RecipientID] = autoDecision{state: campaign.ApprovalAutoApproved, gift: g}
+		}
+		if err := q.RecipientSetApprovedMany(ctx, db.RecipientSetApprovedManyParams{
+			ApprovalState: string(campaign.ApprovalAutoApproved), UpdatedAt: gifts[0].CreatedAt,
+			WorkspaceID: key.workspaceID, Ids: approved,
+		}); err != nil {
+			return nil, core.Internal(err)
+		}
+	}
+	return decided, nil
+}
