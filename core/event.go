@@ -1,8 +1,10 @@
 package core
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
+	"slices"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -16,6 +18,12 @@ import (
 // exactly when its event committed. giftwell.New sets it.
 type EventOutbox interface {
 	Enqueue(ctx context.Context, tx pgx.Tx, ev Event) error
+}
+
+// EventsOutbox is an EventOutbox that takes several events of one
+// transaction at once (RecordEvents), in fewer statements than one by one.
+type EventsOutbox interface {
+	EnqueueMany(ctx context.Context, tx pgx.Tx, evs []Event) error
 }
 
 // EventType is the discriminator of an event (the feed's and webhooks' `type`).
@@ -104,6 +112,61 @@ func (a *Kernel) RecordEvent(ctx context.Context, tx pgx.Tx, ev EventRecord) err
 		return nil
 	}
 	return a.Outbox.Enqueue(ctx, tx, EventFromRow(row))
+}
+
+// RecordEvents writes evs in the caller's transaction tx, in order, in one
+// statement, and hands them to the Outbox together (EnqueueMany when it
+// takes several, else one by one): RecordEvent for a group of changes,
+// such as a group commit's gifts.
+func (a *Kernel) RecordEvents(ctx context.Context, tx pgx.Tx, evs []EventRecord) error {
+	switch len(evs) {
+	case 0:
+		return nil
+	case 1:
+		return a.RecordEvent(ctx, tx, evs[0])
+	}
+	p := db.EventInsertManyParams{CreatedAt: a.Clock.Now()}
+	for _, ev := range evs {
+		data := ev.Data
+		if data == nil {
+			data = map[string]any{}
+		}
+		raw, err := json.Marshal(data)
+		if err != nil {
+			return Internal(err)
+		}
+		p.Ids = append(p.Ids, NewID(PrefixEvent))
+		p.WorkspaceIds = append(p.WorkspaceIds, ev.WorkspaceID)
+		p.Types = append(p.Types, string(ev.Type))
+		p.Modes = append(p.Modes, string(ev.Mode))
+		p.CampaignIds = append(p.CampaignIds, ev.CampaignID)
+		p.SendIds = append(p.SendIds, ev.SendID)
+		p.RecipientIds = append(p.RecipientIds, ev.RecipientID)
+		p.Datas = append(p.Datas, raw)
+		p.InFeeds = append(p.InFeeds, ev.Type.InFeed())
+	}
+	rows, err := db.New(tx).EventInsertMany(ctx, p)
+	if err != nil {
+		return Internal(err)
+	}
+	if a.Outbox == nil {
+		return nil
+	}
+	// In the order recorded: seq follows the insert.
+	slices.SortFunc(rows, func(x, y db.Event) int { return cmp.Compare(x.Seq, y.Seq) })
+	out := make([]Event, len(rows))
+	for i, r := range rows {
+		out[i] = EventFromRow(r)
+	}
+	if many, ok := a.Outbox.(EventsOutbox); ok {
+		return many.EnqueueMany(ctx, tx, out)
+	}
+	for _, ev := range out {
+		if err := a.Outbox.Enqueue(ctx, tx, ev); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // EventFromRow maps a stored event: what RecordEvent hands the Outbox and

@@ -270,10 +270,24 @@ const floorWriters = benchWriters
 // every auto-approved add must do at least: one transaction that writes
 // one ledger row and moves the one balance row of the workspace (the
 // ledger's MoveBalance, an adjustment of -1 cent), floorWriters at once,
-// n transactions in all. It returns transactions per second.
+// n transactions in all. It returns transactions per second. It debits
+// the workspace's live balance, funded first with n cents, so that the
+// test balance the adds spent is left as they left it.
 func (s *benchSite) debitFloor(b *testing.B, n int) float64 {
 	b.Helper()
 	ctx := context.Background()
+	if err := pgx.BeginFunc(ctx, s.app.DB, func(tx pgx.Tx) error {
+		q := db.New(tx)
+		if _, err := s.app.Ledger.LockBalance(ctx, q, s.env.WorkspaceID, core.ModeLive); err != nil {
+			return err
+		}
+		_, err := s.app.Ledger.MoveBalance(ctx, q, ledger.LedgerMove{
+			WorkspaceID: s.env.WorkspaceID, Mode: core.ModeLive, Kind: ledger.LedgerAdjustment, Cents: int64(n), Note: "debit floor's funds",
+		})
+		return err
+	}); err != nil {
+		b.Fatalf("debit floor's funds: %v", err)
+	}
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	start := time.Now()
@@ -282,7 +296,7 @@ func (s *benchSite) debitFloor(b *testing.B, n int) float64 {
 			for next.Add(1) <= int64(n) {
 				err := pgx.BeginFunc(ctx, s.app.DB, func(tx pgx.Tx) error {
 					_, err := s.app.Ledger.MoveBalance(ctx, db.New(tx), ledger.LedgerMove{
-						WorkspaceID: s.env.WorkspaceID, Mode: core.ModeTest, Kind: ledger.LedgerAdjustment, Cents: -1, Note: "debit floor",
+						WorkspaceID: s.env.WorkspaceID, Mode: core.ModeLive, Kind: ledger.LedgerAdjustment, Cents: -1, Note: "debit floor",
 					})
 					return err
 				})

@@ -63,6 +63,7 @@ func addWorkers(workers *river.Workers, app *giftwell.App, sender identity.Email
 	river.AddWorker(workers, &identity.DeliverEmailWorker{Identity: app.Identity, Sender: sender})
 	river.AddWorker(workers, &approval.ScheduledApprovalWorker{Approvals: app.Approvals})
 	river.AddWorker(workers, &approval.FundsArrivedWorker{Approvals: app.Approvals})
+	river.AddWorker(workers, &approval.SweepScheduledWorker{Approvals: app.Approvals})
 	river.AddWorker(workers, &gift.SimulateFulfilmentWorker{Gifts: app.Gifts})
 	river.AddWorker(workers, &PruneSignInRecordsWorker{app: app})
 	river.AddWorker(workers, &giftlink.ExpireLinksWorker{GiftLinks: app.GiftLinks})
@@ -81,6 +82,8 @@ func addWorkers(workers *river.Workers, app *giftwell.App, sender identity.Email
 		river.NewPeriodicJob(river.PeriodicInterval(time.Hour), unique(PruneSignInRecordsArgs{}), &river.PeriodicJobOpts{RunOnStart: true}),
 		river.NewPeriodicJob(river.PeriodicInterval(5*time.Minute), unique(giftlink.ExpireLinksArgs{}), &river.PeriodicJobOpts{RunOnStart: true}),
 		river.NewPeriodicJob(river.PeriodicInterval(time.Hour), unique(artwork.SweepPendingArgs{}), &river.PeriodicJobOpts{RunOnStart: true}),
+		// People a group commit of a stopped process left scheduled.
+		river.NewPeriodicJob(river.PeriodicInterval(time.Minute), unique(approval.SweepScheduledArgs{}), nil),
 		// The digest: daily; each workspace's own 20-hour gate keeps a
 		// restart from sending a second one.
 		river.NewPeriodicJob(river.PeriodicInterval(24*time.Hour), unique(notify.DigestArgs{}), &river.PeriodicJobOpts{RunOnStart: true}),

@@ -62,14 +62,15 @@ func TestJobsDeliverQueuedEmail(t *testing.T) {
 }
 
 // The crons are housekeeping (pruning sign-in records and guesses, sweeping
-// unfinished artwork uploads), the gift-link expiry sweep and the approvers'
-// daily digest, which wait on time alone: other emails and approvals are
-// jobs inserted with their write, never polled.
+// unfinished artwork uploads), the gift-link expiry sweep, the approvers'
+// daily digest and the sweep for people a stopped process left scheduled,
+// which wait on time alone: other emails and approvals are jobs inserted
+// with their write, or decided at once by a group commit, never polled.
 func TestJobsPeriodicIsHousekeepingOnly(t *testing.T) {
 	t.Parallel()
 	env := apptest.New(t)
 	periodic := addWorkers(river.NewWorkers(), env.App, &outbox{})
-	require.Len(t, periodic, 4)
+	require.Len(t, periodic, 5)
 	j, err := newJobs(env.App.DB, slog.New(slog.DiscardHandler), env.App, &outbox{})
 	require.NoError(t, err)
 	require.Same(t, j.Client, env.App.Jobs, "the App inserts with the client that works the jobs")

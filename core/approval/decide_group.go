@@ -39,14 +39,15 @@ func (a *Service) decideGroup(key groupKey, asks []groupAsk) {
 	ctx, cancel := context.WithTimeout(context.Background(), groupTimeout)
 	defer cancel()
 	var decided map[string]autoDecision
-	err := pgx.BeginFunc(ctx, a.DB, func(tx pgx.Tx) error {
+	err := core.InPipeline(ctx, a.DB, func(tx pgx.Tx) error {
 		var err error
 		decided, err = a.decideGroupTx(ctx, tx, key, asks)
 		return err
 	})
 	if err != nil {
-		a.Log.Error("group commit: the approval job decides these people", "workspace", key.workspaceID, "people", len(asks), "err", err)
+		a.Log.Error("group commit failed: the approval jobs decide these people", "workspace", key.workspaceID, "people", len(asks), "err", err)
 		decided = nil
+		a.queueApprovalJobs(ctx, key, asks)
 	}
 	for _, ask := range asks {
 		d, ok := decided[ask.recipientID]
@@ -57,9 +58,32 @@ func (a *Service) decideGroup(key groupKey, asks []groupAsk) {
 	}
 }
 
+// queueApprovalJobs queues the approval job of each playbook of asks,
+// whose group failed, so that their people are decided all the same. A
+// failure here is logged: the minute's sweep queues them.
+func (a *Service) queueApprovalJobs(ctx context.Context, key groupKey, asks []groupAsk) {
+	var ids []string
+	for _, ask := range asks {
+		ids = append(ids, ask.campaignID)
+	}
+	slices.Sort(ids)
+	// The group's own time may be what ran out.
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), groupTimeout)
+	defer cancel()
+	for _, id := range slices.Compact(ids) {
+		err := pgx.BeginFunc(ctx, a.DB, func(tx pgx.Tx) error {
+			return a.Campaigns.ScheduleApprovals(ctx, tx, key.workspaceID, id)
+		})
+		if err != nil {
+			a.Log.Error("group commit failed: queue the approval job", "campaign", id, "err", err)
+		}
+	}
+}
+
 // decideGroupTx decides, in tx, the people of asks who are still scheduled
 // and whom no one else holds, in the order approval jobs lock: their
-// playbooks (shared, as adds share them; in ID order), the people (SKIP
+// playbooks (shared, as adds share them; in ID order, in one statement),
+// the people (SKIP
 // LOCKED: anyone the approval job holds is left to it), then the balance,
 // once. Each person, in queue order, gets the checks decideAuto runs, the
 // limits read against what the group's earlier gifts spent; those who pass
@@ -71,21 +95,23 @@ func (a *Service) decideGroupTx(ctx context.Context, tx pgx.Tx, key groupKey, as
 	if err := q.TxSetLockTimeout(ctx, groupLockWait); err != nil {
 		return nil, core.Internal(err)
 	}
-	ids := make([]string, 0, len(asks))
+	people := make([]string, 0, len(asks))
 	var campaignIDs []string
 	for _, ask := range asks {
-		ids = append(ids, ask.recipientID)
+		people = append(people, ask.recipientID)
 		campaignIDs = append(campaignIDs, ask.campaignID)
 	}
 	slices.Sort(campaignIDs)
-	playbooks := map[string]*groupPlaybook{}
-	for _, id := range slices.Compact(campaignIDs) {
-		c, err := lockPlaybookShared(ctx, q, key.workspaceID, id)
-		if core.ErrorCode(err) == core.CodeNotFound {
-			continue // deleted meanwhile: its people went with it
-		}
+	locked, err := q.CampaignListForShare(ctx, db.CampaignListForShareParams{WorkspaceID: key.workspaceID, Ids: slices.Compact(campaignIDs)})
+	if err != nil {
+		return nil, core.AsCoreError(err)
+	}
+	playbooks := map[string]*groupPlaybook{} // a playbook deleted meanwhile took its people with it
+	var ids []string
+	for _, row := range locked {
+		c, err := campaign.RecordFromRow(row)
 		if err != nil {
-			return nil, core.AsCoreError(err)
+			return nil, core.Internal(err)
 		}
 		if !c.Mode.Playbook() || c.Status != campaign.StatusActive {
 			continue // turned off meanwhile: turning it on again queues its job
@@ -98,9 +124,13 @@ func (a *Service) decideGroupTx(ctx context.Context, tx pgx.Tx, key groupKey, as
 		if product != nil {
 			pb.unit = product.UnitCents()
 		}
-		playbooks[id] = pb
+		playbooks[c.ID] = pb
+		ids = append(ids, c.ID)
 	}
-	rows, err := q.RecipientClaimForDecision(ctx, db.RecipientClaimForDecisionParams{WorkspaceID: key.workspaceID, Ids: ids})
+	if len(playbooks) == 0 {
+		return nil, nil
+	}
+	rows, err := q.RecipientClaimForDecision(ctx, db.RecipientClaimForDecisionParams{WorkspaceID: key.workspaceID, Ids: people})
 	if err != nil {
 		return nil, core.Internal(err)
 	}
@@ -113,12 +143,21 @@ func (a *Service) decideGroupTx(ctx context.Context, tx pgx.Tx, key groupKey, as
 	}
 	// Read under the balance lock, as decideAuto does: every gift is
 	// created under it.
-	for _, pb := range playbooks {
-		com, err := a.Campaigns.LoadCommitments(ctx, q, pb.c.ID)
-		if err != nil {
-			return nil, err
+	now := a.Clock.Now().UTC()
+	com, err := q.SendCommitmentsByCampaigns(ctx, db.SendCommitmentsByCampaignsParams{
+		MonthStart: time.Date(now.Year(), now.Month(), 1, 0, 0, 0, 0, time.UTC), CampaignIds: ids,
+	})
+	if err != nil {
+		return nil, core.Internal(err)
+	}
+	for _, row := range com {
+		if pb := playbooks[row.CampaignID]; pb != nil {
+			pb.spend = campaign.Spend{SentCount: int(row.SentCount), SpentCents: row.SpentCents, MonthCents: row.MonthCents}
 		}
-		pb.spend = campaign.Spend{SentCount: com.SentCount, SpentCents: com.SpentCents, MonthCents: com.MonthCents}
+	}
+	priors, err := priorsOf(ctx, q, rows, key.mode)
+	if err != nil {
+		return nil, err
 	}
 	decided := map[string]autoDecision{}
 	left := balance
@@ -133,10 +172,7 @@ func (a *Service) decideGroupTx(ctx context.Context, tx pgx.Tx, key groupKey, as
 		if err != nil {
 			return nil, core.Internal(err)
 		}
-		reason, err := checksBeforeBalance(ctx, q, pb.c, pb.product, who, key.mode)
-		if err != nil {
-			return nil, err
-		}
+		reason := checksWithPrior(pb.c, pb.product, who, priors[who.ID], key.mode)
 		if reason == "" {
 			pb.spend.BalanceCents = left
 			if ks := campaign.LimitChecks(pb.c, pb.unit, pb.spend); len(ks) > 0 {
@@ -180,4 +216,28 @@ func (a *Service) decideGroupTx(ctx context.Context, tx pgx.Tx, key groupKey, as
 		}
 	}
 	return decided, nil
+}
+
+// priorsOf is, for the people of rows not yet approved as repeats, the
+// earlier gift that makes each an unapproved repeat (unapprovedPrior's
+// rule), read in one statement.
+func priorsOf(ctx context.Context, q *db.Queries, rows []db.Recipient, mode core.Mode) (map[string]string, error) {
+	var ids []string
+	for _, r := range rows {
+		if r.RepeatApprovedAt == nil {
+			ids = append(ids, r.ID)
+		}
+	}
+	out := map[string]string{}
+	if len(ids) == 0 {
+		return out, nil
+	}
+	found, err := q.SendPriorForRecipients(ctx, db.SendPriorForRecipientsParams{Mode: string(mode), RecipientIds: ids})
+	if err != nil {
+		return nil, core.Internal(err)
+	}
+	for _, f := range found {
+		out[f.RecipientID] = f.SendID
+	}
+	return out, nil
 }

@@ -13,9 +13,10 @@ import (
 // row, so approvals that each took that row's lock in their own
 // transaction ran one at a time, and an add that met another approval was
 // answered scheduled. Instead, an add whose person passed every check that
-// needs no money commits them as scheduled (with the playbook's approval
-// job, delayed, as the fallback should this process stop) and asks the
-// workspace's group committer to decide them. The committer is one
+// needs no money commits them as scheduled and asks the workspace's group
+// committer to decide them. (Should the group fail, it queues the
+// playbooks' approval jobs; should this process stop first, the minute's
+// sweep, SweepScheduledWorker, or serve's start queues them.) The committer is one
 // goroutine per workspace and mode, alive while there is work: idle, it
 // takes the first ask at once (a lone add waits for no timer); while a
 // group's transaction runs, new asks queue and form the next group, as
@@ -34,10 +35,6 @@ const (
 	// groupMost is the most people one group decides, so that one
 	// transaction stays short under a flood of adds.
 	groupMost = 64
-	// groupFallback delays the approval job an add inserts with a person
-	// it hands to the committer: the job decides them only if the
-	// committer did not (this process stopped, or the group failed).
-	groupFallback = 3 * time.Second
 )
 
 // groupKey is one balance: a workspace in a mode.
@@ -58,8 +55,9 @@ type groupAsk struct {
 // groupAnswer is the committer's answer to one ask.
 type groupAnswer struct {
 	decision autoDecision
-	// decided is false when the person was left scheduled (held by the
-	// approval job, their playbook no longer on, or the group failed).
+	// decided is false when the person was left scheduled (held by an
+	// approval job, their playbook no longer on, or the group failed: then
+	// the approval job decides them).
 	decided bool
 }
 

@@ -11,6 +11,7 @@ import (
 
 	"github.com/giftwell/giftwell/core/approval"
 	"github.com/giftwell/giftwell/core/campaign"
+	"github.com/giftwell/giftwell/internal/apptest"
 )
 
 // TestGroupCommitRacesEightWritersOverEightPlaybooks races 8 writers
@@ -129,7 +130,54 @@ func TestGroupCommitRacesEightWritersOverEightPlaybooks(t *testing.T) {
 		       (SELECT count(*) FROM paid a JOIN paid b ON a.xid = b.xid AND a.ledger_seq < b.ledger_seq AND a.queue_seq > b.queue_seq)`,
 		w.env.WorkspaceID).Scan(&txs, &outOfOrder))
 	require.Zero(t, outOfOrder, "a group decides its people in queue order")
+	var told int
+	require.NoError(t, app.DB.QueryRow(ctx, `
+		SELECT count(*) FROM events e JOIN sends s ON s.id = e.send_id
+		WHERE e.workspace_id = $1 AND e.type IN ('send.created', 'send.auto_approved')
+		  AND e.data->>'sendId' = s.id AND e.data->>'recipientId' = s.recipient_id AND (e.data->>'totalCents')::bigint = s.total_cents`,
+		w.env.WorkspaceID).Scan(&told))
+	require.Equal(t, 2*paid, told, "each gift's two events, recorded together, say what they report")
 	require.Less(t, txs, paid, "gifts shared group commits")
 	t.Logf("%d adds by %d writers over %d playbooks in %s (%.0f adds/s under -race): %d answered decided at once, %d gifts in %d transactions",
 		len(answers), writers, books, took.Round(time.Millisecond), float64(len(answers))/took.Seconds(), atOnce, paid, txs)
+}
+
+// A person left scheduled by a process that stopped before its group
+// decided them is found by the minute's sweep once a minute old (its
+// playbook's approval job queued, once), not before; the job decides them.
+func TestSweepQueuesTheJobOfPeopleLeftScheduled(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	w := newPlaybooks(t)
+	app := w.env.App
+	c := w.playbook("gourmet-snack-crate", 1_000_000, 0)
+	w.env.TopUp(t, w.owner, 50_000)
+	left := w.add(c.ID, "left")
+	require.Equal(t, campaign.ApprovalWaiting, left.Approval.State, "auto-approve off")
+	w.autoApprove(c.ID, 10_000)
+
+	// As an add leaves them for its group, which never ran.
+	leave := func(ago time.Duration) {
+		_, err := app.DB.Exec(ctx, `UPDATE recipients SET approval_state = 'scheduled', approval_reason = '', updated_at = $2 WHERE id = $1`,
+			left.RecipientID, apptest.Epoch.Add(-ago))
+		require.NoError(t, err)
+	}
+	kind := campaign.ScheduledApprovalArgs{}.Kind()
+	leave(30 * time.Second)
+	n, err := app.Approvals.RequeueStaleScheduled(ctx)
+	require.NoError(t, err)
+	require.Zero(t, n, "half a minute: a group may still decide them")
+	require.Empty(t, apptest.Jobs(t, app, kind))
+
+	leave(2 * time.Minute)
+	n, err = app.Approvals.RequeueStaleScheduled(ctx)
+	require.NoError(t, err)
+	require.Equal(t, 1, n)
+	n, err = app.Approvals.RequeueStaleScheduled(ctx)
+	require.NoError(t, err)
+	require.Zero(t, n, "the job is queued once")
+	require.Equal(t, 1, w.runScheduled())
+	st, _ := w.state(c.ID, left.RecipientID)
+	require.Equal(t, campaign.ApprovalAutoApproved, st)
+	require.Equal(t, 1, w.requireOneDebitPerGift())
 }

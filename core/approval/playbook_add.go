@@ -89,7 +89,8 @@ func (a *Service) AddToPlaybook(ctx context.Context, p core.Principal, campaignI
 			}
 		}
 		var out AddPersonResult
-		err := pgx.BeginFunc(ctx, a.DB, func(tx pgx.Tx) (err error) {
+		// In a pipeline: the add's plain writes ride with its next read.
+		err := core.InPipeline(ctx, a.DB, func(tx pgx.Tx) (err error) {
 			out, err = a.addToPlaybook(ctx, tx, p, campaignID, in.Recipient, !in.DryRun && !a.NoGroupCommit)
 			if err == nil && out.Approval.State == campaign.ApprovalWaiting {
 				err = a.explainWaiting(ctx, db.New(tx), p, &out)
@@ -126,9 +127,8 @@ func (a *Service) AddToPlaybook(ctx context.Context, p core.Principal, campaignI
 // addToPlaybook is one attempt of AddToPlaybook inside tx.
 //
 // With group, a new person who passes every check that needs no money is
-// committed scheduled, with the playbook's approval job held back
-// (groupFallback), and the answer is marked grouped: AddToPlaybook then
-// asks the group committer to decide them (answerFromGroup).
+// committed scheduled and the answer is marked grouped: AddToPlaybook
+// then asks the group committer to decide them (answerFromGroup).
 func (a *Service) addToPlaybook(ctx context.Context, tx pgx.Tx, p core.Principal, campaignID string, in campaign.RecipientInput, group bool) (AddPersonResult, error) {
 	q := db.New(tx)
 	if err := q.TxSetLockTimeout(ctx, addLockWait); err != nil {
@@ -199,12 +199,12 @@ func (a *Service) addToPlaybook(ctx context.Context, tx pgx.Tx, p core.Principal
 	if err := campaign.NotesComplete(c.Settings, only, pathOf, only); err != nil {
 		return AddPersonResult{}, err
 	}
-	if err := campaign.InsertPeople(ctx, q, p, c.ID, only, now); err != nil {
-		return AddPersonResult{}, err
-	}
 	res.RecipientID = np.ID
 	if group {
-		return a.addForGroup(ctx, tx, c, product, only[0], mode, res)
+		return a.addForGroup(ctx, tx, p, c, product, np, mode, now, res)
+	}
+	if err := campaign.InsertPeople(ctx, q, p, c.ID, only, now); err != nil {
+		return AddPersonResult{}, err
 	}
 	d, err := a.decideAuto(ctx, tx, c, product, only[0], mode, false) // with who added them
 	if err != nil {
@@ -220,24 +220,25 @@ func (a *Service) addToPlaybook(ctx context.Context, tx pgx.Tx, p core.Principal
 	return res, nil
 }
 
-// addForGroup settles who, just added to c in tx, for the group committer:
-// waiting with the first failing check that needs no money, or scheduled,
-// with c's approval job held back as the fallback, and the answer marked
-// grouped.
-func (a *Service) addForGroup(ctx context.Context, tx pgx.Tx, c campaign.Record, product *catalog.Product, who campaign.Person, mode core.Mode, res AddPersonResult) (AddPersonResult, error) {
-	reason, err := checksBeforeBalance(ctx, db.New(tx), c, product, who, mode)
-	if err != nil {
-		return AddPersonResult{}, err
-	}
+// addForGroup stores who, a new person of c added by p, in tx for the
+// group committer: waiting with the first failing check that needs
+// neither money nor a read (the group reads whether they are an
+// unapproved repeat), with a playbook.person_waiting event, or scheduled,
+// with the answer marked grouped. No approval job is queued: the group
+// decides them, a failed group queues the job itself, and a person left by
+// a process that stopped is found by the minute's sweep
+// (SweepScheduledWorker) or serve's start (RequeueScheduledApprovals).
+func (a *Service) addForGroup(ctx context.Context, tx pgx.Tx, p core.Principal, c campaign.Record, product *catalog.Product, who campaign.Person, mode core.Mode, now time.Time, res AddPersonResult) (AddPersonResult, error) {
+	reason := checksWithPrior(c, product, who, "", mode)
 	d := autoDecision{state: campaign.ApprovalWaiting, reason: reason}
 	if reason == "" {
 		d.state, res.grouped = campaign.ApprovalScheduled, true
 	}
-	if err := a.settleDecision(ctx, tx, c, who.ID, "", "", d, mode); err != nil {
+	if err := campaign.InsertQueued(ctx, db.New(tx), p, c.ID, &who, now, d.state, d.reason); err != nil {
 		return AddPersonResult{}, err
 	}
-	if res.grouped {
-		if err := a.Campaigns.ScheduleApprovalsAfter(ctx, tx, c.WorkspaceID, c.ID, groupFallback); err != nil {
+	if d.state == campaign.ApprovalWaiting {
+		if err := a.Campaigns.RecordWaiting(ctx, tx, c, who.ID, reason, mode); err != nil {
 			return AddPersonResult{}, err
 		}
 	}

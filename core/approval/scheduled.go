@@ -101,21 +101,27 @@ func (a *Service) decideAuto(ctx context.Context, tx pgx.Tx, c campaign.Record, 
 // (PersonChecks, with an unapproved repeat blocking). It returns the first
 // failing check's reason, or "" when all pass.
 func checksBeforeBalance(ctx context.Context, q *db.Queries, c campaign.Record, product *catalog.Product, who campaign.Person, mode core.Mode) (campaign.ApprovalReason, error) {
-	var unit int64
-	if product != nil {
-		unit = product.UnitCents()
-	}
 	prior, err := unapprovedPrior(ctx, q, who, mode)
 	if err != nil {
 		return "", err
+	}
+	return checksWithPrior(c, product, who, prior, mode), nil
+}
+
+// checksWithPrior is checksBeforeBalance with the person's unapproved
+// prior gift already read ("" for none).
+func checksWithPrior(c campaign.Record, product *catalog.Product, who campaign.Person, prior string, mode core.Mode) campaign.ApprovalReason {
+	var unit int64
+	if product != nil {
+		unit = product.UnitCents()
 	}
 	checks := campaign.AutoApproveChecks(c.AutoApprove, c, product, unit)
 	checks = append(checks, campaign.GiftChecks(c, product, mode)...)
 	checks = append(checks, campaign.PersonChecks(c, product, who, prior, mode, false)...)
 	if len(checks) > 0 {
-		return checks[0].Reason, nil
+		return checks[0].Reason
 	}
-	return "", nil
+	return ""
 }
 
 // unapprovedPrior is the earlier gift that makes who a repeat not yet

@@ -2,7 +2,6 @@ package campaign
 
 import (
 	"context"
-	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/riverqueue/river"
@@ -100,14 +99,6 @@ func ScheduledApprovalOpts() *river.InsertOpts {
 // (River's unique insert); a job already running may have listed the
 // scheduled people before tx commits: then a second job follows it.
 func (a *Service) ScheduleApprovals(ctx context.Context, tx pgx.Tx, workspaceID, campaignID string) error {
-	return a.ScheduleApprovalsAfter(ctx, tx, workspaceID, campaignID, 0)
-}
-
-// ScheduleApprovalsAfter is ScheduleApprovals with the job held back for
-// delay: the fallback of an add whose person a group commit decides at once
-// (core/approval), which would otherwise race the job for them. A job
-// queued already, held back or not, is enough.
-func (a *Service) ScheduleApprovalsAfter(ctx context.Context, tx pgx.Tx, workspaceID, campaignID string, delay time.Duration) error {
 	q := db.New(tx)
 	queued, err := q.PlaybookApprovalJobQueued(ctx, campaignID)
 	if err != nil {
@@ -122,19 +113,14 @@ func (a *Service) ScheduleApprovalsAfter(ctx context.Context, tx pgx.Tx, workspa
 		return core.Internal(err)
 	}
 	args := ScheduledApprovalArgs{WorkspaceID: workspaceID, CampaignID: campaignID}
-	opts := ScheduledApprovalOpts()
-	if delay > 0 {
-		// River's clock, not the service's: the job waits real time.
-		opts.ScheduledAt = time.Now().Add(delay)
-	}
-	res, err := a.InsertJob(ctx, tx, args, opts)
+	res, err := a.InsertJob(ctx, tx, args, ScheduledApprovalOpts())
 	if err != nil {
 		return err
 	}
 	// The unique insert returned the queued job locked until tx commits, so
 	// it cannot start meanwhile: only one already running can miss tx's people.
 	if res.UniqueSkippedAsDuplicate && res.Job != nil && res.Job.State == rivertype.JobStateRunning {
-		_, err = a.InsertJob(ctx, tx, args, &river.InsertOpts{ScheduledAt: opts.ScheduledAt})
+		_, err = a.InsertJob(ctx, tx, args, nil)
 	}
 	return err
 }

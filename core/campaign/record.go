@@ -267,9 +267,39 @@ func PolicyChanged(current int64) *core.Error {
 		"is stale: the campaign is at policyVersion %d; read it again, then retry with that version", current)
 }
 
+// InsertQueued stores one new person p of an active playbook, added by
+// who, already in queue state with reason: one INSERT (a plain write, so
+// it rides with the add's next statement in a pipeline; a unique violation
+// is then that statement's error, which the add's identity locks keep
+// from happening). p records who added them (Person.Prepared, set on p).
+func InsertQueued(ctx context.Context, q *db.Queries, who core.Principal, campaignID string, p *Person, now time.Time, state ApprovalState, reason ApprovalReason) error {
+	p.Prepared = PreparerOf(who)
+	r, err := p.insertParams(who.WorkspaceID, campaignID, now)
+	if err != nil {
+		return core.Internal(err)
+	}
+	if err := q.RecipientInsertQueued(ctx, db.RecipientInsertQueuedParams{
+		ID: r.ID, WorkspaceID: r.WorkspaceID, CampaignID: r.CampaignID, Position: r.Position, Name: r.Name,
+		Email: r.Email, Company: r.Company, Title: r.Title, SourceSystem: r.SourceSystem, ExternalID: r.ExternalID,
+		ProfileUrl: r.ProfileUrl, Context: r.Context, Message: r.Message, CustomTag: r.CustomTag, AssetIds: r.AssetIds,
+		Photo: r.Photo, AdultRecipientConfirmed: r.AdultRecipientConfirmed, Details: r.Details, ImportID: r.ImportID,
+		ImportRowID: r.ImportRowID, AddressMode: r.AddressMode, Address: r.Address, City: r.City, State: r.State,
+		Zip: r.Zip, Country: r.Country, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt, PreparedVia: r.PreparedVia,
+		PreparedCredential: r.PreparedCredential, PreparedUser: r.PreparedUser,
+		ApprovalState: string(state), ApprovalReason: string(reason),
+	}); err != nil {
+		if _, unique := core.ViolatedUnique(err); unique {
+			return core.Errorf(core.CodeInvalidRequestState, "recipients: someone else added the same person at the same time; read the campaign and retry")
+		}
+		return core.Internal(err)
+	}
+	return nil
+}
+
 // InsertPeople stores new people, added by who, in one COPY: each records
 // who added them (Person.Prepared, set on people too), for their gift's
-// preparedBy.
+// preparedBy. They start waiting with no reason; the caller settles their
+// queue state.
 func InsertPeople(ctx context.Context, q *db.Queries, who core.Principal, campaignID string, people []Person, now time.Time) error {
 	if len(people) == 0 {
 		return nil

@@ -16,7 +16,8 @@ import (
 // it as balance: one debit entry per gift and one update of the balance
 // for all of them (ledger.DebitMany: 402 INSUFFICIENT_BALANCE when the sum
 // is more than balance), then each gift as Create stores it. Either all of
-// it lands or none. It is a group commit's write (approval.decideGroup).
+// it lands or none; the gifts' events are recorded together, in order
+// (core.RecordEvents). It is a group commit's write (approval.decideGroup).
 func (a *Service) CreateMany(ctx context.Context, tx pgx.Tx, balance int64, ns []New) ([]Gift, error) {
 	if len(ns) == 0 {
 		return nil, nil
@@ -34,12 +35,16 @@ func (a *Service) CreateMany(ctx context.Context, tx pgx.Tx, balance int64, ns [
 	if err := a.Ledger.DebitMany(ctx, db.New(tx), ns[0].WorkspaceID, gifts[0].Mode, balance, debits); err != nil {
 		return nil, err
 	}
+	var events []core.EventRecord
 	for i, n := range ns {
-		g, err := a.store(ctx, tx, n, gifts[i])
+		g, err := a.store(ctx, tx, n, gifts[i], &events)
 		if err != nil {
 			return nil, err
 		}
 		gifts[i] = g
+	}
+	if err := a.RecordEvents(ctx, tx, events); err != nil {
+		return nil, err
 	}
 	return gifts, nil
 }

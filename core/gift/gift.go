@@ -136,7 +136,7 @@ func (a *Service) Create(ctx context.Context, tx pgx.Tx, n New) (Gift, error) {
 			return Gift{}, err
 		}
 	}
-	return a.store(ctx, tx, n, g)
+	return a.store(ctx, tx, n, g, nil)
 }
 
 // giftOf is the gift n describes, with its ID, first status and creation
@@ -163,8 +163,10 @@ func (a *Service) giftOf(n New) Gift {
 }
 
 // store writes gift g of n, already paid for, inside tx: the send row, its
-// portrait, its first gift link and its events (Create's rest).
-func (a *Service) store(ctx context.Context, tx pgx.Tx, n New, g Gift) (Gift, error) {
+// portrait, its first gift link and its events (Create's rest). With
+// events the events are added to it for the caller to record, in order,
+// with other gifts' (CreateMany).
+func (a *Service) store(ctx context.Context, tx pgx.Tx, n New, g Gift, events *[]core.EventRecord) (Gift, error) {
 	q := db.New(tx)
 	attr, err := json.Marshal(g.Attribution)
 	if err != nil {
@@ -237,18 +239,19 @@ func (a *Service) store(ctx context.Context, tx pgx.Tx, n New, g Gift) (Gift, er
 		data["decidedBy"], data["decidedAt"] = DecidedBy{Kind: dc.Kind, Name: dc.Name, RuleVersion: dc.RuleVersion}, g.DecidedAt
 	}
 	ev := core.EventRecord{WorkspaceID: n.WorkspaceID, Type: core.EventSendCreated, Mode: g.Mode, CampaignID: n.CampaignID, SendID: g.ID, RecipientID: n.RecipientID, Data: data}
-	if err := a.RecordEvent(ctx, tx, ev); err != nil {
-		return Gift{}, err
-	}
+	evs := []core.EventRecord{ev}
 	if g.AutoApproved {
 		ev.Type = core.EventSendAutoApproved
 		if n.PerGiftMaxCents != nil {
 			ev.Data = maps.Clone(data)
 			ev.Data["perGiftMaxCents"] = *n.PerGiftMaxCents
 		}
-		if err := a.RecordEvent(ctx, tx, ev); err != nil {
-			return Gift{}, err
-		}
+		evs = append(evs, ev)
+	}
+	if events != nil {
+		*events = append(*events, evs...)
+	} else if err := a.RecordEvents(ctx, tx, evs); err != nil {
+		return Gift{}, err
 	}
 	if err := a.scheduleSimulation(ctx, tx, g.ID, g.Mode, g.Status); err != nil {
 		return Gift{}, err

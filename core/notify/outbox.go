@@ -101,6 +101,27 @@ type Outboxes []core.EventOutbox
 
 var _ core.EventOutbox = Outboxes(nil)
 
+var _ core.EventsOutbox = Outboxes(nil)
+
+// EnqueueMany hands evs to each outbox in tx, all at once to one that
+// takes several (core.EventsOutbox), stopping at the first error.
+func (o Outboxes) EnqueueMany(ctx context.Context, tx pgx.Tx, evs []core.Event) error {
+	for _, out := range o {
+		if many, ok := out.(core.EventsOutbox); ok {
+			if err := many.EnqueueMany(ctx, tx, evs); err != nil {
+				return err
+			}
+			continue
+		}
+		for _, ev := range evs {
+			if err := out.Enqueue(ctx, tx, ev); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
 // Enqueue hands ev to each outbox in tx, stopping at the first error.
 func (o Outboxes) Enqueue(ctx context.Context, tx pgx.Tx, ev core.Event) error {
 	for _, out := range o {

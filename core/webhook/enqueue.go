@@ -49,6 +49,27 @@ func (s *Service) Enqueue(ctx context.Context, tx pgx.Tx, ev core.Event) error {
 	return nil
 }
 
+var _ core.EventsOutbox = (*Service)(nil)
+
+// EnqueueMany is Enqueue for several events of one transaction, their
+// deliveries recorded in one statement (core.EventsOutbox).
+func (s *Service) EnqueueMany(ctx context.Context, tx pgx.Tx, evs []core.Event) error {
+	ids := make([]string, len(evs))
+	for i, ev := range evs {
+		ids[i] = ev.ID
+	}
+	rows, err := db.New(tx).WebhookDeliveriesForEvents(ctx, db.WebhookDeliveriesForEventsParams{EventIds: ids, Now: s.Clock.Now()})
+	if err != nil {
+		return core.Internal(err)
+	}
+	for _, r := range rows {
+		if err := s.insertAttempt(ctx, tx, DeliverArgs{DeliveryID: r.ID, Cycle: 1, Attempt: 1}, time.Time{}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // insertAttempt inserts the job of one attempt in tx, due at at (now when
 // zero). The job is unique by its arguments: a requeue never doubles it.
 // River retries a job only when the attempt could not be recorded (the

@@ -163,6 +163,73 @@ func (q *Queries) EventInsert(ctx context.Context, arg EventInsertParams) (Event
 	return i, err
 }
 
+const eventInsertMany = `-- name: EventInsertMany :many
+INSERT INTO events (id, workspace_id, type, mode, campaign_id, send_id, recipient_id, data, in_feed, created_at)
+SELECT unnest($1::text[]), unnest($2::text[]), unnest($3::text[]), unnest($4::text[]),
+       unnest($5::text[]), unnest($6::text[]), unnest($7::text[]),
+       unnest($8::jsonb[]), unnest($9::boolean[]), $10
+RETURNING id, seq, workspace_id, type, mode, campaign_id, send_id, recipient_id, data, in_feed, created_at, xid
+`
+
+type EventInsertManyParams struct {
+	Ids          []string
+	WorkspaceIds []string
+	Types        []string
+	Modes        []string
+	CampaignIds  []string
+	SendIds      []string
+	RecipientIds []string
+	Datas        [][]byte
+	InFeeds      []bool
+	CreatedAt    time.Time
+}
+
+// Several events of one transaction at once (core.RecordEvents), in the
+// order given: the arrays are zipped.
+func (q *Queries) EventInsertMany(ctx context.Context, arg EventInsertManyParams) ([]Event, error) {
+	rows, err := q.db.Query(ctx, eventInsertMany,
+		arg.Ids,
+		arg.WorkspaceIds,
+		arg.Types,
+		arg.Modes,
+		arg.CampaignIds,
+		arg.SendIds,
+		arg.RecipientIds,
+		arg.Datas,
+		arg.InFeeds,
+		arg.CreatedAt,
+	)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []Event{}
+	for rows.Next() {
+		var i Event
+		if err := rows.Scan(
+			&i.ID,
+			&i.Seq,
+			&i.WorkspaceID,
+			&i.Type,
+			&i.Mode,
+			&i.CampaignID,
+			&i.SendID,
+			&i.RecipientID,
+			&i.Data,
+			&i.InFeed,
+			&i.CreatedAt,
+			&i.Xid,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const eventListBySend = `-- name: EventListBySend :many
 SELECT id, seq, workspace_id, type, mode, campaign_id, send_id, recipient_id, data, in_feed, created_at, xid
 FROM events

@@ -86,6 +86,68 @@ func (q *Queries) CampaignGetForShare(ctx context.Context, arg CampaignGetForSha
 	return i, err
 }
 
+const campaignListForShare = `-- name: CampaignListForShare :many
+SELECT id, seq, workspace_id, mode, status, name, description, product_id, budget_cents, per_person_cents, max_sends, monthly_budget_cents, sender_name, sender_company, message, meeting_url, recipient_source, customization, attribution, policy_version, auto_approve, idempotency_key, request_hash, created_by, created_at, updated_at
+FROM campaigns
+WHERE workspace_id = $1 AND id = ANY($2::text[])
+ORDER BY id
+FOR SHARE
+`
+
+type CampaignListForShareParams struct {
+	WorkspaceID string
+	Ids         []string
+}
+
+// CampaignGetForShare for several campaigns of the workspace at once (a
+// group commit), locked in ID order.
+func (q *Queries) CampaignListForShare(ctx context.Context, arg CampaignListForShareParams) ([]Campaign, error) {
+	rows, err := q.db.Query(ctx, campaignListForShare, arg.WorkspaceID, arg.Ids)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []Campaign{}
+	for rows.Next() {
+		var i Campaign
+		if err := rows.Scan(
+			&i.ID,
+			&i.Seq,
+			&i.WorkspaceID,
+			&i.Mode,
+			&i.Status,
+			&i.Name,
+			&i.Description,
+			&i.ProductID,
+			&i.BudgetCents,
+			&i.PerPersonCents,
+			&i.MaxSends,
+			&i.MonthlyBudgetCents,
+			&i.SenderName,
+			&i.SenderCompany,
+			&i.Message,
+			&i.MeetingUrl,
+			&i.RecipientSource,
+			&i.Customization,
+			&i.Attribution,
+			&i.PolicyVersion,
+			&i.AutoApprove,
+			&i.IdempotencyKey,
+			&i.RequestHash,
+			&i.CreatedBy,
+			&i.CreatedAt,
+			&i.UpdatedAt,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const playbookAddLockIdentities = `-- name: PlaybookAddLockIdentities :exec
 SELECT pg_advisory_xact_lock(h)
 FROM (SELECT DISTINCT hashtextextended(k, 0) AS h FROM unnest($1::text[]) AS k ORDER BY 1) AS locks
@@ -323,4 +385,58 @@ func (q *Queries) SendPriorForRecipient(ctx context.Context, arg SendPriorForRec
 	var id string
 	err := row.Scan(&id)
 	return id, err
+}
+
+const sendPriorForRecipients = `-- name: SendPriorForRecipients :many
+SELECT r.id AS recipient_id, p.id AS send_id
+FROM recipients r
+CROSS JOIN LATERAL (
+  SELECT s.id
+  FROM sends s
+  WHERE s.workspace_id = r.workspace_id
+    AND s.campaign_id <> r.campaign_id
+    AND s.mode = $1
+    AND s.status <> 'cancelled'
+    AND ((r.email <> '' AND s.recipient_email = r.email)
+      OR (r.source_system <> '' AND s.recipient_source_system = r.source_system AND s.recipient_external_id = r.external_id)
+      OR (r.profile_url <> '' AND s.recipient_profile_url = r.profile_url))
+  ORDER BY s.created_at DESC, s.id DESC
+  LIMIT 1
+) p
+WHERE r.id = ANY($2::text[])
+  AND NOT EXISTS (SELECT 1 FROM sends own WHERE own.recipient_id = r.id)
+`
+
+type SendPriorForRecipientsParams struct {
+	Mode         string
+	RecipientIds []string
+}
+
+type SendPriorForRecipientsRow struct {
+	RecipientID string
+	SendID      string
+}
+
+// SendPriorForRecipient for several roster people at once (a group
+// commit): a row for each person of recipient_ids who has such a gift,
+// each looked up as SendPriorForRecipient looks up one (LATERAL), through
+// the sends' identity indexes.
+func (q *Queries) SendPriorForRecipients(ctx context.Context, arg SendPriorForRecipientsParams) ([]SendPriorForRecipientsRow, error) {
+	rows, err := q.db.Query(ctx, sendPriorForRecipients, arg.Mode, arg.RecipientIds)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []SendPriorForRecipientsRow{}
+	for rows.Next() {
+		var i SendPriorForRecipientsRow
+		if err := rows.Scan(&i.RecipientID, &i.SendID); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
 }

@@ -44,6 +44,41 @@ func (q *Queries) CampaignListScheduled(ctx context.Context) ([]CampaignListSche
 	return items, nil
 }
 
+const campaignListScheduledBefore = `-- name: CampaignListScheduledBefore :many
+SELECT c.workspace_id, c.id
+FROM campaigns c
+WHERE c.mode = 'always_on' AND c.status = 'active'
+  AND EXISTS (SELECT 1 FROM recipients r WHERE r.campaign_id = c.id AND r.approval_state = 'scheduled' AND r.updated_at < $1)
+ORDER BY c.id
+`
+
+type CampaignListScheduledBeforeRow struct {
+	WorkspaceID string
+	ID          string
+}
+
+// Active playbooks with people scheduled before before: people an add
+// handed to a group commit that never decided them (its process stopped).
+func (q *Queries) CampaignListScheduledBefore(ctx context.Context, before time.Time) ([]CampaignListScheduledBeforeRow, error) {
+	rows, err := q.db.Query(ctx, campaignListScheduledBefore, before)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []CampaignListScheduledBeforeRow{}
+	for rows.Next() {
+		var i CampaignListScheduledBeforeRow
+		if err := rows.Scan(&i.WorkspaceID, &i.ID); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const recipientGetForApproval = `-- name: RecipientGetForApproval :one
 SELECT id, workspace_id, campaign_id, position, name, email, company, title, source_system, external_id, profile_url, context, message, custom_tag, asset_ids, photo, adult_recipient_confirmed, details, import_id, import_row_id, address_mode, address, city, state, zip, country, repeat_approved_at, repeat_approved_by, created_at, updated_at, queue_seq, approval_state, approval_reason, skip_reason, skipped_by, skipped_at, prepared_via, prepared_credential, prepared_user
 FROM recipients

@@ -123,6 +123,98 @@ type RecipientInsertManyParams struct {
 	PreparedUser            string
 }
 
+const recipientInsertQueued = `-- name: RecipientInsertQueued :exec
+INSERT INTO recipients (
+    id, workspace_id, campaign_id, position, name, email, company, title, source_system, external_id,
+    profile_url, context, message, custom_tag, asset_ids, photo, adult_recipient_confirmed, details,
+    import_id, import_row_id, address_mode, address, city, state, zip, country, created_at, updated_at,
+    prepared_via, prepared_credential, prepared_user, approval_state, approval_reason
+) VALUES (
+    $1, $2, $3, $4, $5, $6, $7, $8, $9, $10,
+    $11, $12, $13, $14, $15, $16, $17, $18,
+    $19, $20, $21, $22, $23, $24, $25, $26, $27, $28,
+    $29, $30, $31, $32, $33
+)
+`
+
+type RecipientInsertQueuedParams struct {
+	ID                      string
+	WorkspaceID             string
+	CampaignID              string
+	Position                int32
+	Name                    string
+	Email                   string
+	Company                 string
+	Title                   string
+	SourceSystem            string
+	ExternalID              string
+	ProfileUrl              string
+	Context                 string
+	Message                 string
+	CustomTag               string
+	AssetIds                []string
+	Photo                   []byte
+	AdultRecipientConfirmed bool
+	Details                 []byte
+	ImportID                string
+	ImportRowID             string
+	AddressMode             string
+	Address                 string
+	City                    string
+	State                   string
+	Zip                     string
+	Country                 string
+	CreatedAt               time.Time
+	UpdatedAt               time.Time
+	PreparedVia             string
+	PreparedCredential      string
+	PreparedUser            string
+	ApprovalState           string
+	ApprovalReason          string
+}
+
+// One person added to an active playbook, in their first queue state (an
+// add: campaign.InsertQueued), as one statement that rides with the add's
+// next one (no COPY round trips for one row).
+func (q *Queries) RecipientInsertQueued(ctx context.Context, arg RecipientInsertQueuedParams) error {
+	_, err := q.db.Exec(ctx, recipientInsertQueued,
+		arg.ID,
+		arg.WorkspaceID,
+		arg.CampaignID,
+		arg.Position,
+		arg.Name,
+		arg.Email,
+		arg.Company,
+		arg.Title,
+		arg.SourceSystem,
+		arg.ExternalID,
+		arg.ProfileUrl,
+		arg.Context,
+		arg.Message,
+		arg.CustomTag,
+		arg.AssetIds,
+		arg.Photo,
+		arg.AdultRecipientConfirmed,
+		arg.Details,
+		arg.ImportID,
+		arg.ImportRowID,
+		arg.AddressMode,
+		arg.Address,
+		arg.City,
+		arg.State,
+		arg.Zip,
+		arg.Country,
+		arg.CreatedAt,
+		arg.UpdatedAt,
+		arg.PreparedVia,
+		arg.PreparedCredential,
+		arg.PreparedUser,
+		arg.ApprovalState,
+		arg.ApprovalReason,
+	)
+	return err
+}
+
 const recipientListByCampaign = `-- name: RecipientListByCampaign :many
 SELECT id, workspace_id, campaign_id, position, name, email, company, title, source_system, external_id, profile_url, context, message, custom_tag, asset_ids, photo, adult_recipient_confirmed, details, import_id, import_row_id, address_mode, address, city, state, zip, country, repeat_approved_at, repeat_approved_by, created_at, updated_at, queue_seq, approval_state, approval_reason, skip_reason, skipped_by, skipped_at, prepared_via, prepared_credential, prepared_user
 FROM recipients

@@ -119,6 +119,52 @@ func (q *Queries) WebhookDeliveriesForEvent(ctx context.Context, arg WebhookDeli
 	return items, nil
 }
 
+const webhookDeliveriesForEvents = `-- name: WebhookDeliveriesForEvents :many
+INSERT INTO webhook_deliveries (id, workspace_id, endpoint_id, event_id, event_seq, type, source, next_at,
+                                created_at, updated_at)
+SELECT 'dlv_' || substr(replace(gen_random_uuid()::text, '-', ''), 1, 24), e.workspace_id, w.id, e.id, e.seq, e.type,
+       CASE WHEN e.type = 'playbook.person_waiting' THEN 'playbook' ELSE 'gift' END,
+       $1::timestamptz, $1::timestamptz, $1::timestamptz
+FROM events e
+JOIN webhook_endpoints w ON w.workspace_id = e.workspace_id
+WHERE e.id = ANY($2::text[])
+  AND w.removed_at IS NULL
+  AND w.created_at <= e.created_at
+  AND (e.type = ANY (w.events) OR 'all' = ANY (w.events))
+RETURNING id, endpoint_id
+`
+
+type WebhookDeliveriesForEventsParams struct {
+	Now      time.Time
+	EventIds []string
+}
+
+type WebhookDeliveriesForEventsRow struct {
+	ID         string
+	EndpointID string
+}
+
+// WebhookDeliveriesForEvent for several new events at once.
+func (q *Queries) WebhookDeliveriesForEvents(ctx context.Context, arg WebhookDeliveriesForEventsParams) ([]WebhookDeliveriesForEventsRow, error) {
+	rows, err := q.db.Query(ctx, webhookDeliveriesForEvents, arg.Now, arg.EventIds)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []WebhookDeliveriesForEventsRow{}
+	for rows.Next() {
+		var i WebhookDeliveriesForEventsRow
+		if err := rows.Scan(&i.ID, &i.EndpointID); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const webhookDeliveryGet = `-- name: WebhookDeliveryGet :one
 SELECT d.id, d.workspace_id, d.endpoint_id, d.event_id, d.event_seq, d.type, d.source, d.state, d.attempts, d.total_attempts, d.cycle, d.next_at, d.last_status, d.last_error, d.created_at, d.updated_at, w.id, w.workspace_id, w.url, w.events, w.secret_salt, w.created_by, w.created_at, w.removed_at, e.id, e.seq, e.workspace_id, e.type, e.mode, e.campaign_id, e.send_id, e.recipient_id, e.data, e.in_feed, e.created_at, e.xid
 FROM webhook_deliveries d

@@ -46,3 +46,12 @@ WHERE e.workspace_id = @workspace_id
         AND (@external_id::text = '' OR s.attribution ->> 'externalId' = @external_id::text)))
 ORDER BY e.xid, e.seq
 LIMIT @max_rows;
+
+-- name: EventInsertMany :many
+-- Several events of one transaction at once (core.RecordEvents), in the
+-- order given: the arrays are zipped.
+INSERT INTO events (id, workspace_id, type, mode, campaign_id, send_id, recipient_id, data, in_feed, created_at)
+SELECT unnest(@ids::text[]), unnest(@workspace_ids::text[]), unnest(@types::text[]), unnest(@modes::text[]),
+       unnest(@campaign_ids::text[]), unnest(@send_ids::text[]), unnest(@recipient_ids::text[]),
+       unnest(@datas::jsonb[]), unnest(@in_feeds::boolean[]), @created_at
+RETURNING *;

@@ -9,6 +9,15 @@ FROM campaigns
 WHERE workspace_id = @workspace_id AND id = @id
 FOR SHARE;
 
+-- name: CampaignListForShare :many
+-- CampaignGetForShare for several campaigns of the workspace at once (a
+-- group commit), locked in ID order.
+SELECT *
+FROM campaigns
+WHERE workspace_id = @workspace_id AND id = ANY(@ids::text[])
+ORDER BY id
+FOR SHARE;
+
 -- name: PlaybookAddLockIdentities :exec
 -- Transaction-scoped advisory locks on each identity an add names (keys as
 -- built by core), in one fixed order: two adds of the same person take
@@ -69,6 +78,29 @@ WHERE r.id = @recipient_id
   AND NOT EXISTS (SELECT 1 FROM sends own WHERE own.recipient_id = r.id)
 ORDER BY s.created_at DESC, s.id DESC
 LIMIT 1;
+
+-- name: SendPriorForRecipients :many
+-- SendPriorForRecipient for several roster people at once (a group
+-- commit): a row for each person of recipient_ids who has such a gift,
+-- each looked up as SendPriorForRecipient looks up one (LATERAL), through
+-- the sends' identity indexes.
+SELECT r.id AS recipient_id, p.id AS send_id
+FROM recipients r
+CROSS JOIN LATERAL (
+  SELECT s.id
+  FROM sends s
+  WHERE s.workspace_id = r.workspace_id
+    AND s.campaign_id <> r.campaign_id
+    AND s.mode = @mode
+    AND s.status <> 'cancelled'
+    AND ((r.email <> '' AND s.recipient_email = r.email)
+      OR (r.source_system <> '' AND s.recipient_source_system = r.source_system AND s.recipient_external_id = r.external_id)
+      OR (r.profile_url <> '' AND s.recipient_profile_url = r.profile_url))
+  ORDER BY s.created_at DESC, s.id DESC
+  LIMIT 1
+) p
+WHERE r.id = ANY(@recipient_ids::text[])
+  AND NOT EXISTS (SELECT 1 FROM sends own WHERE own.recipient_id = r.id);
 
 -- name: RecipientGetForApprovalLocked :one
 -- One roster person with their approval state, locked against another

@@ -35,3 +35,12 @@ FROM campaigns c
 WHERE c.mode = 'always_on' AND c.status = 'active'
   AND EXISTS (SELECT 1 FROM recipients r WHERE r.campaign_id = c.id AND r.approval_state = 'scheduled')
 ORDER BY c.id;
+
+-- name: CampaignListScheduledBefore :many
+-- Active playbooks with people scheduled before before: people an add
+-- handed to a group commit that never decided them (its process stopped).
+SELECT c.workspace_id, c.id
+FROM campaigns c
+WHERE c.mode = 'always_on' AND c.status = 'active'
+  AND EXISTS (SELECT 1 FROM recipients r WHERE r.campaign_id = c.id AND r.approval_state = 'scheduled' AND r.updated_at < @before)
+ORDER BY c.id;

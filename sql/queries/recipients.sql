@@ -11,6 +11,22 @@ INSERT INTO recipients (
     @prepared_via, @prepared_credential, @prepared_user
 );
 
+-- name: RecipientInsertQueued :exec
+-- One person added to an active playbook, in their first queue state (an
+-- add: campaign.InsertQueued), as one statement that rides with the add's
+-- next one (no COPY round trips for one row).
+INSERT INTO recipients (
+    id, workspace_id, campaign_id, position, name, email, company, title, source_system, external_id,
+    profile_url, context, message, custom_tag, asset_ids, photo, adult_recipient_confirmed, details,
+    import_id, import_row_id, address_mode, address, city, state, zip, country, created_at, updated_at,
+    prepared_via, prepared_credential, prepared_user, approval_state, approval_reason
+) VALUES (
+    @id, @workspace_id, @campaign_id, @position, @name, @email, @company, @title, @source_system, @external_id,
+    @profile_url, @context, @message, @custom_tag, @asset_ids, @photo, @adult_recipient_confirmed, @details,
+    @import_id, @import_row_id, @address_mode, @address, @city, @state, @zip, @country, @created_at, @updated_at,
+    @prepared_via, @prepared_credential, @prepared_user, @approval_state, @approval_reason
+);
+
 -- name: RecipientListByCampaign :many
 -- The roster in roster order.
 SELECT *

@@ -94,3 +94,18 @@ ORDER BY next_at;
 -- name: WorkspaceLockForWebhooks :exec
 -- Serializes endpoint creation per workspace (the MaxEndpoints count).
 SELECT pg_advisory_xact_lock(hashtextextended('giftwell webhooks ' || @workspace_id::text, 0));
+
+-- name: WebhookDeliveriesForEvents :many
+-- WebhookDeliveriesForEvent for several new events at once.
+INSERT INTO webhook_deliveries (id, workspace_id, endpoint_id, event_id, event_seq, type, source, next_at,
+                                created_at, updated_at)
+SELECT 'dlv_' || substr(replace(gen_random_uuid()::text, '-', ''), 1, 24), e.workspace_id, w.id, e.id, e.seq, e.type,
+       CASE WHEN e.type = 'playbook.person_waiting' THEN 'playbook' ELSE 'gift' END,
+       sqlc.arg(now)::timestamptz, sqlc.arg(now)::timestamptz, sqlc.arg(now)::timestamptz
+FROM events e
+JOIN webhook_endpoints w ON w.workspace_id = e.workspace_id
+WHERE e.id = ANY(@event_ids::text[])
+  AND w.removed_at IS NULL
+  AND w.created_at <= e.created_at
+  AND (e.type = ANY (w.events) OR 'all' = ANY (w.events))
+RETURNING id, endpoint_id;
