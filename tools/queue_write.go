@@ -19,7 +19,7 @@ type AddToPlaybookInput struct {
 
 const descAddToPlaybook = "The playbook step: add one person to an active playbook, once per trigger, and read approval.state: auto_approved " +
 	"(paid from the balance; sendId), waiting (nothing charged; reason says why; hand approvalUrl to a signed-in owner or admin) or scheduled " +
-	"(auto-approve decides within minutes). Agents never approve. Send sourceSystem+externalId: a resend (or a name-only person with the same name and company) answers alreadyQueued with the person's state, " +
+	"(only under load; auto-approve decides within seconds). Agents never approve. Send sourceSystem+externalId: a resend (or a name-only person with the same name and company) answers alreadyQueued with the person's state, " +
 	"so retrying after a timeout is safe, and adding a waiting person again updates their fields. Needs a complete note, no expectedPolicyVersion. " +
 	"PLAYBOOK_OFF: hand url to a teammate, then resend; PLAYBOOK_BUSY: resend after retryAfterMs; batches use add_recipients."
 

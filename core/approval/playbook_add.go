@@ -20,9 +20,11 @@ import (
 // different people run side by side (playbook_add_match.go); a write to the
 // campaign itself holds it alone. An add waits for that lock with a short
 // lock wait and tries a few times; an add that loses every race is
-// PLAYBOOK_BUSY with nothing saved. Auto-approve takes the balance lock without waiting:
-// an add that meets another approval is scheduled, and the playbook's
-// approval job (inserted in the add's transaction) decides it.
+// PLAYBOOK_BUSY with nothing saved. Auto-approve then runs in a group
+// commit (group_commit.go): the add commits its person scheduled and the
+// workspace's committer decides them with everyone who arrived meanwhile,
+// in one transaction that takes the balance once; the add answers that
+// decision, or scheduled when the group is slower than groupWait.
 
 const (
 	// addLockWait is how long one attempt waits for the playbook's lock.
@@ -45,9 +47,8 @@ const playbookPath = "recipient"
 // balance in p's mode, with sendId), waiting with a reason (nothing
 // charged; a playbook.person_waiting event; the answer carries the
 // person's queue blockers, and topUpUrl when the balance is low), or
-// scheduled (the add met
-// another approval; the playbook's approval job, inserted with the add,
-// decides within moments).
+// scheduled (under load: the person's group did not answer within
+// groupWait, and decides them moments later).
 //
 // The call is idempotent: a person already on the playbook (matched by
 // SourceSystem+externalId, then recipientId, email or profileUrl; an add
