@@ -12,20 +12,21 @@ import (
 // Group commit. Every auto-approval of a workspace pays from one balance
 // row, so approvals that each took that row's lock in their own
 // transaction ran one at a time, and an add that met another approval was
-// answered scheduled. Instead, an add whose person passed every check that
-// needs no money commits them as scheduled and asks the workspace's group
-// committer to decide them. (Should the group fail, it queues the
-// playbooks' approval jobs; should this process stop first, the minute's
-// sweep, SweepScheduledWorker, or serve's start queues them.) The committer is one
-// goroutine per workspace and mode, alive while there is work: idle, it
-// takes the first ask at once (a lone add waits for no timer); while a
-// group's transaction runs, new asks queue and form the next group, as
-// PostgreSQL's own group commit gathers the commits that arrive during a
-// flush, and as TigerBeetle batches the transfers that arrive while the
-// last batch is applied. A group is one transaction (decideGroup) that
-// takes the balance once, decides its people in queue order with the same
-// checks, writes every gift and debit, and answers each add with its own
-// decision.
+// answered scheduled. Now an add that finds its balance's committer idle
+// takes it (claimIdle) and decides its person in its own transaction, as
+// before: a lone add commits alone, with no wait and no timer. An add that
+// finds it busy commits its person, once they pass every check that needs
+// no money, as scheduled and asks the committer to decide them. (Should
+// the group fail, it queues the playbooks' approval jobs; should this
+// process stop first, the minute's sweep, SweepScheduledWorker, or serve's
+// start queues them.) The committer is one goroutine per workspace and
+// mode, alive while there is work: while a group's transaction runs, new
+// asks queue and form the next group, as PostgreSQL's own group commit
+// gathers the commits that arrive during a flush, and as TigerBeetle
+// batches the transfers that arrive while the last batch is applied. A
+// group is one transaction (decideGroup) that takes the balance once,
+// decides its people in queue order with the same checks, writes every
+// gift and debit, and answers each add with its own decision.
 
 const (
 	// groupWait bounds how long an add waits for its group's answer; past
@@ -95,6 +96,39 @@ func (a *Service) askGroup(ctx context.Context, key groupKey, campaignID, recipi
 	case <-ctx.Done():
 	}
 	return groupAnswer{decision: autoDecision{state: campaign.ApprovalScheduled}}
+}
+
+// claimIdle takes key's committer for the caller when it is idle (no
+// group running, no ask waiting) and reports whether it did: an add that
+// finds it so is the only writer of its balance here, and decides its
+// person in its own transaction, as one commit with no wait (a lone add
+// commits alone). releaseIdle gives it back.
+func (a *Service) claimIdle(key groupKey) bool {
+	g := &a.group
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if _, busy := g.pending[key]; busy {
+		return false
+	}
+	if g.pending == nil {
+		g.pending = map[groupKey][]groupAsk{}
+	}
+	g.pending[key] = []groupAsk{}
+	return true
+}
+
+// releaseIdle gives back key's committer that claimIdle took, starting it
+// for the asks that queued meanwhile.
+func (a *Service) releaseIdle(key groupKey) {
+	g := &a.group
+	g.mu.Lock()
+	if len(g.pending[key]) == 0 {
+		delete(g.pending, key)
+		g.mu.Unlock()
+		return
+	}
+	g.mu.Unlock()
+	go a.commitGroups(key)
 }
 
 // commitGroups is key's committer: it decides the asks pending for key,

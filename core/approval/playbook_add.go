@@ -20,11 +20,14 @@ import (
 // different people run side by side (playbook_add_match.go); a write to the
 // campaign itself holds it alone. An add waits for that lock with a short
 // lock wait and tries a few times; an add that loses every race is
-// PLAYBOOK_BUSY with nothing saved. Auto-approve then runs in a group
-// commit (group_commit.go): the add commits its person scheduled and the
-// workspace's committer decides them with everyone who arrived meanwhile,
-// in one transaction that takes the balance once; the add answers that
-// decision, or scheduled when the group is slower than groupWait.
+// PLAYBOOK_BUSY with nothing saved. An add that finds no other approval
+// of its balance under way in this process decides its person in its own
+// transaction (one commit, no wait). Otherwise auto-approve runs in a
+// group commit (group_commit.go): the add commits its person scheduled
+// and the workspace's committer decides them with everyone who arrived
+// meanwhile, in one transaction that takes the balance once; the add
+// answers that decision, or scheduled when the group is slower than
+// groupWait.
 
 const (
 	// addLockWait is how long one attempt waits for the playbook's lock.
@@ -90,9 +93,14 @@ func (a *Service) AddToPlaybook(ctx context.Context, p core.Principal, campaignI
 			}
 		}
 		var out AddPersonResult
+		// A lone add decides in its own transaction; others hand their
+		// person to the group committer.
+		group := !in.DryRun && !a.NoGroupCommit
+		key := groupKey{workspaceID: p.WorkspaceID, mode: campaign.ModeOf(p)}
+		alone := group && a.claimIdle(key)
 		// In a pipeline: the add's plain writes ride with its next read.
 		err := core.InPipeline(ctx, a.DB, func(tx pgx.Tx) (err error) {
-			out, err = a.addToPlaybook(ctx, tx, p, campaignID, in.Recipient, !in.DryRun && !a.NoGroupCommit)
+			out, err = a.addToPlaybook(ctx, tx, p, campaignID, in.Recipient, group && !alone)
 			if err == nil && out.Approval.State == campaign.ApprovalWaiting {
 				err = a.explainWaiting(ctx, db.New(tx), p, &out)
 			}
@@ -101,6 +109,9 @@ func (a *Service) AddToPlaybook(ctx context.Context, p core.Principal, campaignI
 			}
 			return err
 		})
+		if alone {
+			a.releaseIdle(key)
+		}
 		if errors.Is(err, errPlaybookLocked) {
 			continue
 		}
