@@ -157,8 +157,11 @@ func (t *pipelineTx) flush(ctx context.Context) error {
 	return br.Close()
 }
 
-// Commit sends the queue, then commits; a transaction that never sent
-// anything has nothing to commit.
+// Commit sends the queue and the COMMIT in one batch (with the BEGIN when
+// nothing was sent yet); a transaction that never sent anything has
+// nothing to commit. A failed write rolls the transaction back and is
+// returned; a transaction PostgreSQL had already failed reports
+// pgx.ErrTxCommitRollback, as pgx's own Commit does.
 func (t *pipelineTx) Commit(ctx context.Context) error {
 	if t.ended {
 		return pgx.ErrTxClosed
@@ -167,11 +170,40 @@ func (t *pipelineTx) Commit(ctx context.Context) error {
 		t.ended = true
 		return nil
 	}
-	if err := t.flush(ctx); err != nil {
+	b := &pgx.Batch{}
+	begin := t.Tx == nil
+	if begin {
+		b.BeginTx(pgx.TxOptions{})
+	}
+	for _, q := range t.queued {
+		b.Queue(q.sql, q.args...)
+	}
+	t.queued = nil
+	b.Queue("commit")
+	var br pgx.BatchResults
+	if begin {
+		br = t.conn.SendBatch(ctx, b)
+		t.Tx = br.Tx()
+	} else {
+		br = t.Tx.SendBatch(ctx, b)
+	}
+	var tag pgconn.CommandTag
+	for range b.Len() {
+		var err error
+		if tag, err = br.Exec(); err != nil {
+			return errors.Join(err, br.Close(), t.Rollback(ctx))
+		}
+	}
+	if err := br.Close(); err != nil {
 		return errors.Join(err, t.Rollback(ctx))
 	}
+	// Committed on the server: pgx's Tx is left as it is (InPipeline's
+	// connection goes back to the pool idle), and nothing more is sent.
 	t.ended = true
-	return t.Tx.Commit(ctx)
+	if tag.String() == "ROLLBACK" {
+		return pgx.ErrTxCommitRollback
+	}
+	return nil
 }
 
 // Rollback drops the queue and rolls back.

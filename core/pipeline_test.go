@@ -55,8 +55,8 @@ func pipelinePool(t *testing.T) (*pgxpool.Pool, *roundTrips) {
 }
 
 // Writes marked :exec ride with the next read, in order, in one round
-// trip with the BEGIN; other statements go at once, after the queue; a
-// commit sends what is left.
+// trip with the BEGIN; other statements go at once, after the queue; the
+// commit goes with what is left.
 func TestPipelineSendsWritesWithTheNextRead(t *testing.T) {
 	ctx := context.Background()
 	pool, trips := pipelinePool(t)
@@ -95,7 +95,7 @@ func TestPipelineSendsWritesWithTheNextRead(t *testing.T) {
 		_, err = tx.Exec(ctx, insertNote, 6)
 		return err
 	}))
-	require.Equal(t, before+6, trips.n.Load(), "the last write and the commit: two round trips")
+	require.Equal(t, before+5, trips.n.Load(), "the last write and the commit: one round trip")
 	var count int64
 	require.NoError(t, pool.QueryRow(ctx, `SELECT count(*) FROM pipeline_notes WHERE n = 6`).Scan(&count))
 	require.Equal(t, int64(1), count, "the commit sent the last write")
@@ -138,4 +138,23 @@ func TestPipelineWriteErrorFailsTheNextStatement(t *testing.T) {
 			require.Zero(t, count)
 		})
 	}
+}
+
+// A transaction PostgreSQL failed, whose error the caller let pass, does
+// not commit: the COMMIT comes back as a rollback, reported as pgx does.
+func TestPipelineCommitOfAFailedTransactionRollsBack(t *testing.T) {
+	ctx := context.Background()
+	pool, _ := pipelinePool(t)
+	err := core.InPipeline(ctx, pool, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, insertNote, 1); err != nil {
+			return err
+		}
+		var n int
+		_ = tx.QueryRow(ctx, "SELECT 1 / 0").Scan(&n) // the caller looks away
+		return nil
+	})
+	require.ErrorIs(t, err, pgx.ErrTxCommitRollback)
+	var count int64
+	require.NoError(t, pool.QueryRow(ctx, `SELECT count(*) FROM pipeline_notes`).Scan(&count))
+	require.Zero(t, count)
 }

@@ -55,8 +55,9 @@ func (a *Service) createGift(ctx context.Context, tx pgx.Tx, gp giftParams) (gif
 	if g.AutoApproved {
 		state = campaign.ApprovalAutoApproved
 	}
-	if _, err := q.RecipientSetApproval(ctx, db.RecipientSetApprovalParams{
-		ApprovalState: string(state), UpdatedAt: g.CreatedAt, CampaignID: gp.c.ID, ID: gp.who.ID,
+	// A plain write: in a pipeline (an add) it rides with the commit.
+	if err := q.RecipientSetApprovedMany(ctx, db.RecipientSetApprovedManyParams{
+		ApprovalState: string(state), UpdatedAt: g.CreatedAt, WorkspaceID: gp.c.WorkspaceID, Ids: []string{gp.who.ID},
 	}); err != nil {
 		return gift.Gift{}, core.Internal(err)
 	}
