@@ -70,6 +70,17 @@ type Principal struct {
 	// Resource is the resource indicator (RFC 8707) a connection's grant is
 	// bound to: {mcp_url} or {chatgpt_mcp_url}; empty for keys and sessions.
 	Resource string
+	// Names are the credential's and person's names as read when the
+	// request was authenticated, or nil when they were not read.
+	Names *CredentialNames
+}
+
+// CredentialNames are what a gift's trail calls whoever prepared it: the
+// credential's name (a key's name, a connected app's client name, or the
+// person's name for a session) and the email of the person behind it.
+type CredentialNames struct {
+	Name  string
+	Email string
 }
 
 // Anonymous reports whether the principal carries no identity.

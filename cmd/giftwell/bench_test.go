@@ -59,6 +59,18 @@ type queryCounter struct {
 	n      atomic.Int64
 	mu     sync.Mutex
 	byName map[string]int
+	// took is the time spent by name, from a statement's (or batch's)
+	// start to its end, as the client saw it.
+	took map[string]time.Duration
+}
+
+// startedKey carries a traced statement's name and start.
+type startedKey struct{}
+
+// started is a traced statement's name and start.
+type started struct {
+	name string
+	at   time.Time
 }
 
 // TraceQueryStart counts one statement.
@@ -66,17 +78,29 @@ func (c *queryCounter) TraceQueryStart(ctx context.Context, _ *pgx.Conn, d pgx.T
 	c.n.Add(1)
 	if c.byName != nil {
 		name, _, _ := strings.Cut(strings.TrimSpace(d.SQL), "\n")
+		name = core.Clip(name, 80)
 		c.mu.Lock()
-		c.byName[core.Clip(name, 80)]++
+		c.byName[name]++
 		c.mu.Unlock()
+		return context.WithValue(ctx, startedKey{}, started{name: name, at: time.Now()})
 	}
 	return ctx
+}
+
+// ended adds the time since the statement in ctx started to its name's.
+func (c *queryCounter) ended(ctx context.Context) {
+	if st, ok := ctx.Value(startedKey{}).(started); ok {
+		c.mu.Lock()
+		c.took[st.name] += time.Since(st.at)
+		c.mu.Unlock()
+	}
 }
 
 // restartStatements starts the count by name again.
 func (c *queryCounter) restartStatements() {
 	c.mu.Lock()
 	clear(c.byName)
+	clear(c.took)
 	c.mu.Unlock()
 }
 
@@ -89,26 +113,46 @@ func (c *queryCounter) printStatements(b *testing.B, n int) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	names := slices.SortedFunc(maps.Keys(c.byName), func(x, y string) int { return c.byName[y] - c.byName[x] })
+	b.Logf("%6s  %8s  %s", "per op", "ms/op", "statement (first line)")
 	for _, name := range names {
-		b.Logf("%6.2f  %s", float64(c.byName[name])/float64(n), name)
+		b.Logf("%6.2f  %8.3f  %s", float64(c.byName[name])/float64(n), c.took[name].Seconds()*1000/float64(n), name)
 	}
 	clear(c.byName)
+	clear(c.took)
 }
 
-// TraceQueryEnd does nothing.
-func (c *queryCounter) TraceQueryEnd(context.Context, *pgx.Conn, pgx.TraceQueryEndData) {}
+// TraceQueryEnd adds the statement's time to its name's.
+func (c *queryCounter) TraceQueryEnd(ctx context.Context, _ *pgx.Conn, _ pgx.TraceQueryEndData) {
+	c.ended(ctx)
+}
 
 // TraceBatchStart counts a batch as one round trip.
 func (c *queryCounter) TraceBatchStart(ctx context.Context, _ *pgx.Conn, _ pgx.TraceBatchStartData) context.Context {
 	c.n.Add(1)
+	if c.byName != nil {
+		c.mu.Lock()
+		c.byName["(a batch)"]++
+		c.mu.Unlock()
+		return context.WithValue(ctx, startedKey{}, started{name: "(a batch)", at: time.Now()})
+	}
 	return ctx
 }
 
-// TraceBatchQuery does nothing.
-func (c *queryCounter) TraceBatchQuery(context.Context, *pgx.Conn, pgx.TraceBatchQueryData) {}
+// TraceBatchQuery counts a batch's statement by name, marked as riding in
+// a batch (not a round trip of its own).
+func (c *queryCounter) TraceBatchQuery(_ context.Context, _ *pgx.Conn, d pgx.TraceBatchQueryData) {
+	if c.byName != nil {
+		name, _, _ := strings.Cut(strings.TrimSpace(d.SQL), "\n")
+		c.mu.Lock()
+		c.byName["  in a batch: "+core.Clip(name, 66)]++
+		c.mu.Unlock()
+	}
+}
 
-// TraceBatchEnd does nothing.
-func (c *queryCounter) TraceBatchEnd(context.Context, *pgx.Conn, pgx.TraceBatchEndData) {}
+// TraceBatchEnd adds the batch's time to the batches'.
+func (c *queryCounter) TraceBatchEnd(ctx context.Context, _ *pgx.Conn, _ pgx.TraceBatchEndData) {
+	c.ended(ctx)
+}
 
 // reportQueries runs then (which may be nil) and reports the statements
 // counted since from per op.
@@ -128,7 +172,7 @@ func newBenchSite(b *testing.B) *benchSite {
 	cfg.MaxConns = 24
 	queries := &queryCounter{}
 	if os.Getenv("GIFTWELL_BENCH_STATEMENTS") == "1" {
-		queries.byName = map[string]int{}
+		queries.byName, queries.took = map[string]int{}, map[string]time.Duration{}
 	}
 	if cfg.ConnConfig.Tracer != nil {
 		b.Fatal("the test pool already has a tracer")

@@ -33,6 +33,9 @@ type giftParams struct {
 	// recordOnly records a gift that was paid elsewhere (InsertSend's
 	// history): no debit and no events.
 	recordOnly bool
+	// lockedBalance is the balance of mode, which the caller's transaction
+	// has locked and read (auto-approve), or nil: the debit locks it.
+	lockedBalance *int64
 }
 
 // createGift creates the gift of gp through core/gift inside the caller's
@@ -47,7 +50,16 @@ func (a *Service) createGift(ctx context.Context, tx pgx.Tx, gp giftParams) (gif
 	if err != nil {
 		return gift.Gift{}, err
 	}
-	g, err := a.Gifts.Create(ctx, tx, n)
+	var g gift.Gift
+	if gp.lockedBalance != nil && gp.fundedBy == gift.FundedByBalance && !gp.recordOnly {
+		// The balance is locked already: the debit needs no lock of its own.
+		var gs []gift.Gift
+		if gs, err = a.Gifts.CreateMany(ctx, tx, *gp.lockedBalance, []gift.New{n}); err == nil {
+			g = gs[0]
+		}
+	} else {
+		g, err = a.Gifts.Create(ctx, tx, n)
+	}
 	if err != nil {
 		return gift.Gift{}, err
 	}
@@ -111,7 +123,7 @@ var preparedKinds = map[core.Via]string{
 }
 
 // trailOf is who prepared the gift of gp (who added the person, as named
-// now) and who decided it (the auto-approve rule at the playbook's policy
+// now: by the request that added them, or read) and who decided it (the auto-approve rule at the playbook's policy
 // version, or the approving person), in one statement. A person added
 // before the trail was recorded has no preparedBy.
 func trailOf(ctx context.Context, q *db.Queries, gp giftParams, memo trailNames) (gift.Trail, error) {
@@ -128,6 +140,10 @@ func trailOf(ctx context.Context, q *db.Queries, gp giftParams, memo trailNames)
 		PreparedVia: string(prep.Via), PreparedCredential: prep.CredentialID, PreparedUser: prep.UserID, DecidedUser: gp.approvedBy,
 	}
 	names, known := memo[ask]
+	if prep.Names != nil && gp.approvedBy == "" {
+		// Read when the request that added the person was authenticated.
+		names, known = db.GiftTrailNamesRow{PreparedName: prep.Names.Name, PreparedEmail: prep.Names.Email}, true
+	}
 	if !known {
 		var err error
 		if names, err = q.GiftTrailNames(ctx, ask); err != nil {

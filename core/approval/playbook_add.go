@@ -160,9 +160,6 @@ func (a *Service) addToPlaybook(ctx context.Context, tx pgx.Tx, p core.Principal
 	if err := playbookOn(a, c); err != nil {
 		return AddPersonResult{}, err
 	}
-	if err := a.Campaigns.CheckoutLock(ctx, q, c); err != nil {
-		return AddPersonResult{}, err
-	}
 	product, err := a.Campaigns.StoredProduct(ctx, c.ProductID)
 	if err != nil {
 		return AddPersonResult{}, err
@@ -188,14 +185,26 @@ func (a *Service) addToPlaybook(ctx context.Context, tx pgx.Tx, p core.Principal
 	res := AddPersonResult{Queued: true, ApprovalURL: a.Config.QueueURL(c.ID), unitCents: unit}
 	var pr campaign.Problems
 	if pos >= 0 {
+		if err := a.Campaigns.CheckoutLock(ctx, q, c); err != nil {
+			return AddPersonResult{}, err
+		}
 		return a.addAgain(ctx, tx, c, product, roster.People[pos], in, mode, res)
 	}
 
-	// A new person.
+	// A new person: the roster's size, the checkout and whether they are a
+	// repeat in one read.
 	f := campaign.ApplyRecipient(campaign.NewPersonFields(), in, playbookPath, rules, &pr)
-	size, err := q.RecipientRosterSize(ctx, c.ID)
+	ask := db.PlaybookAddContextParams{WorkspaceID: c.WorkspaceID, CampaignID: c.ID, Mode: string(mode)}
+	if !pr.Any() {
+		// Identities that passed every check (an add with problems is refused anyway).
+		ask.Email, ask.SourceSystem, ask.ExternalID, ask.ProfileUrl = f.Email, f.SourceSystem, f.ExternalID, f.ProfileURL
+	}
+	size, err := q.PlaybookAddContext(ctx, ask)
 	if err != nil {
 		return AddPersonResult{}, core.Internal(err)
+	}
+	if err := a.Campaigns.CheckoutLockOf(c, size.CheckoutID, size.CheckoutState, size.CheckoutExpiresAt); err != nil {
+		return AddPersonResult{}, err
 	}
 	if int(size.People) >= core.RecipientsPerPlaybook {
 		rosterFull(&pr, int(size.People))
@@ -213,12 +222,12 @@ func (a *Service) addToPlaybook(ctx context.Context, tx pgx.Tx, p core.Principal
 	}
 	res.RecipientID = np.ID
 	if group {
-		return a.addForGroup(ctx, tx, p, c, product, np, mode, now, res)
+		return a.addForGroup(ctx, tx, p, c, product, np, mode, now, size.PriorSendID, res)
 	}
 	if err := campaign.InsertPeople(ctx, q, p, c.ID, only, now); err != nil {
 		return AddPersonResult{}, err
 	}
-	d, err := a.decideAuto(ctx, tx, c, product, only[0], mode, false) // with who added them
+	d, err := a.decideAutoWithPrior(ctx, tx, c, product, only[0], mode, false, size.PriorSendID) // with who added them
 	if err != nil {
 		return AddPersonResult{}, err
 	}
@@ -233,15 +242,15 @@ func (a *Service) addToPlaybook(ctx context.Context, tx pgx.Tx, p core.Principal
 }
 
 // addForGroup stores who, a new person of c added by p, in tx for the
-// group committer: waiting with the first failing check that needs
-// neither money nor a read (the group reads whether they are an
-// unapproved repeat), with a playbook.person_waiting event, or scheduled,
+// group committer: waiting with the first failing check that needs no
+// money (prior is their unapproved prior gift, "" for none; the group
+// reads it again), with a playbook.person_waiting event, or scheduled,
 // with the answer marked grouped. No approval job is queued: the group
 // decides them, a failed group queues the job itself, and a person left by
 // a process that stopped is found by the minute's sweep
 // (SweepScheduledWorker) or serve's start (RequeueScheduledApprovals).
-func (a *Service) addForGroup(ctx context.Context, tx pgx.Tx, p core.Principal, c campaign.Record, product *catalog.Product, who campaign.Person, mode core.Mode, now time.Time, res AddPersonResult) (AddPersonResult, error) {
-	reason := checksWithPrior(c, product, who, "", mode)
+func (a *Service) addForGroup(ctx context.Context, tx pgx.Tx, p core.Principal, c campaign.Record, product *catalog.Product, who campaign.Person, mode core.Mode, now time.Time, prior string, res AddPersonResult) (AddPersonResult, error) {
+	reason := checksWithPrior(c, product, who, prior, mode)
 	d := autoDecision{state: campaign.ApprovalWaiting, reason: reason}
 	if reason == "" {
 		d.state, res.grouped = campaign.ApprovalScheduled, true

@@ -60,13 +60,23 @@ func (d autoDecision) approval() campaign.PlaybookApproval {
 // the person is scheduled for the playbook's approval job instead. It stores
 // nothing but the gift; settleDecision stores the state.
 func (a *Service) decideAuto(ctx context.Context, tx pgx.Tx, c campaign.Record, product *catalog.Product, who campaign.Person, mode core.Mode, wait bool) (autoDecision, error) {
+	prior, err := unapprovedPrior(ctx, db.New(tx), who, mode)
+	if err != nil {
+		return autoDecision{}, err
+	}
+	return a.decideAutoWithPrior(ctx, tx, c, product, who, mode, wait, prior)
+}
+
+// decideAutoWithPrior is decideAuto with the person's unapproved prior
+// gift already read ("" for none).
+func (a *Service) decideAutoWithPrior(ctx context.Context, tx pgx.Tx, c campaign.Record, product *catalog.Product, who campaign.Person, mode core.Mode, wait bool, prior string) (autoDecision, error) {
 	q := db.New(tx)
 	var unit int64
 	if product != nil {
 		unit = product.UnitCents()
 	}
-	if reason, err := checksBeforeBalance(ctx, q, c, product, who, mode); err != nil || reason != "" {
-		return autoDecision{state: campaign.ApprovalWaiting, reason: reason}, err
+	if reason := checksWithPrior(c, product, who, prior, mode); reason != "" {
+		return autoDecision{state: campaign.ApprovalWaiting, reason: reason}, nil
 	}
 	balance, locked, err := a.lockBalanceMaybe(ctx, tx, c.WorkspaceID, mode, wait)
 	if err != nil {
@@ -87,7 +97,7 @@ func (a *Service) decideAuto(ctx context.Context, tx pgx.Tx, c campaign.Record, 
 		return autoDecision{state: campaign.ApprovalWaiting, reason: ks[0].Reason}, nil
 	}
 	g, err := a.createGift(ctx, tx, giftParams{
-		c: c, who: who, unitCents: unit, mode: mode, fundedBy: gift.FundedByBalance, autoApproved: true,
+		c: c, who: who, unitCents: unit, mode: mode, fundedBy: gift.FundedByBalance, autoApproved: true, lockedBalance: &balance,
 	})
 	if err != nil {
 		return autoDecision{}, err
@@ -95,21 +105,11 @@ func (a *Service) decideAuto(ctx context.Context, tx pgx.Tx, c campaign.Record, 
 	return autoDecision{state: campaign.ApprovalAutoApproved, gift: g}, nil
 }
 
-// checksBeforeBalance runs auto-approve's checks for person who of
-// playbook c that need neither the balance nor the playbook's spending:
-// the rule (AutoApproveChecks), the gift (GiftChecks) and the person
-// (PersonChecks, with an unapproved repeat blocking). It returns the first
-// failing check's reason, or "" when all pass.
-func checksBeforeBalance(ctx context.Context, q *db.Queries, c campaign.Record, product *catalog.Product, who campaign.Person, mode core.Mode) (campaign.ApprovalReason, error) {
-	prior, err := unapprovedPrior(ctx, q, who, mode)
-	if err != nil {
-		return "", err
-	}
-	return checksWithPrior(c, product, who, prior, mode), nil
-}
-
-// checksWithPrior is checksBeforeBalance with the person's unapproved
-// prior gift already read ("" for none).
+// checksWithPrior runs auto-approve's checks for person who of playbook c
+// that need neither the balance nor the playbook's spending: the rule
+// (AutoApproveChecks), the gift (GiftChecks) and the person (PersonChecks,
+// with prior, their unapproved prior gift or "", blocking). It returns the
+// first failing check's reason, or "" when all pass.
 func checksWithPrior(c campaign.Record, product *catalog.Product, who campaign.Person, prior string, mode core.Mode) campaign.ApprovalReason {
 	var unit int64
 	if product != nil {

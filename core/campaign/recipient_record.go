@@ -471,11 +471,15 @@ type Preparer struct {
 	Via          core.Via
 	CredentialID string
 	UserID       string
+	// Names are the credential's names as read when p was authenticated
+	// (PreparerOf), nil for a person read from storage: a gift's trail
+	// then reads them.
+	Names *core.CredentialNames
 }
 
 // PreparerOf is who p is, as a person's Prepared records it.
 func PreparerOf(p core.Principal) Preparer {
-	return Preparer{Via: p.Via, CredentialID: p.CredentialID, UserID: p.UserID}
+	return Preparer{Via: p.Via, CredentialID: p.CredentialID, UserID: p.UserID, Names: p.Names}
 }
 
 // UpdateParams rewrite a stored person.

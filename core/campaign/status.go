@@ -3,6 +3,7 @@ package campaign
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/giftwell/giftwell/core"
 	"github.com/giftwell/giftwell/sql/db"
@@ -42,6 +43,21 @@ func (a *Service) CheckoutLock(ctx context.Context, q *db.Queries, c Record) err
 	if err != nil || !busy {
 		return err
 	}
+	return a.checkoutLocked(c, id, state)
+}
+
+// CheckoutLockOf is CheckoutLock with c's checkout in progress already
+// read under c's lock (as CheckoutInProgress reads it; id "" for none).
+func (a *Service) CheckoutLockOf(c Record, id, state string, expiresAt time.Time) error {
+	if id == "" || CheckoutLapsed(state, expiresAt, a.Clock.Now()) {
+		return nil
+	}
+	return a.checkoutLocked(c, id, state)
+}
+
+// checkoutLocked is the CHECKOUT_LOCKED refusal of an edit to c while
+// checkout id is in state.
+func (a *Service) checkoutLocked(c Record, id, state string) error {
 	return &core.Error{Code: core.CodeCheckoutLocked, URL: a.Config.ReviewURL(c.ID),
 		Message: fmt.Sprintf("campaign %s has checkout %s %s: edits wait until it is cancelled or expires, or until launch has prepared its paid gifts", c.ID, id, state)}
 }

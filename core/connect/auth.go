@@ -50,5 +50,6 @@ func (a *Service) Authenticate(ctx context.Context, bearer string) (core.Princip
 		Mode:         core.Mode(row.Mode),
 		IsDemo:       row.IsDemo,
 		CredentialID: row.ID,
+		Names:        &core.CredentialNames{Name: row.Name, Email: row.Email},
 	}, nil
 }

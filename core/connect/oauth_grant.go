@@ -185,7 +185,7 @@ func (a *Service) authenticateConnection(ctx context.Context, bearer string) (co
 	return core.Principal{
 		WorkspaceID: row.WorkspaceID, UserID: row.UserID, Role: core.Role(row.Role), Via: core.ViaConnection,
 		Scopes: scopes, Mode: core.Mode(row.Mode), IsDemo: row.IsDemo, CredentialID: row.GrantID,
-		Resource: row.Resource,
+		Resource: row.Resource, Names: &core.CredentialNames{Name: row.ClientName, Email: row.Email},
 	}, nil
 }
 

@@ -174,6 +174,7 @@ func (a *Service) AuthenticateSession(ctx context.Context, token string) (core.P
 		Mode:         core.Mode(row.Mode),
 		IsDemo:       row.IsDemo,
 		CredentialID: row.ID,
+		Names:        &core.CredentialNames{Name: row.Name, Email: row.Email},
 	}, nil
 }
 

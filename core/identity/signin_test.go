@@ -41,8 +41,12 @@ func TestSignInStartsASessionInTheOldestWorkspace(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, core.Principal{
 		WorkspaceID: env.WorkspaceID, UserID: env.OwnerID, Role: core.RoleOwner, Via: core.ViaSession,
-		Mode: core.ModeTest, CredentialID: p.CredentialID,
+		Mode: core.ModeTest, CredentialID: p.CredentialID, Names: p.Names,
 	}, p)
+	// The person's names, as a gift they prepare records them.
+	require.NotNil(t, p.Names)
+	require.Equal(t, env.OwnerEmail, p.Names.Email)
+	require.NotEmpty(t, p.Names.Name)
 	require.True(t, strings.HasPrefix(p.CredentialID, identity.PrefixSession), p.CredentialID)
 	require.NotContains(t, p.CredentialID, s.Token)
 

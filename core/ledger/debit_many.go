@@ -18,7 +18,7 @@ type GiftDebit struct {
 // DebitMany pays for many gifts from the balance of workspace in mode at
 // once, inside the caller's transaction, which has locked the balance
 // (LockBalance) and read it as balance: one debit entry per gift in the
-// order given and one update of the balance by their sum, so that the
+// order given and the balance lowered by their sum, in one statement, so that the
 // balance still equals the sum of its ledger. It refuses the whole group
 // with 402 INSUFFICIENT_BALANCE when balance cannot cover the sum (the
 // caller decides gift by gift first, so this is a guard), and with
@@ -51,11 +51,6 @@ func (a *Service) DebitMany(ctx context.Context, q *db.Queries, workspaceID stri
 		if name, ok := core.ViolatedUnique(err); ok && name == "ledger_entries_debit_send" {
 			return core.Errorf(core.CodeInvalidRequestState, "a gift of the group is already paid")
 		}
-		return core.Internal(err)
-	}
-	if _, err := q.BalanceAdd(ctx, db.BalanceAddParams{
-		Delta: -total, UpdatedAt: p.CreatedAt, WorkspaceID: workspaceID, Mode: string(mode),
-	}); err != nil {
 		return core.Internal(err)
 	}
 	return nil

@@ -109,35 +109,43 @@ func (q *Queries) LedgerCreditedForSend(ctx context.Context, sendID *string) (in
 }
 
 const ledgerDebitMany = `-- name: LedgerDebitMany :exec
-INSERT INTO ledger_entries (id, workspace_id, mode, kind, cents, send_id, campaign_id, note, created_at)
-SELECT unnest($1::text[]), $2, $3, 'debit', unnest($4::bigint[]),
-       unnest($5::text[]), unnest($6::text[]), unnest($7::text[]), $8
+WITH entries AS (
+    INSERT INTO ledger_entries (id, workspace_id, mode, kind, cents, send_id, campaign_id, note, created_at)
+    SELECT unnest($4::text[]), $2::text, $3::text, 'debit', unnest($5::bigint[]),
+           unnest($6::text[]), unnest($7::text[]), unnest($8::text[]), $1::timestamptz
+    RETURNING cents
+)
+UPDATE balances
+SET cents = balances.cents + (SELECT sum(e.cents) FROM entries e), updated_at = $1::timestamptz
+WHERE balances.workspace_id = $2::text AND balances.mode = $3::text
 `
 
 type LedgerDebitManyParams struct {
-	Ids         []string
+	CreatedAt   time.Time
 	WorkspaceID string
 	Mode        string
+	Ids         []string
 	Cents       []int64
 	SendIds     []string
 	CampaignIds []string
 	Notes       []string
-	CreatedAt   time.Time
 }
 
-// One debit entry per gift of a group commit, in the order given (the
-// arrays are zipped), against a balance the caller has locked
-// (ledger.DebitMany); cents are negative.
+// One debit entry per gift (of a group commit, or one auto-approval), in
+// the order given (the arrays are zipped), and their sum taken off the
+// balance, which the caller has locked (ledger.DebitMany), in the same
+// statement: the balance stays the sum of its ledger, and its CHECK
+// refuses a negative result. cents are negative.
 func (q *Queries) LedgerDebitMany(ctx context.Context, arg LedgerDebitManyParams) error {
 	_, err := q.db.Exec(ctx, ledgerDebitMany,
-		arg.Ids,
+		arg.CreatedAt,
 		arg.WorkspaceID,
 		arg.Mode,
+		arg.Ids,
 		arg.Cents,
 		arg.SendIds,
 		arg.CampaignIds,
 		arg.Notes,
-		arg.CreatedAt,
 	)
 	return err
 }

@@ -12,7 +12,7 @@ import (
 
 const aPIKeyAuthenticate = `-- name: APIKeyAuthenticate :one
 WITH k AS (
-    SELECT live.id, live.workspace_id, live.user_id
+    SELECT live.id, live.workspace_id, live.user_id, live.name
     FROM api_keys live
     WHERE live.hash = $5 AND live.revoked_at IS NULL
 ), touch AS (
@@ -22,12 +22,13 @@ WITH k AS (
     WHERE a.id = k.id
       AND (a.last_used_at IS NULL OR a.last_used_at < $6::timestamptz - interval '1 minute')
 ), found AS MATERIALIZED (
-    SELECT k.id, k.workspace_id, k.user_id, m.role, w.mode, w.is_demo
+    SELECT k.id, k.workspace_id, k.user_id, k.name, u.email, m.role, w.mode, w.is_demo
     FROM k
     JOIN memberships m ON m.workspace_id = k.workspace_id AND m.user_id = k.user_id
     JOIN workspaces w ON w.id = k.workspace_id
+    JOIN users u ON u.id = k.user_id
 )
-SELECT found.id, found.workspace_id, found.user_id, found.role, found.mode, found.is_demo,
+SELECT found.id, found.workspace_id, found.user_id, found.name, found.email, found.role, found.mode, found.is_demo,
        rc.rate_admitted::boolean AS rate_admitted, rc.rate_used::integer AS rate_used, rc.rate_reset_ms::bigint AS rate_reset_ms
 FROM found
 CROSS JOIN LATERAL rate_charge(found.workspace_id, $1::text, $2::integer, $3::integer, $4::timestamptz) rc
@@ -46,6 +47,8 @@ type APIKeyAuthenticateRow struct {
 	ID           string
 	WorkspaceID  string
 	UserID       string
+	Name         string
+	Email        string
 	Role         string
 	Mode         string
 	IsDemo       bool
@@ -55,7 +58,8 @@ type APIKeyAuthenticateRow struct {
 }
 
 // One round trip: finds a live key by hash, joins its creator's current
-// membership and the workspace, stamps last_used_at at most once a minute,
+// membership, the workspace and the creator (with the key's name, as a
+// gift's trail names who prepared it), stamps last_used_at at most once a minute,
 // and counts the request against the workspace's rate limit (rate_charge;
 // an empty rate_bucket counts nothing).
 func (q *Queries) APIKeyAuthenticate(ctx context.Context, arg APIKeyAuthenticateParams) (APIKeyAuthenticateRow, error) {
@@ -72,6 +76,8 @@ func (q *Queries) APIKeyAuthenticate(ctx context.Context, arg APIKeyAuthenticate
 		&i.ID,
 		&i.WorkspaceID,
 		&i.UserID,
+		&i.Name,
+		&i.Email,
 		&i.Role,
 		&i.Mode,
 		&i.IsDemo,

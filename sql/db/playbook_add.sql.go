@@ -7,6 +7,7 @@ package db
 
 import (
 	"context"
+	"time"
 )
 
 const balanceTryLock = `-- name: BalanceTryLock :one
@@ -146,6 +147,81 @@ func (q *Queries) CampaignListForShare(ctx context.Context, arg CampaignListForS
 		return nil, err
 	}
 	return items, nil
+}
+
+const playbookAddContext = `-- name: PlaybookAddContext :one
+SELECT
+    coalesce((SELECT s.people FROM campaign_roster_sizes s WHERE s.campaign_id = $1), 0)::int AS people,
+    (SELECT coalesce(max(r.position), -1) + 1 FROM recipients r WHERE r.campaign_id = $1)::int AS next_position,
+    coalesce(k.id, '')::text AS checkout_id,
+    coalesce(k.state, '')::text AS checkout_state,
+    coalesce(k.expires_at, 'epoch')::timestamptz AS checkout_expires_at,
+    coalesce((
+        SELECT s.id
+        FROM sends s
+        WHERE s.workspace_id = $2
+          AND s.campaign_id <> $1
+          AND s.mode = $3
+          AND s.status <> 'cancelled'
+          AND ((s.recipient_email <> '' AND s.recipient_email = $4::text)
+            OR (s.recipient_source_system <> '' AND s.recipient_source_system = $5::text
+                AND s.recipient_external_id = $6::text)
+            OR (s.recipient_profile_url <> '' AND s.recipient_profile_url = $7::text))
+        ORDER BY s.created_at DESC, s.id DESC
+        LIMIT 1), '')::text AS prior_send_id
+FROM (SELECT 1) AS one
+LEFT JOIN checkouts k ON k.workspace_id = $2 AND k.campaign_id = $1
+                     AND k.state IN ('creating', 'open', 'paid')
+`
+
+type PlaybookAddContextParams struct {
+	CampaignID   string
+	WorkspaceID  string
+	Mode         string
+	Email        string
+	SourceSystem string
+	ExternalID   string
+	ProfileUrl   string
+}
+
+type PlaybookAddContextRow struct {
+	People            int32
+	NextPosition      int32
+	CheckoutID        string
+	CheckoutState     string
+	CheckoutExpiresAt time.Time
+	PriorSendID       string
+}
+
+// What adding a new person to playbook campaign_id needs, read in one round
+// trip under the playbook's lock: how many people the roster holds
+// (committed: campaign_roster_sizes, kept at each commit) and the next
+// roster position (the index on (campaign_id, position)), neither reading
+// the whole roster; the campaign's checkout in progress (CheckoutInProgress:
+// checkout_id ” when none); and SendPriorForRecipient for the person
+// before they are stored: the latest gift another campaign of the workspace
+// made in mode to their email, sourceSystem+externalId or profile
+// (prior_send_id ” when none).
+func (q *Queries) PlaybookAddContext(ctx context.Context, arg PlaybookAddContextParams) (PlaybookAddContextRow, error) {
+	row := q.db.QueryRow(ctx, playbookAddContext,
+		arg.CampaignID,
+		arg.WorkspaceID,
+		arg.Mode,
+		arg.Email,
+		arg.SourceSystem,
+		arg.ExternalID,
+		arg.ProfileUrl,
+	)
+	var i PlaybookAddContextRow
+	err := row.Scan(
+		&i.People,
+		&i.NextPosition,
+		&i.CheckoutID,
+		&i.CheckoutState,
+		&i.CheckoutExpiresAt,
+		&i.PriorSendID,
+	)
+	return i, err
 }
 
 const playbookAddLockIdentities = `-- name: PlaybookAddLockIdentities :exec
@@ -315,27 +391,6 @@ func (q *Queries) RecipientGetForApprovalLocked(ctx context.Context, arg Recipie
 		&i.PreparedCredential,
 		&i.PreparedUser,
 	)
-	return i, err
-}
-
-const recipientRosterSize = `-- name: RecipientRosterSize :one
-SELECT
-    coalesce((SELECT s.people FROM campaign_roster_sizes s WHERE s.campaign_id = $1), 0)::int AS people,
-    (SELECT coalesce(max(r.position), -1) + 1 FROM recipients r WHERE r.campaign_id = $1)::int AS next_position
-`
-
-type RecipientRosterSizeRow struct {
-	People       int32
-	NextPosition int32
-}
-
-// How many people the roster holds (committed: campaign_roster_sizes, kept
-// at each commit) and the next roster position (the index on
-// (campaign_id, position)), neither reading the whole roster.
-func (q *Queries) RecipientRosterSize(ctx context.Context, campaignID string) (RecipientRosterSizeRow, error) {
-	row := q.db.QueryRow(ctx, recipientRosterSize, campaignID)
-	var i RecipientRosterSizeRow
-	err := row.Scan(&i.People, &i.NextPosition)
 	return i, err
 }
 

@@ -12,15 +12,16 @@ import (
 
 const sessionAuthenticate = `-- name: SessionAuthenticate :one
 WITH found AS MATERIALIZED (
-    SELECT s.id, s.user_id, s.workspace_id, m.role, w.mode, w.is_demo
+    SELECT s.id, s.user_id, s.workspace_id, m.role, w.mode, w.is_demo, u.name, u.email
     FROM sessions s
     JOIN memberships m ON m.workspace_id = s.workspace_id AND m.user_id = s.user_id
     JOIN workspaces w ON w.id = s.workspace_id
+    JOIN users u ON u.id = s.user_id
     WHERE s.hash = $5
       AND s.revoked_at IS NULL
       AND s.expires_at > $6::timestamptz
 )
-SELECT found.id, found.user_id, found.workspace_id, found.role, found.mode, found.is_demo,
+SELECT found.id, found.user_id, found.workspace_id, found.role, found.mode, found.is_demo, found.name, found.email,
        rc.rate_admitted::boolean AS rate_admitted, rc.rate_used::integer AS rate_used, rc.rate_reset_ms::bigint AS rate_reset_ms
 FROM found
 CROSS JOIN LATERAL rate_charge(found.workspace_id, $1::text, $2::integer, $3::integer, $4::timestamptz) rc
@@ -42,13 +43,16 @@ type SessionAuthenticateRow struct {
 	Role         string
 	Mode         string
 	IsDemo       bool
+	Name         string
+	Email        string
 	RateAdmitted bool
 	RateUsed     int32
 	RateResetMs  int64
 }
 
 // One round trip: a live sign-in session by hash, joined to its person's
-// current membership of the session's workspace and to the workspace. No row
+// current membership of the session's workspace, to the workspace and to
+// the person (their name and email, as a gift's trail names them). No row
 // when the session is unknown, revoked or expired, or the person left.
 // The request is counted against the workspace's rate limit (rate_charge;
 // an empty rate_bucket counts nothing).
@@ -69,6 +73,8 @@ func (q *Queries) SessionAuthenticate(ctx context.Context, arg SessionAuthentica
 		&i.Role,
 		&i.Mode,
 		&i.IsDemo,
+		&i.Name,
+		&i.Email,
 		&i.RateAdmitted,
 		&i.RateUsed,
 		&i.RateResetMs,

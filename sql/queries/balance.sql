@@ -99,9 +99,17 @@ SET state = 'completed', completed_at = @completed_at
 WHERE id = @id AND state = 'created';
 
 -- name: LedgerDebitMany :exec
--- One debit entry per gift of a group commit, in the order given (the
--- arrays are zipped), against a balance the caller has locked
--- (ledger.DebitMany); cents are negative.
-INSERT INTO ledger_entries (id, workspace_id, mode, kind, cents, send_id, campaign_id, note, created_at)
-SELECT unnest(@ids::text[]), @workspace_id, @mode, 'debit', unnest(@cents::bigint[]),
-       unnest(@send_ids::text[]), unnest(@campaign_ids::text[]), unnest(@notes::text[]), @created_at;
+-- One debit entry per gift (of a group commit, or one auto-approval), in
+-- the order given (the arrays are zipped), and their sum taken off the
+-- balance, which the caller has locked (ledger.DebitMany), in the same
+-- statement: the balance stays the sum of its ledger, and its CHECK
+-- refuses a negative result. cents are negative.
+WITH entries AS (
+    INSERT INTO ledger_entries (id, workspace_id, mode, kind, cents, send_id, campaign_id, note, created_at)
+    SELECT unnest(@ids::text[]), @workspace_id::text, @mode::text, 'debit', unnest(@cents::bigint[]),
+           unnest(@send_ids::text[]), unnest(@campaign_ids::text[]), unnest(@notes::text[]), @created_at::timestamptz
+    RETURNING cents
+)
+UPDATE balances
+SET cents = balances.cents + (SELECT sum(e.cents) FROM entries e), updated_at = @created_at::timestamptz
+WHERE balances.workspace_id = @workspace_id::text AND balances.mode = @mode::text;

@@ -41,20 +41,25 @@ VALUES (@signature, @kind, @request_id, @grant_id, @client_id, @requested_at, @e
 
 -- name: OAuthAccessAuthenticate :one
 -- One round trip: a live access token by signature, its live grant, the
--- person's current membership and the workspace.
+-- person's current membership, the workspace, the connected app's client
+-- name and the person's email (as a gift's trail names who prepared it).
 -- The request is counted against the workspace's rate limit (rate_charge;
 -- an empty rate_bucket counts nothing).
 WITH found AS MATERIALIZED (
-    SELECT g.id AS grant_id, g.workspace_id, g.user_id, g.scopes, g.resource, m.role, w.mode, w.is_demo
+    SELECT g.id AS grant_id, g.workspace_id, g.user_id, g.scopes, g.resource, m.role, w.mode, w.is_demo,
+           coalesce(c.client_name, '')::text AS client_name, u.email
     FROM oauth_tokens t
     JOIN oauth_grants g ON g.id = t.grant_id
     JOIN memberships m ON m.workspace_id = g.workspace_id AND m.user_id = g.user_id
     JOIN workspaces w ON w.id = g.workspace_id
+    LEFT JOIN oauth_clients c ON c.id = g.client_id
+    JOIN users u ON u.id = g.user_id
     WHERE t.kind = 'access_token' AND t.signature = @signature AND t.active
       AND t.expires_at > sqlc.arg(now)::timestamptz
       AND g.revoked_at IS NULL AND g.expires_at > sqlc.arg(now)::timestamptz
 )
 SELECT found.grant_id, found.workspace_id, found.user_id, found.scopes, found.resource, found.role, found.mode, found.is_demo,
+       found.client_name, found.email,
        rc.rate_admitted::boolean AS rate_admitted, rc.rate_used::integer AS rate_used, rc.rate_reset_ms::bigint AS rate_reset_ms
 FROM found
 CROSS JOIN LATERAL rate_charge(found.workspace_id, @rate_bucket::text, @rate_units::integer, @rate_limit::integer, sqlc.narg(rate_at)::timestamptz) rc;

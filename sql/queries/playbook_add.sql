@@ -44,14 +44,6 @@ WHERE r.id IN (
 )
 ORDER BY r.position, r.queue_seq;
 
--- name: RecipientRosterSize :one
--- How many people the roster holds (committed: campaign_roster_sizes, kept
--- at each commit) and the next roster position (the index on
--- (campaign_id, position)), neither reading the whole roster.
-SELECT
-    coalesce((SELECT s.people FROM campaign_roster_sizes s WHERE s.campaign_id = @campaign_id), 0)::int AS people,
-    (SELECT coalesce(max(r.position), -1) + 1 FROM recipients r WHERE r.campaign_id = @campaign_id)::int AS next_position;
-
 -- name: SendFirstOfRecipient :one
 -- The person's first gift, as loadRoster's sendOf names it.
 SELECT id
@@ -117,3 +109,36 @@ FOR UPDATE;
 -- row, which present tells apart.
 SELECT EXISTS (SELECT 1 FROM balances b WHERE b.workspace_id = @workspace_id AND b.mode = @mode) AS present,
        coalesce((SELECT l.cents FROM balances l WHERE l.workspace_id = @workspace_id AND l.mode = @mode FOR UPDATE SKIP LOCKED), -1)::bigint AS cents;
+
+-- name: PlaybookAddContext :one
+-- What adding a new person to playbook campaign_id needs, read in one round
+-- trip under the playbook's lock: how many people the roster holds
+-- (committed: campaign_roster_sizes, kept at each commit) and the next
+-- roster position (the index on (campaign_id, position)), neither reading
+-- the whole roster; the campaign's checkout in progress (CheckoutInProgress:
+-- checkout_id '' when none); and SendPriorForRecipient for the person
+-- before they are stored: the latest gift another campaign of the workspace
+-- made in mode to their email, sourceSystem+externalId or profile
+-- (prior_send_id '' when none).
+SELECT
+    coalesce((SELECT s.people FROM campaign_roster_sizes s WHERE s.campaign_id = @campaign_id), 0)::int AS people,
+    (SELECT coalesce(max(r.position), -1) + 1 FROM recipients r WHERE r.campaign_id = @campaign_id)::int AS next_position,
+    coalesce(k.id, '')::text AS checkout_id,
+    coalesce(k.state, '')::text AS checkout_state,
+    coalesce(k.expires_at, 'epoch')::timestamptz AS checkout_expires_at,
+    coalesce((
+        SELECT s.id
+        FROM sends s
+        WHERE s.workspace_id = @workspace_id
+          AND s.campaign_id <> @campaign_id
+          AND s.mode = @mode
+          AND s.status <> 'cancelled'
+          AND ((s.recipient_email <> '' AND s.recipient_email = @email::text)
+            OR (s.recipient_source_system <> '' AND s.recipient_source_system = @source_system::text
+                AND s.recipient_external_id = @external_id::text)
+            OR (s.recipient_profile_url <> '' AND s.recipient_profile_url = @profile_url::text))
+        ORDER BY s.created_at DESC, s.id DESC
+        LIMIT 1), '')::text AS prior_send_id
+FROM (SELECT 1) AS one
+LEFT JOIN checkouts k ON k.workspace_id = @workspace_id AND k.campaign_id = @campaign_id
+                     AND k.state IN ('creating', 'open', 'paid');

@@ -21,20 +21,22 @@ VALUES (@id, @hash, @user_id, @workspace_id, @created_at, @expires_at);
 
 -- name: SessionAuthenticate :one
 -- One round trip: a live sign-in session by hash, joined to its person's
--- current membership of the session's workspace and to the workspace. No row
+-- current membership of the session's workspace, to the workspace and to
+-- the person (their name and email, as a gift's trail names them). No row
 -- when the session is unknown, revoked or expired, or the person left.
 -- The request is counted against the workspace's rate limit (rate_charge;
 -- an empty rate_bucket counts nothing).
 WITH found AS MATERIALIZED (
-    SELECT s.id, s.user_id, s.workspace_id, m.role, w.mode, w.is_demo
+    SELECT s.id, s.user_id, s.workspace_id, m.role, w.mode, w.is_demo, u.name, u.email
     FROM sessions s
     JOIN memberships m ON m.workspace_id = s.workspace_id AND m.user_id = s.user_id
     JOIN workspaces w ON w.id = s.workspace_id
+    JOIN users u ON u.id = s.user_id
     WHERE s.hash = @hash
       AND s.revoked_at IS NULL
       AND s.expires_at > sqlc.arg(now)::timestamptz
 )
-SELECT found.id, found.user_id, found.workspace_id, found.role, found.mode, found.is_demo,
+SELECT found.id, found.user_id, found.workspace_id, found.role, found.mode, found.is_demo, found.name, found.email,
        rc.rate_admitted::boolean AS rate_admitted, rc.rate_used::integer AS rate_used, rc.rate_reset_ms::bigint AS rate_reset_ms
 FROM found
 CROSS JOIN LATERAL rate_charge(found.workspace_id, @rate_bucket::text, @rate_units::integer, @rate_limit::integer, sqlc.narg(rate_at)::timestamptz) rc;
