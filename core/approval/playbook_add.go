@@ -194,7 +194,10 @@ func (a *Service) addToPlaybook(ctx context.Context, tx pgx.Tx, p core.Principal
 	// A new person: the roster's size, the checkout and whether they are a
 	// repeat in one read.
 	f := campaign.ApplyRecipient(campaign.NewPersonFields(), in, playbookPath, rules, &pr)
-	ask := db.PlaybookAddContextParams{WorkspaceID: c.WorkspaceID, CampaignID: c.ID, Mode: string(mode)}
+	// An add that decides its person itself tries the balance's lock in
+	// the same read when auto-approve is on.
+	decides := !group && c.AutoApprove != nil && c.AutoApprove.Enabled
+	ask := db.PlaybookAddContextParams{WorkspaceID: c.WorkspaceID, CampaignID: c.ID, Mode: string(mode), LockBalance: decides}
 	if !pr.Any() {
 		// Identities that passed every check (an add with problems is refused anyway).
 		ask.Email, ask.SourceSystem, ask.ExternalID, ask.ProfileUrl = f.Email, f.SourceSystem, f.ExternalID, f.ProfileURL
@@ -227,7 +230,12 @@ func (a *Service) addToPlaybook(ctx context.Context, tx pgx.Tx, p core.Principal
 	if err := campaign.InsertPeople(ctx, q, p, c.ID, only, now); err != nil {
 		return AddPersonResult{}, err
 	}
-	d, err := a.decideAutoWithPrior(ctx, tx, c, product, only[0], mode, false, size.PriorSendID) // with who added them
+	var tried *balanceTry
+	if decides {
+		t := balanceTried(size.BalancePresent, size.BalanceCents)
+		tried = &t
+	}
+	d, err := a.decideAutoWithPrior(ctx, tx, c, product, only[0], mode, false, size.PriorSendID, tried) // with who added them
 	if err != nil {
 		return AddPersonResult{}, err
 	}

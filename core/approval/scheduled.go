@@ -64,12 +64,13 @@ func (a *Service) decideAuto(ctx context.Context, tx pgx.Tx, c campaign.Record, 
 	if err != nil {
 		return autoDecision{}, err
 	}
-	return a.decideAutoWithPrior(ctx, tx, c, product, who, mode, wait, prior)
+	return a.decideAutoWithPrior(ctx, tx, c, product, who, mode, wait, prior, nil)
 }
 
 // decideAutoWithPrior is decideAuto with the person's unapproved prior
-// gift already read ("" for none).
-func (a *Service) decideAutoWithPrior(ctx context.Context, tx pgx.Tx, c campaign.Record, product *catalog.Product, who campaign.Person, mode core.Mode, wait bool, prior string) (autoDecision, error) {
+// gift already read ("" for none) and, unless tried is nil, the balance's
+// lock already tried without waiting.
+func (a *Service) decideAutoWithPrior(ctx context.Context, tx pgx.Tx, c campaign.Record, product *catalog.Product, who campaign.Person, mode core.Mode, wait bool, prior string, tried *balanceTry) (autoDecision, error) {
 	q := db.New(tx)
 	var unit int64
 	if product != nil {
@@ -78,8 +79,14 @@ func (a *Service) decideAutoWithPrior(ctx context.Context, tx pgx.Tx, c campaign
 	if reason := checksWithPrior(c, product, who, prior, mode); reason != "" {
 		return autoDecision{state: campaign.ApprovalWaiting, reason: reason}, nil
 	}
-	balance, locked, err := a.lockBalanceMaybe(ctx, tx, c.WorkspaceID, mode, wait)
-	if err != nil {
+	var (
+		balance int64
+		locked  bool
+		err     error
+	)
+	if tried != nil {
+		balance, locked = tried.cents, tried.locked
+	} else if balance, locked, err = a.lockBalanceMaybe(ctx, tx, c.WorkspaceID, mode, wait); err != nil {
 		return autoDecision{}, err
 	}
 	if !locked {
@@ -152,15 +159,32 @@ func (a *Service) lockBalanceMaybe(ctx context.Context, tx pgx.Tx, workspaceID s
 		return cents, err == nil, err
 	}
 	row, err := db.New(tx).BalanceTryLock(ctx, db.BalanceTryLockParams{WorkspaceID: workspaceID, Mode: string(mode)})
-	switch {
-	case err != nil:
+	if err != nil {
 		return 0, false, core.Internal(err)
-	case !row.Present:
-		return 0, true, nil
-	case row.Cents < 0:
-		return 0, false, nil
 	}
-	return row.Cents, true, nil
+	t := balanceTried(row.Present, row.Cents)
+	return t.cents, t.locked, nil
+}
+
+// balanceTry is a balance lock tried without waiting: the balance, and
+// whether the transaction holds its lock (or there is no balance row, so
+// nothing to lock and nothing to pay with).
+type balanceTry struct {
+	cents  int64
+	locked bool
+}
+
+// balanceTried reads a try of a balance lock (BalanceTryLock's or
+// PlaybookAddContext's): whether the row is present, and its cents or -1
+// when another transaction holds it.
+func balanceTried(present bool, cents int64) balanceTry {
+	switch {
+	case !present:
+		return balanceTry{cents: 0, locked: true}
+	case cents < 0:
+		return balanceTry{}
+	}
+	return balanceTry{cents: cents, locked: true}
 }
 
 // finishScheduled is an approval run's last look at playbook campaignID,

@@ -157,18 +157,27 @@ SELECT
     coalesce(k.state, '')::text AS checkout_state,
     coalesce(k.expires_at, 'epoch')::timestamptz AS checkout_expires_at,
     coalesce((
-        SELECT s.id
-        FROM sends s
-        WHERE s.workspace_id = $2
-          AND s.campaign_id <> $1
-          AND s.mode = $3
-          AND s.status <> 'cancelled'
-          AND ((s.recipient_email <> '' AND s.recipient_email = $4::text)
-            OR (s.recipient_source_system <> '' AND s.recipient_source_system = $5::text
-                AND s.recipient_external_id = $6::text)
-            OR (s.recipient_profile_url <> '' AND s.recipient_profile_url = $7::text))
-        ORDER BY s.created_at DESC, s.id DESC
-        LIMIT 1), '')::text AS prior_send_id
+        -- OFFSET 0 keeps the LIMIT out of the inner plan: the person's few
+        -- gifts are found through the identity indexes, never by walking
+        -- the workspace's gifts newest first until one matches.
+        SELECT m.id
+        FROM (
+            SELECT s.id, s.created_at
+            FROM sends s
+            WHERE s.workspace_id = $2
+              AND s.campaign_id <> $1
+              AND s.mode = $3
+              AND s.status <> 'cancelled'
+              AND ((s.recipient_email <> '' AND s.recipient_email = $4::text)
+                OR (s.recipient_source_system <> '' AND s.recipient_source_system = $5::text
+                    AND s.recipient_external_id = $6::text)
+                OR (s.recipient_profile_url <> '' AND s.recipient_profile_url = $7::text))
+            OFFSET 0) AS m
+        ORDER BY m.created_at DESC, m.id DESC
+        LIMIT 1), '')::text AS prior_send_id,
+    EXISTS (SELECT 1 FROM balances b WHERE $8::boolean AND b.workspace_id = $2 AND b.mode = $3) AS balance_present,
+    coalesce((SELECT l.cents FROM balances l WHERE $8::boolean AND l.workspace_id = $2 AND l.mode = $3
+              FOR UPDATE SKIP LOCKED), -1)::bigint AS balance_cents
 FROM (SELECT 1) AS one
 LEFT JOIN checkouts k ON k.workspace_id = $2 AND k.campaign_id = $1
                      AND k.state IN ('creating', 'open', 'paid')
@@ -182,6 +191,7 @@ type PlaybookAddContextParams struct {
 	SourceSystem string
 	ExternalID   string
 	ProfileUrl   string
+	LockBalance  bool
 }
 
 type PlaybookAddContextRow struct {
@@ -191,6 +201,8 @@ type PlaybookAddContextRow struct {
 	CheckoutState     string
 	CheckoutExpiresAt time.Time
 	PriorSendID       string
+	BalancePresent    bool
+	BalanceCents      int64
 }
 
 // What adding a new person to playbook campaign_id needs, read in one round
@@ -201,7 +213,11 @@ type PlaybookAddContextRow struct {
 // checkout_id ” when none); and SendPriorForRecipient for the person
 // before they are stored: the latest gift another campaign of the workspace
 // made in mode to their email, sourceSystem+externalId or profile
-// (prior_send_id ” when none).
+// (prior_send_id ” when none). With lock_balance it also takes the lock
+// of the workspace's balance in mode as BalanceTryLock does (the add
+// decides its person itself): balance_cents is -1 when another
+// transaction holds it or there is no balance row, which balance_present
+// tells apart.
 func (q *Queries) PlaybookAddContext(ctx context.Context, arg PlaybookAddContextParams) (PlaybookAddContextRow, error) {
 	row := q.db.QueryRow(ctx, playbookAddContext,
 		arg.CampaignID,
@@ -211,6 +227,7 @@ func (q *Queries) PlaybookAddContext(ctx context.Context, arg PlaybookAddContext
 		arg.SourceSystem,
 		arg.ExternalID,
 		arg.ProfileUrl,
+		arg.LockBalance,
 	)
 	var i PlaybookAddContextRow
 	err := row.Scan(
@@ -220,6 +237,8 @@ func (q *Queries) PlaybookAddContext(ctx context.Context, arg PlaybookAddContext
 		&i.CheckoutState,
 		&i.CheckoutExpiresAt,
 		&i.PriorSendID,
+		&i.BalancePresent,
+		&i.BalanceCents,
 	)
 	return i, err
 }

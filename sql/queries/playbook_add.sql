@@ -119,7 +119,11 @@ SELECT EXISTS (SELECT 1 FROM balances b WHERE b.workspace_id = @workspace_id AND
 -- checkout_id '' when none); and SendPriorForRecipient for the person
 -- before they are stored: the latest gift another campaign of the workspace
 -- made in mode to their email, sourceSystem+externalId or profile
--- (prior_send_id '' when none).
+-- (prior_send_id '' when none). With lock_balance it also takes the lock
+-- of the workspace's balance in mode as BalanceTryLock does (the add
+-- decides its person itself): balance_cents is -1 when another
+-- transaction holds it or there is no balance row, which balance_present
+-- tells apart.
 SELECT
     coalesce((SELECT s.people FROM campaign_roster_sizes s WHERE s.campaign_id = @campaign_id), 0)::int AS people,
     (SELECT coalesce(max(r.position), -1) + 1 FROM recipients r WHERE r.campaign_id = @campaign_id)::int AS next_position,
@@ -127,18 +131,27 @@ SELECT
     coalesce(k.state, '')::text AS checkout_state,
     coalesce(k.expires_at, 'epoch')::timestamptz AS checkout_expires_at,
     coalesce((
-        SELECT s.id
-        FROM sends s
-        WHERE s.workspace_id = @workspace_id
-          AND s.campaign_id <> @campaign_id
-          AND s.mode = @mode
-          AND s.status <> 'cancelled'
-          AND ((s.recipient_email <> '' AND s.recipient_email = @email::text)
-            OR (s.recipient_source_system <> '' AND s.recipient_source_system = @source_system::text
-                AND s.recipient_external_id = @external_id::text)
-            OR (s.recipient_profile_url <> '' AND s.recipient_profile_url = @profile_url::text))
-        ORDER BY s.created_at DESC, s.id DESC
-        LIMIT 1), '')::text AS prior_send_id
+        -- OFFSET 0 keeps the LIMIT out of the inner plan: the person's few
+        -- gifts are found through the identity indexes, never by walking
+        -- the workspace's gifts newest first until one matches.
+        SELECT m.id
+        FROM (
+            SELECT s.id, s.created_at
+            FROM sends s
+            WHERE s.workspace_id = @workspace_id
+              AND s.campaign_id <> @campaign_id
+              AND s.mode = @mode
+              AND s.status <> 'cancelled'
+              AND ((s.recipient_email <> '' AND s.recipient_email = @email::text)
+                OR (s.recipient_source_system <> '' AND s.recipient_source_system = @source_system::text
+                    AND s.recipient_external_id = @external_id::text)
+                OR (s.recipient_profile_url <> '' AND s.recipient_profile_url = @profile_url::text))
+            OFFSET 0) AS m
+        ORDER BY m.created_at DESC, m.id DESC
+        LIMIT 1), '')::text AS prior_send_id,
+    EXISTS (SELECT 1 FROM balances b WHERE @lock_balance::boolean AND b.workspace_id = @workspace_id AND b.mode = @mode) AS balance_present,
+    coalesce((SELECT l.cents FROM balances l WHERE @lock_balance::boolean AND l.workspace_id = @workspace_id AND l.mode = @mode
+              FOR UPDATE SKIP LOCKED), -1)::bigint AS balance_cents
 FROM (SELECT 1) AS one
 LEFT JOIN checkouts k ON k.workspace_id = @workspace_id AND k.campaign_id = @campaign_id
                      AND k.state IN ('creating', 'open', 'paid');
