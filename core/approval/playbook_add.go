@@ -146,7 +146,14 @@ func (a *Service) addToPlaybook(ctx context.Context, tx pgx.Tx, p core.Principal
 	if err := q.TxSetLockTimeout(ctx, addLockWait); err != nil {
 		return AddPersonResult{}, core.Internal(err)
 	}
-	c, err := lockPlaybookShared(ctx, q, p.WorkspaceID, campaignID)
+	mode := campaign.ModeOf(p)
+	k := campaign.AddIdentityOf(in)
+	// The playbook's lock reads what a new person needs beside it: when
+	// the add decides its person itself, with a try of the balance's lock.
+	c, size, err := lockPlaybookForAdd(ctx, q, db.PlaybookLockForAddParams{
+		WorkspaceID: p.WorkspaceID, ID: campaignID, Mode: string(mode), LockBalance: !group,
+		Email: k.Email, SourceSystem: k.SourceSystem, ExternalID: k.ExternalID, ProfileUrl: k.Profile,
+	})
 	if isLockNotAvailable(err) {
 		return AddPersonResult{}, errPlaybookLocked
 	}
@@ -168,7 +175,6 @@ func (a *Service) addToPlaybook(ctx context.Context, tx pgx.Tx, p core.Principal
 	if product != nil {
 		unit = product.UnitCents()
 	}
-	k := campaign.AddIdentityOf(in)
 	if err := lockIdentities(ctx, q, c.ID, k); err != nil {
 		return AddPersonResult{}, err
 	}
@@ -180,7 +186,6 @@ func (a *Service) addToPlaybook(ctx context.Context, tx pgx.Tx, p core.Principal
 	if err != nil {
 		return AddPersonResult{}, err
 	}
-	mode := campaign.ModeOf(p)
 	rules := campaign.RecipientRules{Product: product}
 	res := AddPersonResult{Queued: true, ApprovalURL: a.Config.QueueURL(c.ID), unitCents: unit}
 	var pr campaign.Problems
@@ -192,20 +197,8 @@ func (a *Service) addToPlaybook(ctx context.Context, tx pgx.Tx, p core.Principal
 	}
 
 	// A new person: the roster's size, the checkout and whether they are a
-	// repeat in one read.
+	// repeat were read with the playbook's lock.
 	f := campaign.ApplyRecipient(campaign.NewPersonFields(), in, playbookPath, rules, &pr)
-	// An add that decides its person itself tries the balance's lock in
-	// the same read when auto-approve is on.
-	decides := !group && c.AutoApprove != nil && c.AutoApprove.Enabled
-	ask := db.PlaybookAddContextParams{WorkspaceID: c.WorkspaceID, CampaignID: c.ID, Mode: string(mode), LockBalance: decides}
-	if !pr.Any() {
-		// Identities that passed every check (an add with problems is refused anyway).
-		ask.Email, ask.SourceSystem, ask.ExternalID, ask.ProfileUrl = f.Email, f.SourceSystem, f.ExternalID, f.ProfileURL
-	}
-	size, err := q.PlaybookAddContext(ctx, ask)
-	if err != nil {
-		return AddPersonResult{}, core.Internal(err)
-	}
 	if err := a.Campaigns.CheckoutLockOf(c, size.CheckoutID, size.CheckoutState, size.CheckoutExpiresAt); err != nil {
 		return AddPersonResult{}, err
 	}
@@ -224,18 +217,30 @@ func (a *Service) addToPlaybook(ctx context.Context, tx pgx.Tx, p core.Principal
 		return AddPersonResult{}, err
 	}
 	res.RecipientID = np.ID
+	// The prior gift was looked up by the identities as sent; when they
+	// are stored otherwise, it is looked up again by the stored person.
+	priorKnown := f.Email == k.Email && f.SourceSystem == k.SourceSystem && f.ExternalID == k.ExternalID && f.ProfileURL == k.Profile
 	if group {
-		return a.addForGroup(ctx, tx, p, c, product, np, mode, now, size.PriorSendID, res)
+		prior := size.PriorSendID
+		if !priorKnown {
+			prior = "" // the group reads it
+		}
+		return a.addForGroup(ctx, tx, p, c, product, np, mode, now, prior, res)
 	}
 	if err := campaign.InsertPeople(ctx, q, p, c.ID, only, now); err != nil {
 		return AddPersonResult{}, err
 	}
-	var tried *balanceTry
-	if decides {
+	var d autoDecision
+	switch {
+	case !priorKnown:
+		d, err = a.decideAuto(ctx, tx, c, product, only[0], mode, false)
+	case c.AutoApprove != nil && c.AutoApprove.Enabled:
+		// The balance's lock was tried with the playbook's.
 		t := balanceTried(size.BalancePresent, size.BalanceCents)
-		tried = &t
+		d, err = a.decideAutoWithPrior(ctx, tx, c, product, only[0], mode, false, size.PriorSendID, &t)
+	default:
+		d, err = a.decideAutoWithPrior(ctx, tx, c, product, only[0], mode, false, size.PriorSendID, nil)
 	}
-	d, err := a.decideAutoWithPrior(ctx, tx, c, product, only[0], mode, false, size.PriorSendID, tried) // with who added them
 	if err != nil {
 		return AddPersonResult{}, err
 	}

@@ -16,7 +16,7 @@ import (
 // An add to an active playbook costs the same on an empty roster as on a
 // full one, and adds of different people do not wait for each other:
 //
-//   - the playbook is locked FOR SHARE (lockPlaybookShared): every write to
+//   - the playbook is locked FOR SHARE (lockPlaybookForAdd): every write to
 //     the campaign itself, and every other roster write, locks it FOR
 //     UPDATE and so never runs beside an add, but adds share it;
 //   - each identity the add names (recipientId, SourceSystem+externalId,
@@ -26,7 +26,7 @@ import (
 //   - the people those identities can match are read through indexes
 //     (loadCandidates) and matched exactly as against the whole roster;
 //   - the roster's size comes from its counter and the next position from
-//     an index (PlaybookAddContext); the database checks the 2,000-person
+//     an index, read as the playbook is locked (PlaybookLockForAdd); the database checks the 2,000-person
 //     bound once more as the add commits (rosterBoundError), so concurrent
 //     adds never take a roster past it and wait for each other only while
 //     they commit.
@@ -35,7 +35,7 @@ import (
 // add that meets another approval is scheduled.
 
 // lockPlaybookShared reads campaign id of the workspace and locks it FOR
-// SHARE for an add.
+// SHARE, as an add does (lockPlaybookForAdd).
 func lockPlaybookShared(ctx context.Context, q *db.Queries, workspaceID, id string) (campaign.Record, error) {
 	row, err := q.CampaignGetForShare(ctx, db.CampaignGetForShareParams{WorkspaceID: workspaceID, ID: id})
 	if core.IsNoRows(err) {
@@ -49,6 +49,26 @@ func lockPlaybookShared(ctx context.Context, q *db.Queries, workspaceID, id stri
 		return campaign.Record{}, core.Internal(err)
 	}
 	return c, nil
+}
+
+// lockPlaybookForAdd locks playbook ask.ID of workspace ask.WorkspaceID
+// FOR SHARE for an add and reads it, with what adding a new person needs
+// (PlaybookLockForAdd: the roster's size and next position, the checkout in
+// progress, the person's prior gift by ask's identities and, with
+// ask.LockBalance, a try of the balance's lock).
+func lockPlaybookForAdd(ctx context.Context, q *db.Queries, ask db.PlaybookLockForAddParams) (campaign.Record, db.PlaybookLockForAddRow, error) {
+	row, err := q.PlaybookLockForAdd(ctx, ask)
+	if core.IsNoRows(err) {
+		return campaign.Record{}, row, campaign.NotFound(ask.ID)
+	}
+	if err != nil {
+		return campaign.Record{}, row, err // the caller tells a lock timeout apart
+	}
+	c, err := campaign.RecordFromRow(row.Campaign)
+	if err != nil {
+		return campaign.Record{}, row, core.Internal(err)
+	}
+	return c, row, nil
 }
 
 // identityKeys are the lock keys of the identities k names on playbook

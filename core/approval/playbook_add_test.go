@@ -502,3 +502,41 @@ func TestApproveInLiveMode(t *testing.T) {
 	_, err = app.Approvals.ApproveGift(ctx, live, approval.QueueDecision{CampaignID: verified.ID, RecipientID: res.RecipientID})
 	apptest.RequireCode(t, err, core.CodeInsufficientBalance)
 }
+
+// A lone add finds a repeat by each identity a gift records (email,
+// sourceSystem+externalId, profile), whether the add writes it as stored
+// or otherwise (case, spaces): the lookup as the playbook is locked, or
+// again by the stored person.
+func TestAddFindsARepeatByEachIdentity(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	w := newPlaybooks(t)
+	app := w.env.App
+	w.env.TopUp(t, w.owner, 200_000)
+	first := w.playbook("gourmet-snack-crate", 0, 0)
+	gifted := campaign.RecipientInput{Name: "Pat Lee", Company: "Acme", Email: "pat@example.com", SourceSystem: "crm", ExternalID: "pat-1",
+		ProfileURL: "https://www.linkedin.com/in/pat-lee"}
+	r, err := app.Approvals.AddToPlaybook(ctx, w.key, first.ID, approval.PlaybookPersonAdd{Recipient: gifted})
+	require.NoError(t, err)
+	_, err = app.Approvals.ApproveGift(ctx, w.owner, approval.QueueDecision{CampaignID: first.ID, RecipientID: r.RecipientID})
+	require.NoError(t, err)
+
+	for name, in := range map[string]campaign.RecipientInput{
+		"email":          {Name: "P. Lee", Email: "pat@example.com"},
+		"email, written": {Name: "P. Lee", Email: "  PAT@Example.com "},
+		"source pair":    {Name: "P. Lee", SourceSystem: "crm", ExternalID: "pat-1"},
+		"source, spaced": {Name: "P. Lee", SourceSystem: " crm ", ExternalID: " pat-1"},
+		"profile":        {Name: "P. Lee", ProfileURL: "https://www.linkedin.com/in/pat-lee"},
+		"profile, other": {Name: "P. Lee", ProfileURL: "HTTPS://linkedin.com/in/pat-lee/"},
+	} {
+		second := w.playbook("vegan-chocolate-collection", 100_000, 10_000)
+		got, err := app.Approvals.AddToPlaybook(ctx, w.key, second.ID, approval.PlaybookPersonAdd{Recipient: in})
+		require.NoError(t, err, name)
+		require.Equal(t, campaign.PlaybookApproval{State: campaign.ApprovalWaiting, Reason: campaign.ReasonRepeatReview}, got.Approval, name)
+	}
+	// Someone never gifted is approved at once.
+	third := w.playbook("vegan-chocolate-collection", 100_000, 10_000)
+	got, err := app.Approvals.AddToPlaybook(ctx, w.key, third.ID, approval.PlaybookPersonAdd{Recipient: campaign.RecipientInput{Name: "Sam Roe", Email: "sam@example.com"}})
+	require.NoError(t, err)
+	require.Equal(t, campaign.ApprovalAutoApproved, got.Approval.State)
+}

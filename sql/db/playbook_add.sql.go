@@ -149,100 +149,6 @@ func (q *Queries) CampaignListForShare(ctx context.Context, arg CampaignListForS
 	return items, nil
 }
 
-const playbookAddContext = `-- name: PlaybookAddContext :one
-SELECT
-    coalesce((SELECT s.people FROM campaign_roster_sizes s WHERE s.campaign_id = $1), 0)::int AS people,
-    (SELECT coalesce(max(r.position), -1) + 1 FROM recipients r WHERE r.campaign_id = $1)::int AS next_position,
-    coalesce(k.id, '')::text AS checkout_id,
-    coalesce(k.state, '')::text AS checkout_state,
-    coalesce(k.expires_at, 'epoch')::timestamptz AS checkout_expires_at,
-    coalesce((
-        -- OFFSET 0 keeps the LIMIT out of the inner plan: the person's few
-        -- gifts are found through the identity indexes, never by walking
-        -- the workspace's gifts newest first until one matches.
-        SELECT m.id
-        FROM (
-            SELECT s.id, s.created_at
-            FROM sends s
-            WHERE s.workspace_id = $2
-              AND s.campaign_id <> $1
-              AND s.mode = $3
-              AND s.status <> 'cancelled'
-              AND ((s.recipient_email <> '' AND s.recipient_email = $4::text)
-                OR (s.recipient_source_system <> '' AND s.recipient_source_system = $5::text
-                    AND s.recipient_external_id = $6::text)
-                OR (s.recipient_profile_url <> '' AND s.recipient_profile_url = $7::text))
-            OFFSET 0) AS m
-        ORDER BY m.created_at DESC, m.id DESC
-        LIMIT 1), '')::text AS prior_send_id,
-    EXISTS (SELECT 1 FROM balances b WHERE $8::boolean AND b.workspace_id = $2 AND b.mode = $3) AS balance_present,
-    coalesce((SELECT l.cents FROM balances l WHERE $8::boolean AND l.workspace_id = $2 AND l.mode = $3
-              FOR UPDATE SKIP LOCKED), -1)::bigint AS balance_cents
-FROM (SELECT 1) AS one
-LEFT JOIN checkouts k ON k.workspace_id = $2 AND k.campaign_id = $1
-                     AND k.state IN ('creating', 'open', 'paid')
-`
-
-type PlaybookAddContextParams struct {
-	CampaignID   string
-	WorkspaceID  string
-	Mode         string
-	Email        string
-	SourceSystem string
-	ExternalID   string
-	ProfileUrl   string
-	LockBalance  bool
-}
-
-type PlaybookAddContextRow struct {
-	People            int32
-	NextPosition      int32
-	CheckoutID        string
-	CheckoutState     string
-	CheckoutExpiresAt time.Time
-	PriorSendID       string
-	BalancePresent    bool
-	BalanceCents      int64
-}
-
-// What adding a new person to playbook campaign_id needs, read in one round
-// trip under the playbook's lock: how many people the roster holds
-// (committed: campaign_roster_sizes, kept at each commit) and the next
-// roster position (the index on (campaign_id, position)), neither reading
-// the whole roster; the campaign's checkout in progress (CheckoutInProgress:
-// checkout_id ” when none); and SendPriorForRecipient for the person
-// before they are stored: the latest gift another campaign of the workspace
-// made in mode to their email, sourceSystem+externalId or profile
-// (prior_send_id ” when none). With lock_balance it also takes the lock
-// of the workspace's balance in mode as BalanceTryLock does (the add
-// decides its person itself): balance_cents is -1 when another
-// transaction holds it or there is no balance row, which balance_present
-// tells apart.
-func (q *Queries) PlaybookAddContext(ctx context.Context, arg PlaybookAddContextParams) (PlaybookAddContextRow, error) {
-	row := q.db.QueryRow(ctx, playbookAddContext,
-		arg.CampaignID,
-		arg.WorkspaceID,
-		arg.Mode,
-		arg.Email,
-		arg.SourceSystem,
-		arg.ExternalID,
-		arg.ProfileUrl,
-		arg.LockBalance,
-	)
-	var i PlaybookAddContextRow
-	err := row.Scan(
-		&i.People,
-		&i.NextPosition,
-		&i.CheckoutID,
-		&i.CheckoutState,
-		&i.CheckoutExpiresAt,
-		&i.PriorSendID,
-		&i.BalancePresent,
-		&i.BalanceCents,
-	)
-	return i, err
-}
-
 const playbookAddLockIdentities = `-- name: PlaybookAddLockIdentities :exec
 SELECT pg_advisory_xact_lock(h)
 FROM (SELECT DISTINCT hashtextextended(k, 0) AS h FROM unnest($1::text[]) AS k ORDER BY 1) AS locks
@@ -254,6 +160,134 @@ FROM (SELECT DISTINCT hashtextextended(k, 0) AS h FROM unnest($1::text[]) AS k O
 func (q *Queries) PlaybookAddLockIdentities(ctx context.Context, keys []string) error {
 	_, err := q.db.Exec(ctx, playbookAddLockIdentities, keys)
 	return err
+}
+
+const playbookLockForAdd = `-- name: PlaybookLockForAdd :one
+SELECT
+    c.id, c.seq, c.workspace_id, c.mode, c.status, c.name, c.description, c.product_id, c.budget_cents, c.per_person_cents, c.max_sends, c.monthly_budget_cents, c.sender_name, c.sender_company, c.message, c.meeting_url, c.recipient_source, c.customization, c.attribution, c.policy_version, c.auto_approve, c.idempotency_key, c.request_hash, c.created_by, c.created_at, c.updated_at,
+    coalesce((SELECT s.people FROM campaign_roster_sizes s WHERE s.campaign_id = c.id), 0)::int AS people,
+    (SELECT coalesce(max(r.position), -1) + 1 FROM recipients r WHERE r.campaign_id = c.id)::int AS next_position,
+    coalesce(k.id, '')::text AS checkout_id,
+    coalesce(k.state, '')::text AS checkout_state,
+    coalesce(k.expires_at, 'epoch')::timestamptz AS checkout_expires_at,
+    coalesce((
+        -- OFFSET 0 keeps the LIMIT out of the inner plan: the person's few
+        -- gifts are found through the identity indexes, never by walking
+        -- the workspace's gifts newest first until one matches.
+        SELECT m.id
+        FROM (
+            SELECT g.id, g.created_at
+            FROM sends g
+            WHERE g.workspace_id = c.workspace_id
+              AND g.campaign_id <> c.id
+              AND g.mode = $1::text
+              AND g.status <> 'cancelled'
+              AND ((g.recipient_email <> '' AND g.recipient_email = $2::text)
+                OR (g.recipient_source_system <> '' AND g.recipient_source_system = $3::text
+                    AND g.recipient_external_id = $4::text)
+                OR (g.recipient_profile_url <> '' AND g.recipient_profile_url = $5::text))
+            OFFSET 0) AS m
+        ORDER BY m.created_at DESC, m.id DESC
+        LIMIT 1), '')::text AS prior_send_id,
+    EXISTS (SELECT 1 FROM balances b WHERE $6::boolean AND coalesce((c.auto_approve->>'enabled')::boolean, false)
+                                       AND b.workspace_id = c.workspace_id AND b.mode = $1::text) AS balance_present,
+    coalesce((SELECT l.cents FROM balances l WHERE $6::boolean AND coalesce((c.auto_approve->>'enabled')::boolean, false)
+                                             AND l.workspace_id = c.workspace_id AND l.mode = $1::text
+              FOR UPDATE SKIP LOCKED), -1)::bigint AS balance_cents
+FROM campaigns c
+LEFT JOIN checkouts k ON k.workspace_id = c.workspace_id AND k.campaign_id = c.id
+                     AND k.state IN ('creating', 'open', 'paid')
+WHERE c.workspace_id = $7 AND c.id = $8
+FOR SHARE OF c
+`
+
+type PlaybookLockForAddParams struct {
+	Mode         string
+	Email        string
+	SourceSystem string
+	ExternalID   string
+	ProfileUrl   string
+	LockBalance  bool
+	WorkspaceID  string
+	ID           string
+}
+
+type PlaybookLockForAddRow struct {
+	Campaign          Campaign
+	People            int32
+	NextPosition      int32
+	CheckoutID        string
+	CheckoutState     string
+	CheckoutExpiresAt time.Time
+	PriorSendID       string
+	BalancePresent    bool
+	BalanceCents      int64
+}
+
+// Locks playbook id against writes to it (they lock it FOR UPDATE) but not
+// against other adds to its roster, which share the lock, and reads what
+// adding a new person needs in the same round trip: how many people the
+// roster holds (committed: campaign_roster_sizes, kept at each commit; the
+// database checks the bound again at commit) and the next roster position
+// (the index on (campaign_id, position)), neither reading the whole
+// roster; the campaign's checkout in progress (CheckoutInProgress:
+// checkout_id ” when none); and the latest gift another campaign of the
+// workspace made in mode to the person's email, sourceSystem+externalId or
+// profile (prior_send_id ” when none; the person is not stored yet).
+// With lock_balance, when the playbook's auto-approve is on, it also takes
+// the lock of the workspace's balance in mode as BalanceTryLock does (the
+// add decides its person itself):
+// balance_cents is -1 when another transaction holds it or there is no
+// balance row, which balance_present tells apart.
+func (q *Queries) PlaybookLockForAdd(ctx context.Context, arg PlaybookLockForAddParams) (PlaybookLockForAddRow, error) {
+	row := q.db.QueryRow(ctx, playbookLockForAdd,
+		arg.Mode,
+		arg.Email,
+		arg.SourceSystem,
+		arg.ExternalID,
+		arg.ProfileUrl,
+		arg.LockBalance,
+		arg.WorkspaceID,
+		arg.ID,
+	)
+	var i PlaybookLockForAddRow
+	err := row.Scan(
+		&i.Campaign.ID,
+		&i.Campaign.Seq,
+		&i.Campaign.WorkspaceID,
+		&i.Campaign.Mode,
+		&i.Campaign.Status,
+		&i.Campaign.Name,
+		&i.Campaign.Description,
+		&i.Campaign.ProductID,
+		&i.Campaign.BudgetCents,
+		&i.Campaign.PerPersonCents,
+		&i.Campaign.MaxSends,
+		&i.Campaign.MonthlyBudgetCents,
+		&i.Campaign.SenderName,
+		&i.Campaign.SenderCompany,
+		&i.Campaign.Message,
+		&i.Campaign.MeetingUrl,
+		&i.Campaign.RecipientSource,
+		&i.Campaign.Customization,
+		&i.Campaign.Attribution,
+		&i.Campaign.PolicyVersion,
+		&i.Campaign.AutoApprove,
+		&i.Campaign.IdempotencyKey,
+		&i.Campaign.RequestHash,
+		&i.Campaign.CreatedBy,
+		&i.Campaign.CreatedAt,
+		&i.Campaign.UpdatedAt,
+		&i.People,
+		&i.NextPosition,
+		&i.CheckoutID,
+		&i.CheckoutState,
+		&i.CheckoutExpiresAt,
+		&i.PriorSendID,
+		&i.BalancePresent,
+		&i.BalanceCents,
+	)
+	return i, err
 }
 
 const recipientCandidatesForAdd = `-- name: RecipientCandidatesForAdd :many

@@ -9,6 +9,59 @@ FROM campaigns
 WHERE workspace_id = @workspace_id AND id = @id
 FOR SHARE;
 
+-- name: PlaybookLockForAdd :one
+-- Locks playbook id against writes to it (they lock it FOR UPDATE) but not
+-- against other adds to its roster, which share the lock, and reads what
+-- adding a new person needs in the same round trip: how many people the
+-- roster holds (committed: campaign_roster_sizes, kept at each commit; the
+-- database checks the bound again at commit) and the next roster position
+-- (the index on (campaign_id, position)), neither reading the whole
+-- roster; the campaign's checkout in progress (CheckoutInProgress:
+-- checkout_id '' when none); and the latest gift another campaign of the
+-- workspace made in mode to the person's email, sourceSystem+externalId or
+-- profile (prior_send_id '' when none; the person is not stored yet).
+-- With lock_balance, when the playbook's auto-approve is on, it also takes
+-- the lock of the workspace's balance in mode as BalanceTryLock does (the
+-- add decides its person itself):
+-- balance_cents is -1 when another transaction holds it or there is no
+-- balance row, which balance_present tells apart.
+SELECT
+    sqlc.embed(c),
+    coalesce((SELECT s.people FROM campaign_roster_sizes s WHERE s.campaign_id = c.id), 0)::int AS people,
+    (SELECT coalesce(max(r.position), -1) + 1 FROM recipients r WHERE r.campaign_id = c.id)::int AS next_position,
+    coalesce(k.id, '')::text AS checkout_id,
+    coalesce(k.state, '')::text AS checkout_state,
+    coalesce(k.expires_at, 'epoch')::timestamptz AS checkout_expires_at,
+    coalesce((
+        -- OFFSET 0 keeps the LIMIT out of the inner plan: the person's few
+        -- gifts are found through the identity indexes, never by walking
+        -- the workspace's gifts newest first until one matches.
+        SELECT m.id
+        FROM (
+            SELECT g.id, g.created_at
+            FROM sends g
+            WHERE g.workspace_id = c.workspace_id
+              AND g.campaign_id <> c.id
+              AND g.mode = @mode::text
+              AND g.status <> 'cancelled'
+              AND ((g.recipient_email <> '' AND g.recipient_email = @email::text)
+                OR (g.recipient_source_system <> '' AND g.recipient_source_system = @source_system::text
+                    AND g.recipient_external_id = @external_id::text)
+                OR (g.recipient_profile_url <> '' AND g.recipient_profile_url = @profile_url::text))
+            OFFSET 0) AS m
+        ORDER BY m.created_at DESC, m.id DESC
+        LIMIT 1), '')::text AS prior_send_id,
+    EXISTS (SELECT 1 FROM balances b WHERE @lock_balance::boolean AND coalesce((c.auto_approve->>'enabled')::boolean, false)
+                                       AND b.workspace_id = c.workspace_id AND b.mode = @mode::text) AS balance_present,
+    coalesce((SELECT l.cents FROM balances l WHERE @lock_balance::boolean AND coalesce((c.auto_approve->>'enabled')::boolean, false)
+                                             AND l.workspace_id = c.workspace_id AND l.mode = @mode::text
+              FOR UPDATE SKIP LOCKED), -1)::bigint AS balance_cents
+FROM campaigns c
+LEFT JOIN checkouts k ON k.workspace_id = c.workspace_id AND k.campaign_id = c.id
+                     AND k.state IN ('creating', 'open', 'paid')
+WHERE c.workspace_id = @workspace_id AND c.id = @id
+FOR SHARE OF c;
+
 -- name: CampaignListForShare :many
 -- CampaignGetForShare for several campaigns of the workspace at once (a
 -- group commit), locked in ID order.
@@ -109,49 +162,3 @@ FOR UPDATE;
 -- row, which present tells apart.
 SELECT EXISTS (SELECT 1 FROM balances b WHERE b.workspace_id = @workspace_id AND b.mode = @mode) AS present,
        coalesce((SELECT l.cents FROM balances l WHERE l.workspace_id = @workspace_id AND l.mode = @mode FOR UPDATE SKIP LOCKED), -1)::bigint AS cents;
-
--- name: PlaybookAddContext :one
--- What adding a new person to playbook campaign_id needs, read in one round
--- trip under the playbook's lock: how many people the roster holds
--- (committed: campaign_roster_sizes, kept at each commit) and the next
--- roster position (the index on (campaign_id, position)), neither reading
--- the whole roster; the campaign's checkout in progress (CheckoutInProgress:
--- checkout_id '' when none); and SendPriorForRecipient for the person
--- before they are stored: the latest gift another campaign of the workspace
--- made in mode to their email, sourceSystem+externalId or profile
--- (prior_send_id '' when none). With lock_balance it also takes the lock
--- of the workspace's balance in mode as BalanceTryLock does (the add
--- decides its person itself): balance_cents is -1 when another
--- transaction holds it or there is no balance row, which balance_present
--- tells apart.
-SELECT
-    coalesce((SELECT s.people FROM campaign_roster_sizes s WHERE s.campaign_id = @campaign_id), 0)::int AS people,
-    (SELECT coalesce(max(r.position), -1) + 1 FROM recipients r WHERE r.campaign_id = @campaign_id)::int AS next_position,
-    coalesce(k.id, '')::text AS checkout_id,
-    coalesce(k.state, '')::text AS checkout_state,
-    coalesce(k.expires_at, 'epoch')::timestamptz AS checkout_expires_at,
-    coalesce((
-        -- OFFSET 0 keeps the LIMIT out of the inner plan: the person's few
-        -- gifts are found through the identity indexes, never by walking
-        -- the workspace's gifts newest first until one matches.
-        SELECT m.id
-        FROM (
-            SELECT s.id, s.created_at
-            FROM sends s
-            WHERE s.workspace_id = @workspace_id
-              AND s.campaign_id <> @campaign_id
-              AND s.mode = @mode
-              AND s.status <> 'cancelled'
-              AND ((s.recipient_email <> '' AND s.recipient_email = @email::text)
-                OR (s.recipient_source_system <> '' AND s.recipient_source_system = @source_system::text
-                    AND s.recipient_external_id = @external_id::text)
-                OR (s.recipient_profile_url <> '' AND s.recipient_profile_url = @profile_url::text))
-            OFFSET 0) AS m
-        ORDER BY m.created_at DESC, m.id DESC
-        LIMIT 1), '')::text AS prior_send_id,
-    EXISTS (SELECT 1 FROM balances b WHERE @lock_balance::boolean AND b.workspace_id = @workspace_id AND b.mode = @mode) AS balance_present,
-    coalesce((SELECT l.cents FROM balances l WHERE @lock_balance::boolean AND l.workspace_id = @workspace_id AND l.mode = @mode
-              FOR UPDATE SKIP LOCKED), -1)::bigint AS balance_cents
-FROM (SELECT 1) AS one
-LEFT JOIN checkouts k ON k.workspace_id = @workspace_id AND k.campaign_id = @campaign_id
-                     AND k.state IN ('creating', 'open', 'paid');
