@@ -52,7 +52,8 @@ type benchSite struct {
 	queries *queryCounter
 }
 
-// queryCounter is a pgx tracer counting the statements a pool sends. With
+// queryCounter is a pgx tracer counting the statements a pool sends (a
+// batch and a copy count once each). With
 // GIFTWELL_BENCH_STATEMENTS=1 it also counts them by their first line
 // (sqlc's "-- name: …"), printed by printStatements.
 type queryCounter struct {
@@ -147,6 +148,24 @@ func (c *queryCounter) TraceBatchQuery(_ context.Context, _ *pgx.Conn, d pgx.Tra
 		c.byName["  in a batch: "+core.Clip(name, 66)]++
 		c.mu.Unlock()
 	}
+}
+
+// TraceCopyFromStart counts a copy (a person's insert) as one round trip.
+func (c *queryCounter) TraceCopyFromStart(ctx context.Context, _ *pgx.Conn, d pgx.TraceCopyFromStartData) context.Context {
+	c.n.Add(1)
+	if c.byName != nil {
+		name := "COPY " + d.TableName.Sanitize()
+		c.mu.Lock()
+		c.byName[name]++
+		c.mu.Unlock()
+		return context.WithValue(ctx, startedKey{}, started{name: name, at: time.Now()})
+	}
+	return ctx
+}
+
+// TraceCopyFromEnd adds the copy's time to its name's.
+func (c *queryCounter) TraceCopyFromEnd(ctx context.Context, _ *pgx.Conn, _ pgx.TraceCopyFromEndData) {
+	c.ended(ctx)
 }
 
 // TraceBatchEnd adds the batch's time to the batches'.
