@@ -227,7 +227,9 @@ func (a *Service) addToPlaybook(ctx context.Context, tx pgx.Tx, p core.Principal
 		}
 		return a.addForGroup(ctx, tx, p, c, product, np, mode, now, prior, res)
 	}
-	if err := campaign.InsertPeople(ctx, q, p, c.ID, only, now); err != nil {
+	// One person: a plain insert, which rides with the next read (a COPY
+	// would be a round trip of its own); settleDecision stores their state.
+	if err := campaign.InsertQueued(ctx, q, p, c.ID, &only[0], now, campaign.ApprovalWaiting, ""); err != nil {
 		return AddPersonResult{}, err
 	}
 	var d autoDecision
