@@ -52,9 +52,6 @@ func (p *Problems) record(field, format string, args ...any) {
 // any reports whether a problem was recorded.
 func (p *Problems) any() bool { return len(p.msgs) > 0 }
 
-// Any reports whether a problem was recorded.
-func (p *Problems) Any() bool { return p.any() }
-
 // err is the VALIDATION_ERROR listing every problem, or nil.
 func (p *Problems) Err() error { return p.errCode(core.CodeValidation) }
 
