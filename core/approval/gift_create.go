@@ -34,7 +34,8 @@ type giftParams struct {
 	// history): no debit and no events.
 	recordOnly bool
 	// lockedBalance is the balance of mode, which the caller's transaction
-	// has locked and read (auto-approve), or nil: the debit locks it.
+	// has locked and read (auto-approve; the gift is paid from it), or
+	// nil: the debit locks it.
 	lockedBalance *int64
 }
 
@@ -51,8 +52,9 @@ func (a *Service) createGift(ctx context.Context, tx pgx.Tx, gp giftParams) (gif
 		return gift.Gift{}, err
 	}
 	var g gift.Gift
-	if gp.lockedBalance != nil && gp.fundedBy == gift.FundedByBalance && !gp.recordOnly {
-		// The balance is locked already: the debit needs no lock of its own.
+	if gp.lockedBalance != nil {
+		// The balance is locked already: the debit needs no lock of its own
+		// (CreateMany refuses a gift not paid from it).
 		var gs []gift.Gift
 		if gs, err = a.Gifts.CreateMany(ctx, tx, *gp.lockedBalance, []gift.New{n}); err == nil {
 			g = gs[0]
@@ -123,9 +125,10 @@ var preparedKinds = map[core.Via]string{
 }
 
 // trailOf is who prepared the gift of gp (who added the person, as named
-// now: by the request that added them, or read) and who decided it (the auto-approve rule at the playbook's policy
-// version, or the approving person), in one statement. A person added
-// before the trail was recorded has no preparedBy.
+// now: by the request that added them, or read) and who decided it (the
+// auto-approve rule at the playbook's policy version, or the approving
+// person), in at most one statement. A person added before the trail was
+// recorded has no preparedBy.
 func trailOf(ctx context.Context, q *db.Queries, gp giftParams, memo trailNames) (gift.Trail, error) {
 	var t gift.Trail
 	prep := gp.who.Prepared

@@ -232,17 +232,19 @@ func (a *Service) addToPlaybook(ctx context.Context, tx pgx.Tx, p core.Principal
 	if err := campaign.InsertQueued(ctx, q, p, c.ID, &only[0], now, campaign.ApprovalWaiting, ""); err != nil {
 		return AddPersonResult{}, err
 	}
-	var d autoDecision
-	switch {
-	case !priorKnown:
-		d, err = a.decideAuto(ctx, tx, c, product, only[0], mode, false)
-	case c.AutoApprove != nil && c.AutoApprove.Enabled:
+	prior := size.PriorSendID
+	if !priorKnown {
+		if prior, err = unapprovedPrior(ctx, q, only[0], mode); err != nil {
+			return AddPersonResult{}, err
+		}
+	}
+	var tried *balanceTry
+	if c.AutoApprove != nil && c.AutoApprove.Enabled {
 		// The balance's lock was tried with the playbook's.
 		t := balanceTried(size.BalancePresent, size.BalanceCents)
-		d, err = a.decideAutoWithPrior(ctx, tx, c, product, only[0], mode, false, size.PriorSendID, &t)
-	default:
-		d, err = a.decideAutoWithPrior(ctx, tx, c, product, only[0], mode, false, size.PriorSendID, nil)
+		tried = &t
 	}
+	d, err := a.decideAutoWithPrior(ctx, tx, c, product, only[0], mode, false, prior, tried)
 	if err != nil {
 		return AddPersonResult{}, err
 	}

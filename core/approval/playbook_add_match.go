@@ -26,8 +26,9 @@ import (
 //   - the people those identities can match are read through indexes
 //     (loadCandidates) and matched exactly as against the whole roster;
 //   - the roster's size comes from its counter and the next position from
-//     an index, read as the playbook is locked (PlaybookLockForAdd); the database checks the 2,000-person
-//     bound once more as the add commits (rosterBoundError), so concurrent
+//     an index, read as the playbook is locked (PlaybookLockForAdd); the
+//     database checks the 2,000-person bound once more as the add commits
+//     (rosterBoundError), so concurrent
 //     adds never take a roster past it and wait for each other only while
 //     they commit.
 //

@@ -175,7 +175,7 @@ type balanceTry struct {
 }
 
 // balanceTried reads a try of a balance lock (BalanceTryLock's or
-// PlaybookAddContext's): whether the row is present, and its cents or -1
+// PlaybookLockForAdd's): whether the row is present, and its cents or -1
 // when another transaction holds it.
 func balanceTried(present bool, cents int64) balanceTry {
 	switch {

@@ -18,8 +18,8 @@ type GiftDebit struct {
 // DebitMany pays for many gifts from the balance of workspace in mode at
 // once, inside the caller's transaction, which has locked the balance
 // (LockBalance) and read it as balance: one debit entry per gift in the
-// order given and the balance lowered by their sum, in one statement, so that the
-// balance still equals the sum of its ledger. It refuses the whole group
+// order given and the balance lowered by their sum, in one statement, so
+// that the balance still equals the sum of its ledger. It refuses the whole group
 // with 402 INSUFFICIENT_BALANCE when balance cannot cover the sum (the
 // caller decides gift by gift first, so this is a guard), and with
 // INVALID_REQUEST_STATE when a gift is already paid (the unique index
