@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/google/jsonschema-go/jsonschema"
 
@@ -25,9 +26,16 @@ const maxErrors = 10
 // arguments so that every problem is reported at its path
 // (recipients[2].email) in the words the API has always used, which
 // jsonschema-go's errors (the first problem only, at a schema location) do
-// not give. It is built once per tool, when the tool is defined.
+// not give. Its tree is resolved at the tool's first call, not when the tool
+// is defined: a server holds the trees of the tools it is called with, not
+// of all of them (docs/decisions/0122-an-idle-server-holds-little.md).
+// TestEveryToolResolves resolves every tool's tree.
 type validator struct {
-	root *node
+	name   string
+	schema *jsonschema.Schema
+	once   sync.Once
+	root   *node
+	err    error
 }
 
 // node is one schema of the tree, resolved for validation at one place of
@@ -40,9 +48,11 @@ type node struct {
 	// twice.
 	local *jsonschema.Resolved
 	// keywords are local's keywords one by one, in the order problems are
-	// reported; each is resolved on its own. They run only when local fails,
-	// to name every problem.
-	keywords []keyword
+	// reported; each is resolved on its own. They are resolved when local
+	// first fails, to name every problem: valid arguments never need them.
+	keywords     []keyword
+	keywordsErr  error
+	keywordsOnce sync.Once
 	// integer is true when the schema's type is integer (or null|integer).
 	integer bool
 
@@ -60,15 +70,23 @@ type keyword struct {
 	property string
 }
 
-// mustResolve builds the validator of the tool called name from its input
-// schema, s. It panics when s does not resolve: a programming error found by
-// the registry's tests.
+// mustResolve is the validator of the tool called name, whose input schema
+// is s; its tree is resolved at the first call (resolve).
 func mustResolve(name string, s *jsonschema.Schema) *validator {
-	root, err := newNode(s)
-	if err != nil {
-		panic("tools: " + name + ": schema does not resolve: " + err.Error())
-	}
-	return &validator{root: root}
+	return &validator{name: name, schema: s}
+}
+
+// resolve builds the tree once. A schema that does not resolve is a
+// programming error the registry's tests find (TestEveryToolResolves); a
+// call then answers an internal error rather than panicking the server.
+func (val *validator) resolve() (*node, error) {
+	val.once.Do(func() {
+		val.root, val.err = newNode(val.schema)
+		if val.err != nil {
+			val.err = fmt.Errorf("tools: %s: schema does not resolve: %w", val.name, val.err)
+		}
+	})
+	return val.root, val.err
 }
 
 // newNode resolves s and its children.
@@ -80,24 +98,9 @@ func newNode(s *jsonschema.Schema) (*node, error) {
 		return nil, err
 	}
 	n := &node{schema: s, integer: slices.Contains(types(s), "integer"), closed: isFalse(s.AdditionalProperties)}
-	local := *s
-	local.Items, local.AdditionalProperties, local.Properties = nil, nil, nil
-	if s.Properties != nil {
-		// Known names stay known to additionalProperties: false; their values
-		// are checked by their own nodes.
-		local.Properties = make(map[string]*jsonschema.Schema, len(s.Properties))
-		for name := range s.Properties {
-			local.Properties[name] = &jsonschema.Schema{}
-		}
-	}
-	if n.closed {
-		local.AdditionalProperties = falseSchema()
-	}
+	local := n.localSchema()
 	var err error
 	if n.local, err = local.Resolve(nil); err != nil {
-		return nil, err
-	}
-	if n.keywords, err = keywordsOf(&local); err != nil {
 		return nil, err
 	}
 	if n.items, err = newNode(s.Items); err != nil {
@@ -119,6 +122,30 @@ func newNode(s *jsonschema.Schema) (*node, error) {
 		n.properties[name] = child
 	}
 	return n, nil
+}
+
+// localSchema is the node's schema without its children: known names stay
+// known to additionalProperties: false; their values are checked by their
+// own nodes.
+func (n *node) localSchema() *jsonschema.Schema {
+	local := *n.schema
+	local.Items, local.AdditionalProperties, local.Properties = nil, nil, nil
+	if n.schema.Properties != nil {
+		local.Properties = make(map[string]*jsonschema.Schema, len(n.schema.Properties))
+		for name := range n.schema.Properties {
+			local.Properties[name] = &jsonschema.Schema{}
+		}
+	}
+	if n.closed {
+		local.AdditionalProperties = falseSchema()
+	}
+	return &local
+}
+
+// keywordList is the node's keywords, resolved at the first failure.
+func (n *node) keywordList() ([]keyword, error) {
+	n.keywordsOnce.Do(func() { n.keywords, n.keywordsErr = keywordsOf(n.localSchema()) })
+	return n.keywords, n.keywordsErr
 }
 
 // keywordsOf splits the keywords the API names problems for into schemas of
@@ -200,8 +227,12 @@ func decodeArgs(val *validator, raw json.RawMessage, v any) error {
 	if err := CheckJSON(raw); err != nil {
 		return err
 	}
+	root, err := val.resolve()
+	if err != nil {
+		return err
+	}
 	var c checker
-	val.root.check(&c, "", doc)
+	root.check(&c, "", doc)
 	if err := c.err(); err != nil {
 		return err
 	}
@@ -282,7 +313,13 @@ func (n *node) itemize(c *checker, path string, v any, err error) (stop, unknown
 	before := len(c.problems)
 	inst := instance(v)
 	var numberReported bool
-	for _, k := range n.keywords {
+	keywords, kerr := n.keywordList()
+	if kerr != nil {
+		// Resolved with local, so a programming error: jsonschema-go's words.
+		c.add(path, "%s", schemaMessage(err))
+		return true, false
+	}
+	for _, k := range keywords {
 		if k.resolved.Validate(inst) == nil {
 			continue
 		}

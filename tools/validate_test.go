@@ -7,6 +7,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/stretchr/testify/require"
 
 	"github.com/giftwell/giftwell/core"
@@ -194,4 +195,29 @@ func TestDecodeArgsCapsProblems(t *testing.T) {
 	require.Len(t, e.Fields, maxErrors)
 	require.Equal(t, "x00", e.Fields[0])
 	require.Equal(t, "x09", e.Fields[9])
+}
+
+// TestEveryToolResolves resolves the validator of every tool and every REST
+// form, as their first calls do: the registry builds them lazily, so a
+// schema jsonschema-go cannot resolve is found here and not by a caller.
+func TestEveryToolResolves(t *testing.T) {
+	t.Parallel()
+	for _, tool := range All(nil) {
+		_, err := mustResolve(tool.Name, tool.InputSchema).resolve()
+		require.NoError(t, err, tool.Name)
+		if tool.Route != nil && tool.Route.Form != nil {
+			_, err := mustResolve(tool.Name+" (REST form)", tool.Route.Form.InputSchema).resolve()
+			require.NoError(t, err, tool.Name+" (REST form)")
+		}
+	}
+}
+
+// TestAnUnresolvableSchemaIsRefusedAtCall shows what a schema jsonschema-go
+// cannot resolve does at its first call: an error, not a panic.
+func TestAnUnresolvableSchemaIsRefusedAtCall(t *testing.T) {
+	t.Parallel()
+	bad := &jsonschema.Schema{Type: "object", Properties: map[string]*jsonschema.Schema{"x": {Pattern: "("}}}
+	var v map[string]any
+	err := decodeArgs(mustResolve("bad", bad), json.RawMessage(`{"x":"a"}`), &v)
+	require.ErrorContains(t, err, "bad: schema does not resolve")
 }
