@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"path"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/giftwell/giftwell/core"
@@ -27,15 +28,28 @@ var assets embed.FS
 // shell's layout: the partials (form fields, the copy box, campaign tables).
 var shared = []string{"templates/partials.html", "templates/picture.html"}
 
-// pages are the parsed page templates by name ("team" for templates/team.html).
+// pages are the page templates by name ("team" for templates/team.html).
+// A page is parsed when it is first drawn, not at start: an idle server
+// holds the layout and the partials, not every page's tree
+// (docs/decisions/0122-an-idle-server-holds-little.md).
 type pages struct {
-	byName map[string]*template.Template
+	byName map[string]*page
 }
 
-// mustParsePages parses every page in templates/ with the shell's layout
-// (webshell.Layout) and the shared templates.
+// page is one page template, parsed once on first use with the layout.
+type page struct {
+	base *template.Template
+	fsys fs.FS
+	file string
+	once sync.Once
+	tmpl *template.Template
+	err  error
+}
+
+// mustParsePages parses the shell's layout (webshell.Layout) with the
+// shared templates and finds every page in templates/.
 // The templates are embedded, so an error is a programming error: it panics
-// at start-up, and the tests parse them too.
+// at start-up, and the tests parse every page (TestEveryPageRenders).
 func mustParsePages() *pages {
 	p, err := parsePages(assets)
 	if err != nil {
@@ -57,18 +71,26 @@ func parsePages(fsys fs.FS) (*pages, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &pages{byName: map[string]*template.Template{}}
+	p := &pages{byName: map[string]*page{}}
 	for _, file := range files {
 		if isShared(file) {
 			continue
 		}
-		t, err := template.Must(base.Clone()).ParseFS(fsys, file)
-		if err != nil {
-			return nil, err
-		}
-		p.byName[strings.TrimSuffix(path.Base(file), ".html")] = t
+		p.byName[strings.TrimSuffix(path.Base(file), ".html")] = &page{base: base, fsys: fsys, file: file}
 	}
 	return p, nil
+}
+
+// parsed is the page's template: the layout's clone with the page's file.
+func (pg *page) parsed() (*template.Template, error) {
+	pg.once.Do(func() {
+		t, err := pg.base.Clone()
+		if err == nil {
+			t, err = t.ParseFS(pg.fsys, pg.file)
+		}
+		pg.tmpl, pg.err = t, err
+	})
+	return pg.tmpl, pg.err
 }
 
 func isShared(file string) bool {
@@ -82,9 +104,13 @@ func isShared(file string) bool {
 
 // execute draws the page name inside the layout.
 func (p *pages) execute(w io.Writer, name string, v view) error {
-	t, ok := p.byName[name]
+	pg, ok := p.byName[name]
 	if !ok {
 		return fmt.Errorf("web: no page template %q", name)
+	}
+	t, err := pg.parsed()
+	if err != nil {
+		return err
 	}
 	return t.ExecuteTemplate(w, "layout", v)
 }
