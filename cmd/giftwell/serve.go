@@ -10,7 +10,6 @@ import (
 	"net/http"
 	"net/url"
 	"os"
-	"runtime/debug"
 	"strings"
 
 	"github.com/giftwell/giftwell"
@@ -150,11 +149,7 @@ func serve(ctx context.Context, args []string, stdout io.Writer) error {
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 	log.Info("listening", "addr", ln.Addr().String(), "site_url", cfg.siteURL, "private_cluster", d.Cluster != nil)
-	// What starting allocated and dropped (the migrations, the catalog's
-	// parse, the registry's schemas) goes back to the system now: an idle
-	// server would otherwise hold it until the runtime's two-minute GC and
-	// its scavenger (docs/decisions/0120-a-smaller-server.md).
-	debug.FreeOSMemory()
+	returnStartMemory(log)
 
 	select {
 	case err = <-served:

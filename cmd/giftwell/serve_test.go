@@ -34,7 +34,7 @@ type serving struct {
 
 // startServe starts cmd (a `giftwell serve`), waits until it logs where it
 // listens, and returns how to reach and stop it.
-func startServe(t *testing.T, cmd *exec.Cmd) serving {
+func startServe(t testing.TB, cmd *exec.Cmd) serving {
 	t.Helper()
 	stdout := &apptest.LogBuffer{}
 	cmd.Stdout = stdout
