@@ -171,28 +171,29 @@ SELECT
     coalesce(k.state, '')::text AS checkout_state,
     coalesce(k.expires_at, 'epoch')::timestamptz AS checkout_expires_at,
     coalesce((
-        -- OFFSET 0 keeps the LIMIT out of the inner plan: the person's few
-        -- gifts are found through the identity indexes, never by walking
-        -- the workspace's gifts newest first until one matches.
+        -- Each identity is looked up through its own index (the OFFSET 0
+        -- fences keep the other conditions and the LIMIT out of the arms):
+        -- never by walking the workspace's gifts until one matches, which a
+        -- new person, who has none, would walk to the end.
         SELECT m.id
         FROM (
-            SELECT g.id, g.created_at
-            FROM sends g
-            WHERE g.workspace_id = c.workspace_id
-              AND g.campaign_id <> c.id
-              AND g.mode = $1::text
-              AND g.status <> 'cancelled'
-              AND ((g.recipient_email <> '' AND g.recipient_email = $2::text)
-                OR (g.recipient_source_system <> '' AND g.recipient_source_system = $3::text
-                    AND g.recipient_external_id = $4::text)
-                OR (g.recipient_profile_url <> '' AND g.recipient_profile_url = $5::text))
-            OFFSET 0) AS m
+            (SELECT g.id, g.created_at, g.campaign_id, g.mode, g.status FROM sends g
+             WHERE g.workspace_id = c.workspace_id AND g.recipient_email = $1::text AND g.recipient_email <> '' OFFSET 0)
+            UNION ALL
+            (SELECT g.id, g.created_at, g.campaign_id, g.mode, g.status FROM sends g
+             WHERE g.workspace_id = c.workspace_id AND g.recipient_source_system = $2::text AND g.recipient_external_id = $3::text
+               AND g.recipient_source_system <> '' OFFSET 0)
+            UNION ALL
+            (SELECT g.id, g.created_at, g.campaign_id, g.mode, g.status FROM sends g
+             WHERE g.workspace_id = c.workspace_id AND g.recipient_profile_url = $4::text AND g.recipient_profile_url <> '' OFFSET 0)
+        ) AS m
+        WHERE m.campaign_id <> c.id AND m.mode = $5::text AND m.status <> 'cancelled'
         ORDER BY m.created_at DESC, m.id DESC
         LIMIT 1), '')::text AS prior_send_id,
     EXISTS (SELECT 1 FROM balances b WHERE $6::boolean AND coalesce((c.auto_approve->>'enabled')::boolean, false)
-                                       AND b.workspace_id = c.workspace_id AND b.mode = $1::text) AS balance_present,
+                                       AND b.workspace_id = c.workspace_id AND b.mode = $5::text) AS balance_present,
     coalesce((SELECT l.cents FROM balances l WHERE $6::boolean AND coalesce((c.auto_approve->>'enabled')::boolean, false)
-                                             AND l.workspace_id = c.workspace_id AND l.mode = $1::text
+                                             AND l.workspace_id = c.workspace_id AND l.mode = $5::text
               FOR UPDATE SKIP LOCKED), -1)::bigint AS balance_cents
 FROM campaigns c
 LEFT JOIN checkouts k ON k.workspace_id = c.workspace_id AND k.campaign_id = c.id
@@ -202,11 +203,11 @@ FOR SHARE OF c
 `
 
 type PlaybookLockForAddParams struct {
-	Mode         string
 	Email        string
 	SourceSystem string
 	ExternalID   string
 	ProfileUrl   string
+	Mode         string
 	LockBalance  bool
 	WorkspaceID  string
 	ID           string
@@ -241,11 +242,11 @@ type PlaybookLockForAddRow struct {
 // balance row, which balance_present tells apart.
 func (q *Queries) PlaybookLockForAdd(ctx context.Context, arg PlaybookLockForAddParams) (PlaybookLockForAddRow, error) {
 	row := q.db.QueryRow(ctx, playbookLockForAdd,
-		arg.Mode,
 		arg.Email,
 		arg.SourceSystem,
 		arg.ExternalID,
 		arg.ProfileUrl,
+		arg.Mode,
 		arg.LockBalance,
 		arg.WorkspaceID,
 		arg.ID,
@@ -464,20 +465,27 @@ func (q *Queries) SendFirstOfRecipient(ctx context.Context, recipientID string) 
 }
 
 const sendPriorForRecipient = `-- name: SendPriorForRecipient :one
-SELECT s.id
+SELECT p.id
 FROM recipients r
-JOIN sends s
-  ON s.workspace_id = r.workspace_id
- AND s.campaign_id <> r.campaign_id
- AND s.mode = $1
- AND s.status <> 'cancelled'
- AND ((r.email <> '' AND s.recipient_email = r.email)
-   OR (r.source_system <> '' AND s.recipient_source_system = r.source_system AND s.recipient_external_id = r.external_id)
-   OR (r.profile_url <> '' AND s.recipient_profile_url = r.profile_url))
+CROSS JOIN LATERAL (
+  SELECT m.id
+  FROM (
+    (SELECT s.id, s.created_at, s.campaign_id, s.mode, s.status FROM sends s
+     WHERE s.workspace_id = r.workspace_id AND s.recipient_email = r.email AND s.recipient_email <> '' OFFSET 0)
+    UNION ALL
+    (SELECT s.id, s.created_at, s.campaign_id, s.mode, s.status FROM sends s
+     WHERE s.workspace_id = r.workspace_id AND s.recipient_source_system = r.source_system AND s.recipient_external_id = r.external_id
+       AND s.recipient_source_system <> '' OFFSET 0)
+    UNION ALL
+    (SELECT s.id, s.created_at, s.campaign_id, s.mode, s.status FROM sends s
+     WHERE s.workspace_id = r.workspace_id AND s.recipient_profile_url = r.profile_url AND s.recipient_profile_url <> '' OFFSET 0)
+  ) AS m
+  WHERE m.campaign_id <> r.campaign_id AND m.mode = $1::text AND m.status <> 'cancelled'
+  ORDER BY m.created_at DESC, m.id DESC
+  LIMIT 1
+) p
 WHERE r.id = $2
   AND NOT EXISTS (SELECT 1 FROM sends own WHERE own.recipient_id = r.id)
-ORDER BY s.created_at DESC, s.id DESC
-LIMIT 1
 `
 
 type SendPriorForRecipientParams struct {
@@ -487,7 +495,9 @@ type SendPriorForRecipientParams struct {
 
 // SendPriorForCampaigns for one roster person: the latest gift another
 // campaign of the workspace made in mode to the same email,
-// sourceSystem+externalId or profile, when the person has no gift of their own.
+// sourceSystem+externalId or profile, when the person has no gift of their
+// own; each identity looked up through its own index, as
+// SendPriorForRecipients does.
 func (q *Queries) SendPriorForRecipient(ctx context.Context, arg SendPriorForRecipientParams) (string, error) {
 	row := q.db.QueryRow(ctx, sendPriorForRecipient, arg.Mode, arg.RecipientID)
 	var id string
@@ -499,16 +509,20 @@ const sendPriorForRecipients = `-- name: SendPriorForRecipients :many
 SELECT r.id AS recipient_id, p.id AS send_id
 FROM recipients r
 CROSS JOIN LATERAL (
-  SELECT s.id
-  FROM sends s
-  WHERE s.workspace_id = r.workspace_id
-    AND s.campaign_id <> r.campaign_id
-    AND s.mode = $1
-    AND s.status <> 'cancelled'
-    AND ((r.email <> '' AND s.recipient_email = r.email)
-      OR (r.source_system <> '' AND s.recipient_source_system = r.source_system AND s.recipient_external_id = r.external_id)
-      OR (r.profile_url <> '' AND s.recipient_profile_url = r.profile_url))
-  ORDER BY s.created_at DESC, s.id DESC
+  SELECT m.id
+  FROM (
+    (SELECT s.id, s.created_at, s.campaign_id, s.mode, s.status FROM sends s
+     WHERE s.workspace_id = r.workspace_id AND s.recipient_email = r.email AND s.recipient_email <> '' OFFSET 0)
+    UNION ALL
+    (SELECT s.id, s.created_at, s.campaign_id, s.mode, s.status FROM sends s
+     WHERE s.workspace_id = r.workspace_id AND s.recipient_source_system = r.source_system AND s.recipient_external_id = r.external_id
+       AND s.recipient_source_system <> '' OFFSET 0)
+    UNION ALL
+    (SELECT s.id, s.created_at, s.campaign_id, s.mode, s.status FROM sends s
+     WHERE s.workspace_id = r.workspace_id AND s.recipient_profile_url = r.profile_url AND s.recipient_profile_url <> '' OFFSET 0)
+  ) AS m
+  WHERE m.campaign_id <> r.campaign_id AND m.mode = $1::text AND m.status <> 'cancelled'
+  ORDER BY m.created_at DESC, m.id DESC
   LIMIT 1
 ) p
 WHERE r.id = ANY($2::text[])
@@ -526,9 +540,11 @@ type SendPriorForRecipientsRow struct {
 }
 
 // SendPriorForRecipient for several roster people at once (a group
-// commit): a row for each person of recipient_ids who has such a gift,
-// each looked up as SendPriorForRecipient looks up one (LATERAL), through
-// the sends' identity indexes.
+// commit): a row for each person of recipient_ids who has such a gift. Each
+// identity is looked up through its own index (sends_workspace_email,
+// _source, _profile); the OFFSET 0 fences keep the other conditions and the
+// LIMIT out of the arms, so that no plan walks the workspace's gifts newest
+// first until one matches (a new person, who has none, would walk them all).
 func (q *Queries) SendPriorForRecipients(ctx context.Context, arg SendPriorForRecipientsParams) ([]SendPriorForRecipientsRow, error) {
 	rows, err := q.db.Query(ctx, sendPriorForRecipients, arg.Mode, arg.RecipientIds)
 	if err != nil {

@@ -485,20 +485,29 @@ func (q *Queries) SendListByCampaign(ctx context.Context, campaignID string) ([]
 }
 
 const sendPriorForCampaigns = `-- name: SendPriorForCampaigns :many
-SELECT DISTINCT ON (r.id) r.id AS recipient_id, s.id AS send_id
+SELECT r.id AS recipient_id, p.id AS send_id
 FROM recipients r
-JOIN sends s
-  ON s.workspace_id = r.workspace_id
- AND s.campaign_id <> r.campaign_id
- AND s.mode = $1
- AND s.status <> 'cancelled'
- AND ((r.email <> '' AND s.recipient_email = r.email)
-   OR (r.source_system <> '' AND s.recipient_source_system = r.source_system AND s.recipient_external_id = r.external_id)
-   OR (r.profile_url <> '' AND s.recipient_profile_url = r.profile_url))
+CROSS JOIN LATERAL (
+  SELECT m.id
+  FROM (
+    (SELECT s.id, s.created_at, s.campaign_id, s.mode, s.status FROM sends s
+     WHERE s.workspace_id = r.workspace_id AND s.recipient_email = r.email AND s.recipient_email <> '' OFFSET 0)
+    UNION ALL
+    (SELECT s.id, s.created_at, s.campaign_id, s.mode, s.status FROM sends s
+     WHERE s.workspace_id = r.workspace_id AND s.recipient_source_system = r.source_system AND s.recipient_external_id = r.external_id
+       AND s.recipient_source_system <> '' OFFSET 0)
+    UNION ALL
+    (SELECT s.id, s.created_at, s.campaign_id, s.mode, s.status FROM sends s
+     WHERE s.workspace_id = r.workspace_id AND s.recipient_profile_url = r.profile_url AND s.recipient_profile_url <> '' OFFSET 0)
+  ) AS m
+  WHERE m.campaign_id <> r.campaign_id AND m.mode = $1::text AND m.status <> 'cancelled'
+  ORDER BY m.created_at DESC, m.id DESC
+  LIMIT 1
+) p
 WHERE r.campaign_id = ANY($2::text[])
   AND (NOT $3::boolean OR r.approval_state IN ('waiting', 'scheduled'))
   AND NOT EXISTS (SELECT 1 FROM sends own WHERE own.recipient_id = r.id)
-ORDER BY r.id, s.created_at DESC, s.id DESC
+ORDER BY r.id
 `
 
 type SendPriorForCampaignsParams struct {
@@ -516,7 +525,9 @@ type SendPriorForCampaignsRow struct {
 // from their own campaign (only the waiting and scheduled ones when
 // queued_only), the latest gift another campaign of the workspace made in
 // mode to the same email, the same sourceSystem+externalId or the same
-// profile. Cancelled gifts never reached anyone and do not count.
+// profile. Cancelled gifts never reached anyone and do not count. Each
+// identity is looked up through its own index, as SendPriorForRecipients
+// does.
 func (q *Queries) SendPriorForCampaigns(ctx context.Context, arg SendPriorForCampaignsParams) ([]SendPriorForCampaignsRow, error) {
 	rows, err := q.db.Query(ctx, sendPriorForCampaigns, arg.Mode, arg.CampaignIds, arg.QueuedOnly)
 	if err != nil {

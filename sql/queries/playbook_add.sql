@@ -33,22 +33,23 @@ SELECT
     coalesce(k.state, '')::text AS checkout_state,
     coalesce(k.expires_at, 'epoch')::timestamptz AS checkout_expires_at,
     coalesce((
-        -- OFFSET 0 keeps the LIMIT out of the inner plan: the person's few
-        -- gifts are found through the identity indexes, never by walking
-        -- the workspace's gifts newest first until one matches.
+        -- Each identity is looked up through its own index (the OFFSET 0
+        -- fences keep the other conditions and the LIMIT out of the arms):
+        -- never by walking the workspace's gifts until one matches, which a
+        -- new person, who has none, would walk to the end.
         SELECT m.id
         FROM (
-            SELECT g.id, g.created_at
-            FROM sends g
-            WHERE g.workspace_id = c.workspace_id
-              AND g.campaign_id <> c.id
-              AND g.mode = @mode::text
-              AND g.status <> 'cancelled'
-              AND ((g.recipient_email <> '' AND g.recipient_email = @email::text)
-                OR (g.recipient_source_system <> '' AND g.recipient_source_system = @source_system::text
-                    AND g.recipient_external_id = @external_id::text)
-                OR (g.recipient_profile_url <> '' AND g.recipient_profile_url = @profile_url::text))
-            OFFSET 0) AS m
+            (SELECT g.id, g.created_at, g.campaign_id, g.mode, g.status FROM sends g
+             WHERE g.workspace_id = c.workspace_id AND g.recipient_email = @email::text AND g.recipient_email <> '' OFFSET 0)
+            UNION ALL
+            (SELECT g.id, g.created_at, g.campaign_id, g.mode, g.status FROM sends g
+             WHERE g.workspace_id = c.workspace_id AND g.recipient_source_system = @source_system::text AND g.recipient_external_id = @external_id::text
+               AND g.recipient_source_system <> '' OFFSET 0)
+            UNION ALL
+            (SELECT g.id, g.created_at, g.campaign_id, g.mode, g.status FROM sends g
+             WHERE g.workspace_id = c.workspace_id AND g.recipient_profile_url = @profile_url::text AND g.recipient_profile_url <> '' OFFSET 0)
+        ) AS m
+        WHERE m.campaign_id <> c.id AND m.mode = @mode::text AND m.status <> 'cancelled'
         ORDER BY m.created_at DESC, m.id DESC
         LIMIT 1), '')::text AS prior_send_id,
     EXISTS (SELECT 1 FROM balances b WHERE @lock_balance::boolean AND coalesce((c.auto_approve->>'enabled')::boolean, false)
@@ -108,40 +109,55 @@ LIMIT 1;
 -- name: SendPriorForRecipient :one
 -- SendPriorForCampaigns for one roster person: the latest gift another
 -- campaign of the workspace made in mode to the same email,
--- sourceSystem+externalId or profile, when the person has no gift of their own.
-SELECT s.id
+-- sourceSystem+externalId or profile, when the person has no gift of their
+-- own; each identity looked up through its own index, as
+-- SendPriorForRecipients does.
+SELECT p.id
 FROM recipients r
-JOIN sends s
-  ON s.workspace_id = r.workspace_id
- AND s.campaign_id <> r.campaign_id
- AND s.mode = @mode
- AND s.status <> 'cancelled'
- AND ((r.email <> '' AND s.recipient_email = r.email)
-   OR (r.source_system <> '' AND s.recipient_source_system = r.source_system AND s.recipient_external_id = r.external_id)
-   OR (r.profile_url <> '' AND s.recipient_profile_url = r.profile_url))
+CROSS JOIN LATERAL (
+  SELECT m.id
+  FROM (
+    (SELECT s.id, s.created_at, s.campaign_id, s.mode, s.status FROM sends s
+     WHERE s.workspace_id = r.workspace_id AND s.recipient_email = r.email AND s.recipient_email <> '' OFFSET 0)
+    UNION ALL
+    (SELECT s.id, s.created_at, s.campaign_id, s.mode, s.status FROM sends s
+     WHERE s.workspace_id = r.workspace_id AND s.recipient_source_system = r.source_system AND s.recipient_external_id = r.external_id
+       AND s.recipient_source_system <> '' OFFSET 0)
+    UNION ALL
+    (SELECT s.id, s.created_at, s.campaign_id, s.mode, s.status FROM sends s
+     WHERE s.workspace_id = r.workspace_id AND s.recipient_profile_url = r.profile_url AND s.recipient_profile_url <> '' OFFSET 0)
+  ) AS m
+  WHERE m.campaign_id <> r.campaign_id AND m.mode = @mode::text AND m.status <> 'cancelled'
+  ORDER BY m.created_at DESC, m.id DESC
+  LIMIT 1
+) p
 WHERE r.id = @recipient_id
-  AND NOT EXISTS (SELECT 1 FROM sends own WHERE own.recipient_id = r.id)
-ORDER BY s.created_at DESC, s.id DESC
-LIMIT 1;
+  AND NOT EXISTS (SELECT 1 FROM sends own WHERE own.recipient_id = r.id);
 
 -- name: SendPriorForRecipients :many
 -- SendPriorForRecipient for several roster people at once (a group
--- commit): a row for each person of recipient_ids who has such a gift,
--- each looked up as SendPriorForRecipient looks up one (LATERAL), through
--- the sends' identity indexes.
+-- commit): a row for each person of recipient_ids who has such a gift. Each
+-- identity is looked up through its own index (sends_workspace_email,
+-- _source, _profile); the OFFSET 0 fences keep the other conditions and the
+-- LIMIT out of the arms, so that no plan walks the workspace's gifts newest
+-- first until one matches (a new person, who has none, would walk them all).
 SELECT r.id AS recipient_id, p.id AS send_id
 FROM recipients r
 CROSS JOIN LATERAL (
-  SELECT s.id
-  FROM sends s
-  WHERE s.workspace_id = r.workspace_id
-    AND s.campaign_id <> r.campaign_id
-    AND s.mode = @mode
-    AND s.status <> 'cancelled'
-    AND ((r.email <> '' AND s.recipient_email = r.email)
-      OR (r.source_system <> '' AND s.recipient_source_system = r.source_system AND s.recipient_external_id = r.external_id)
-      OR (r.profile_url <> '' AND s.recipient_profile_url = r.profile_url))
-  ORDER BY s.created_at DESC, s.id DESC
+  SELECT m.id
+  FROM (
+    (SELECT s.id, s.created_at, s.campaign_id, s.mode, s.status FROM sends s
+     WHERE s.workspace_id = r.workspace_id AND s.recipient_email = r.email AND s.recipient_email <> '' OFFSET 0)
+    UNION ALL
+    (SELECT s.id, s.created_at, s.campaign_id, s.mode, s.status FROM sends s
+     WHERE s.workspace_id = r.workspace_id AND s.recipient_source_system = r.source_system AND s.recipient_external_id = r.external_id
+       AND s.recipient_source_system <> '' OFFSET 0)
+    UNION ALL
+    (SELECT s.id, s.created_at, s.campaign_id, s.mode, s.status FROM sends s
+     WHERE s.workspace_id = r.workspace_id AND s.recipient_profile_url = r.profile_url AND s.recipient_profile_url <> '' OFFSET 0)
+  ) AS m
+  WHERE m.campaign_id <> r.campaign_id AND m.mode = @mode::text AND m.status <> 'cancelled'
+  ORDER BY m.created_at DESC, m.id DESC
   LIMIT 1
 ) p
 WHERE r.id = ANY(@recipient_ids::text[])
