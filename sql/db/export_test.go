@@ -1,9 +1,10 @@
 package db
 
-// The statements TestPriorLookupsReadSendsByIdentity explains.
+// The statements TestAddLookupsReadByIdentity explains.
 var (
-	PlaybookLockForAddSQL     = playbookLockForAdd
-	SendPriorForRecipientSQL  = sendPriorForRecipient
-	SendPriorForRecipientsSQL = sendPriorForRecipients
-	SendPriorForCampaignsSQL  = sendPriorForCampaigns
+	PlaybookLockForAddSQL        = playbookLockForAdd
+	SendPriorForRecipientSQL     = sendPriorForRecipient
+	SendPriorForRecipientsSQL    = sendPriorForRecipients
+	SendPriorForCampaignsSQL     = sendPriorForCampaigns
+	RecipientCandidatesForAddSQL = recipientCandidatesForAdd
 )

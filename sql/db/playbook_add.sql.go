@@ -295,22 +295,23 @@ const recipientCandidatesForAdd = `-- name: RecipientCandidatesForAdd :many
 SELECT r.id, r.workspace_id, r.campaign_id, r.position, r.name, r.email, r.company, r.title, r.source_system, r.external_id, r.profile_url, r.context, r.message, r.custom_tag, r.asset_ids, r.photo, r.adult_recipient_confirmed, r.details, r.import_id, r.import_row_id, r.address_mode, r.address, r.city, r.state, r.zip, r.country, r.repeat_approved_at, r.repeat_approved_by, r.created_at, r.updated_at, r.queue_seq, r.approval_state, r.approval_reason, r.skip_reason, r.skipped_by, r.skipped_at, r.prepared_via, r.prepared_credential, r.prepared_user
 FROM recipients r
 WHERE r.id IN (
-    SELECT c.id FROM recipients c WHERE c.campaign_id = $1 AND c.id = $2::text
+    SELECT k.id FROM (SELECT c.id, c.campaign_id FROM recipients c WHERE c.id = $1::text OFFSET 0) AS k
+    WHERE k.campaign_id = $2::text
     UNION ALL
     SELECT c.id FROM recipients c
-    WHERE c.campaign_id = $1 AND c.source_system = $3::text AND c.external_id = $4::text
+    WHERE c.campaign_id = $2 AND c.source_system = $3::text AND c.external_id = $4::text
       AND c.source_system <> ''
     UNION ALL
-    SELECT c.id FROM recipients c WHERE c.campaign_id = $1 AND c.email = $5::text AND c.email <> ''
+    SELECT c.id FROM recipients c WHERE c.campaign_id = $2 AND c.email = $5::text AND c.email <> ''
     UNION ALL
-    SELECT c.id FROM recipients c WHERE c.campaign_id = $1 AND c.profile_url = $6::text AND c.profile_url <> ''
+    SELECT c.id FROM recipients c WHERE c.campaign_id = $2 AND c.profile_url = $6::text AND c.profile_url <> ''
 )
 ORDER BY r.position, r.queue_seq
 `
 
 type RecipientCandidatesForAddParams struct {
-	CampaignID   string
 	RecipientID  string
+	CampaignID   string
 	SourceSystem string
 	ExternalID   string
 	Email        string
@@ -319,11 +320,13 @@ type RecipientCandidatesForAddParams struct {
 
 // The roster people an add's identifiers name, each found through an index:
 // the recipientId, sourceSystem+externalId, email and profileUrl sent (""
-// for those not sent), in roster order.
+// for those not sent), in roster order. The recipientId is looked up by
+// the primary key alone (OFFSET 0 keeps the campaign out of the scan): a
+// planner without statistics otherwise walks the roster by position for it.
 func (q *Queries) RecipientCandidatesForAdd(ctx context.Context, arg RecipientCandidatesForAddParams) ([]Recipient, error) {
 	rows, err := q.db.Query(ctx, recipientCandidatesForAdd,
-		arg.CampaignID,
 		arg.RecipientID,
+		arg.CampaignID,
 		arg.SourceSystem,
 		arg.ExternalID,
 		arg.Email,

@@ -82,11 +82,14 @@ FROM (SELECT DISTINCT hashtextextended(k, 0) AS h FROM unnest(@keys::text[]) AS 
 -- name: RecipientCandidatesForAdd :many
 -- The roster people an add's identifiers name, each found through an index:
 -- the recipientId, sourceSystem+externalId, email and profileUrl sent (""
--- for those not sent), in roster order.
+-- for those not sent), in roster order. The recipientId is looked up by
+-- the primary key alone (OFFSET 0 keeps the campaign out of the scan): a
+-- planner without statistics otherwise walks the roster by position for it.
 SELECT r.*
 FROM recipients r
 WHERE r.id IN (
-    SELECT c.id FROM recipients c WHERE c.campaign_id = @campaign_id AND c.id = @recipient_id::text
+    SELECT k.id FROM (SELECT c.id, c.campaign_id FROM recipients c WHERE c.id = @recipient_id::text OFFSET 0) AS k
+    WHERE k.campaign_id = @campaign_id::text
     UNION ALL
     SELECT c.id FROM recipients c
     WHERE c.campaign_id = @campaign_id AND c.source_system = @source_system::text AND c.external_id = @external_id::text
