@@ -90,7 +90,7 @@ func (a *Service) SetAutoApprove(ctx context.Context, p core.Principal, id strin
 			return err
 		}
 		now := a.Clock.Now()
-		if rule != nil && rule.Enabled && (c.AutoApprove == nil || !c.AutoApprove.Enabled) {
+		if rule.On() && !c.AutoApprove.On() {
 			rule.EnabledBy, rule.EnabledAt = p.UserID, &now
 		}
 		if !reflect.DeepEqual(monthly, c.MonthlyBudgetCents) {

@@ -242,7 +242,7 @@ func (a *Service) UnskipGift(ctx context.Context, p core.Principal, in QueueUnsk
 			return nil
 		}
 		reason := campaign.ReasonAutoApproveOff
-		if qp.c.AutoApprove != nil && qp.c.AutoApprove.Enabled {
+		if qp.c.AutoApprove.On() {
 			reason = campaign.ReasonNeedsReview
 		}
 		if _, err := q.RecipientUnskip(ctx, db.RecipientUnskipParams{

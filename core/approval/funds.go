@@ -103,7 +103,7 @@ func (a *Service) redecideForFunds(ctx context.Context, workspaceID, campaignID,
 		if err != nil {
 			return core.AsCoreError(err)
 		}
-		if !c.Mode.Playbook() || c.Status != campaign.StatusActive || c.AutoApprove == nil || !c.AutoApprove.Enabled {
+		if !c.Mode.Playbook() || c.Status != campaign.StatusActive || !c.AutoApprove.On() {
 			return nil
 		}
 		row, err := q.RecipientLockWaitingForFunds(ctx, db.RecipientLockWaitingForFundsParams{CampaignID: c.ID, ID: recipientID})

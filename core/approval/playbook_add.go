@@ -239,7 +239,7 @@ func (a *Service) addToPlaybook(ctx context.Context, tx pgx.Tx, p core.Principal
 		}
 	}
 	var tried *balanceTry
-	if c.AutoApprove != nil && c.AutoApprove.Enabled {
+	if c.AutoApprove.On() {
 		// The balance's lock was tried with the playbook's.
 		t := balanceTried(size.BalancePresent, size.BalanceCents)
 		tried = &t
@@ -355,7 +355,7 @@ func (a *Service) addAgain(ctx context.Context, tx pgx.Tx, c campaign.Record, pr
 			return AddPersonResult{}, core.Internal(err)
 		}
 	}
-	if c.AutoApprove == nil || !c.AutoApprove.Enabled {
+	if !c.AutoApprove.On() {
 		if reason == "" {
 			// People on the roster before the playbook was turned on.
 			reason = campaign.ReasonAutoApproveOff

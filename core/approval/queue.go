@@ -325,7 +325,7 @@ func (a *Service) queueOf(ctx context.Context, q *db.Queries, workspaceID string
 		for _, i := range fundsWait {
 			out[i].item.Why = why
 			out[i].item.FundsShortCents = short
-			if out[i].item.AutoApprove != nil && out[i].item.AutoApprove.Enabled {
+			if out[i].item.AutoApprove.On() {
 				out[i].item.Why += " " + campaign.FundsRedecideWhy
 			}
 		}

@@ -97,6 +97,10 @@ type AutoApprove struct {
 	EnabledAt       *time.Time `json:"enabledAt" jsonschema:"when it was turned on"`
 }
 
+// On reports whether the rule approves gifts: it is set and enabled. A nil
+// rule (none was ever set) is off.
+func (r *AutoApprove) On() bool { return r != nil && r.Enabled }
+
 // Campaign is a playbook, batch or single gift as every read and write
 // returns it. Recipients is the roster on reads of one campaign and absent
 // from lists (RecipientCount is always there).

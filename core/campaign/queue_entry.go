@@ -54,7 +54,7 @@ func (a *Service) RecordWaiting(ctx context.Context, tx pgx.Tx, c Record, recipi
 // is on; else waiting with auto_approve_off and a playbook.person_waiting
 // event each.
 func (a *Service) queueAdded(ctx context.Context, tx pgx.Tx, p core.Principal, c Record, added []Person) error {
-	on := c.AutoApprove != nil && c.AutoApprove.Enabled
+	on := c.AutoApprove.On()
 	state, reason := ApprovalScheduled, ApprovalReason("")
 	if !on {
 		state, reason = ApprovalWaiting, ReasonAutoApproveOff
