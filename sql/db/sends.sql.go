@@ -491,14 +491,15 @@ CROSS JOIN LATERAL (
   SELECT m.id
   FROM (
     (SELECT s.id, s.created_at, s.campaign_id, s.mode, s.status FROM sends s
-     WHERE s.workspace_id = r.workspace_id AND s.recipient_email = r.email AND s.recipient_email <> '' OFFSET 0)
+     WHERE r.email <> '' AND s.workspace_id = r.workspace_id AND s.recipient_email = r.email AND s.recipient_email <> '' OFFSET 0)
     UNION ALL
     (SELECT s.id, s.created_at, s.campaign_id, s.mode, s.status FROM sends s
-     WHERE s.workspace_id = r.workspace_id AND s.recipient_source_system = r.source_system AND s.recipient_external_id = r.external_id
-       AND s.recipient_source_system <> '' OFFSET 0)
+     WHERE r.source_system <> '' AND s.workspace_id = r.workspace_id AND s.recipient_source_system = r.source_system
+       AND s.recipient_external_id = r.external_id AND s.recipient_source_system <> '' OFFSET 0)
     UNION ALL
     (SELECT s.id, s.created_at, s.campaign_id, s.mode, s.status FROM sends s
-     WHERE s.workspace_id = r.workspace_id AND s.recipient_profile_url = r.profile_url AND s.recipient_profile_url <> '' OFFSET 0)
+     WHERE r.profile_url <> '' AND s.workspace_id = r.workspace_id AND s.recipient_profile_url = r.profile_url
+       AND s.recipient_profile_url <> '' OFFSET 0)
   ) AS m
   WHERE m.campaign_id <> r.campaign_id AND m.mode = $1::text AND m.status <> 'cancelled'
   ORDER BY m.created_at DESC, m.id DESC

@@ -36,18 +36,22 @@ SELECT
         -- Each identity is looked up through its own index (the OFFSET 0
         -- fences keep the other conditions and the LIMIT out of the arms):
         -- never by walking the workspace's gifts until one matches, which a
-        -- new person, who has none, would walk to the end.
+        -- new person, who has none, would walk to the end. An identity not
+        -- sent skips its arm before any scan (a one-time filter, in the
+        -- generic plan too).
         SELECT m.id
         FROM (
             (SELECT g.id, g.created_at, g.campaign_id, g.mode, g.status FROM sends g
-             WHERE g.workspace_id = c.workspace_id AND g.recipient_email = @email::text AND g.recipient_email <> '' OFFSET 0)
+             WHERE @email::text <> '' AND g.workspace_id = c.workspace_id AND g.recipient_email = @email::text
+           AND g.recipient_email <> '' OFFSET 0)
             UNION ALL
             (SELECT g.id, g.created_at, g.campaign_id, g.mode, g.status FROM sends g
              WHERE g.workspace_id = c.workspace_id AND g.recipient_source_system = @source_system::text AND g.recipient_external_id = @external_id::text
                AND g.recipient_source_system <> '' OFFSET 0)
             UNION ALL
             (SELECT g.id, g.created_at, g.campaign_id, g.mode, g.status FROM sends g
-             WHERE g.workspace_id = c.workspace_id AND g.recipient_profile_url = @profile_url::text AND g.recipient_profile_url <> '' OFFSET 0)
+             WHERE @profile_url::text <> '' AND g.workspace_id = c.workspace_id AND g.recipient_profile_url = @profile_url::text
+           AND g.recipient_profile_url <> '' OFFSET 0)
         ) AS m
         WHERE m.campaign_id <> c.id AND m.mode = @mode::text AND m.status <> 'cancelled'
         ORDER BY m.created_at DESC, m.id DESC
@@ -121,14 +125,15 @@ CROSS JOIN LATERAL (
   SELECT m.id
   FROM (
     (SELECT s.id, s.created_at, s.campaign_id, s.mode, s.status FROM sends s
-     WHERE s.workspace_id = r.workspace_id AND s.recipient_email = r.email AND s.recipient_email <> '' OFFSET 0)
+     WHERE r.email <> '' AND s.workspace_id = r.workspace_id AND s.recipient_email = r.email AND s.recipient_email <> '' OFFSET 0)
     UNION ALL
     (SELECT s.id, s.created_at, s.campaign_id, s.mode, s.status FROM sends s
-     WHERE s.workspace_id = r.workspace_id AND s.recipient_source_system = r.source_system AND s.recipient_external_id = r.external_id
-       AND s.recipient_source_system <> '' OFFSET 0)
+     WHERE r.source_system <> '' AND s.workspace_id = r.workspace_id AND s.recipient_source_system = r.source_system
+       AND s.recipient_external_id = r.external_id AND s.recipient_source_system <> '' OFFSET 0)
     UNION ALL
     (SELECT s.id, s.created_at, s.campaign_id, s.mode, s.status FROM sends s
-     WHERE s.workspace_id = r.workspace_id AND s.recipient_profile_url = r.profile_url AND s.recipient_profile_url <> '' OFFSET 0)
+     WHERE r.profile_url <> '' AND s.workspace_id = r.workspace_id AND s.recipient_profile_url = r.profile_url
+       AND s.recipient_profile_url <> '' OFFSET 0)
   ) AS m
   WHERE m.campaign_id <> r.campaign_id AND m.mode = @mode::text AND m.status <> 'cancelled'
   ORDER BY m.created_at DESC, m.id DESC
@@ -144,20 +149,22 @@ WHERE r.id = @recipient_id
 -- _source, _profile); the OFFSET 0 fences keep the other conditions and the
 -- LIMIT out of the arms, so that no plan walks the workspace's gifts newest
 -- first until one matches (a new person, who has none, would walk them all).
+-- An identity the person does not have skips its arm before any scan.
 SELECT r.id AS recipient_id, p.id AS send_id
 FROM recipients r
 CROSS JOIN LATERAL (
   SELECT m.id
   FROM (
     (SELECT s.id, s.created_at, s.campaign_id, s.mode, s.status FROM sends s
-     WHERE s.workspace_id = r.workspace_id AND s.recipient_email = r.email AND s.recipient_email <> '' OFFSET 0)
+     WHERE r.email <> '' AND s.workspace_id = r.workspace_id AND s.recipient_email = r.email AND s.recipient_email <> '' OFFSET 0)
     UNION ALL
     (SELECT s.id, s.created_at, s.campaign_id, s.mode, s.status FROM sends s
-     WHERE s.workspace_id = r.workspace_id AND s.recipient_source_system = r.source_system AND s.recipient_external_id = r.external_id
-       AND s.recipient_source_system <> '' OFFSET 0)
+     WHERE r.source_system <> '' AND s.workspace_id = r.workspace_id AND s.recipient_source_system = r.source_system
+       AND s.recipient_external_id = r.external_id AND s.recipient_source_system <> '' OFFSET 0)
     UNION ALL
     (SELECT s.id, s.created_at, s.campaign_id, s.mode, s.status FROM sends s
-     WHERE s.workspace_id = r.workspace_id AND s.recipient_profile_url = r.profile_url AND s.recipient_profile_url <> '' OFFSET 0)
+     WHERE r.profile_url <> '' AND s.workspace_id = r.workspace_id AND s.recipient_profile_url = r.profile_url
+       AND s.recipient_profile_url <> '' OFFSET 0)
   ) AS m
   WHERE m.campaign_id <> r.campaign_id AND m.mode = @mode::text AND m.status <> 'cancelled'
   ORDER BY m.created_at DESC, m.id DESC
