@@ -195,13 +195,20 @@ func (a *Service) store(ctx context.Context, tx pgx.Tx, n New, g Gift, events *[
 		decidedAt, g.DecidedAt = &at, &at
 	}
 	who := g.Recipient
+	// A gift that waits for its recipient's address is inserted with its
+	// link's first generation; the link follows (newGiftLink).
+	linked := g.Status == SendAwaitingAddress && !n.RecordOnly
+	if linked {
+		g.GiftLinkGeneration = 1
+	}
 	if err := q.SendInsert(ctx, db.SendInsertParams{
 		ID: g.ID, WorkspaceID: n.WorkspaceID, CampaignID: n.CampaignID, RecipientID: n.RecipientID, ProductID: n.ProductID,
 		Status: string(g.Status), Mode: string(g.Mode), TotalCents: g.TotalCents, FundedBy: string(g.FundedBy),
 		Attribution: attr, Outcome: g.Outcome, RecipientEmail: who.Email, RecipientSourceSystem: who.SourceSystem,
 		RecipientExternalID: who.ExternalID, RecipientProfileUrl: who.ProfileURL, RecipientName: who.Name,
 		AutoApproved: g.AutoApproved, ApprovedBy: g.ApprovedBy, Recipient: snap, Message: n.Note,
-		Customization: custJSON, PreparedBy: prepared, DecidedBy: decided, DecidedAt: decidedAt, CreatedAt: g.CreatedAt,
+		Customization: custJSON, PreparedBy: prepared, DecidedBy: decided, DecidedAt: decidedAt,
+		GiftLinkGeneration: int32(g.GiftLinkGeneration), CreatedAt: g.CreatedAt,
 	}); err != nil {
 		if name, ok := core.ViolatedUnique(err); ok && name == "sends_recipient_once" {
 			return Gift{}, core.FieldError(core.CodeInvalidRequestState, "recipientId", "%s already has a gift", n.RecipientID)
@@ -220,11 +227,10 @@ func (a *Service) store(ctx context.Context, tx pgx.Tx, n New, g Gift, events *[
 	if n.RecordOnly {
 		return g, nil
 	}
-	if g.Status == SendAwaitingAddress {
-		if err := a.CreateGiftLink(ctx, q, n.WorkspaceID, n.CampaignID, g.ID, g.CreatedAt); err != nil {
+	if linked {
+		if err := a.newGiftLink(ctx, q, n.WorkspaceID, n.CampaignID, g.ID, g.CreatedAt); err != nil {
 			return Gift{}, err
 		}
-		g.GiftLinkGeneration = 1
 	}
 	data := map[string]any{
 		"campaignId": n.CampaignID, "sendId": g.ID, "recipientId": n.RecipientID, "productId": g.ProductID, "status": g.Status,

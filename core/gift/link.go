@@ -17,6 +17,18 @@ const GiftLinkLifetime = core.GiftLinkExpiryDays * 24 * time.Hour
 // generation 1, a random salt, the token's hash (never the token) and 14
 // days from now. core/giftlink does everything else with it.
 func (a *Service) CreateGiftLink(ctx context.Context, q *db.Queries, workspaceID, campaignID, sendID string, now time.Time) error {
+	if err := a.newGiftLink(ctx, q, workspaceID, campaignID, sendID, now); err != nil {
+		return err
+	}
+	if err := q.SendSetLinkGeneration(ctx, db.SendSetLinkGenerationParams{Generation: 1, ID: sendID}); err != nil {
+		return core.Internal(err)
+	}
+	return nil
+}
+
+// newGiftLink is CreateGiftLink for a gift inserted with its link's
+// generation (1) already: the link and its token, not the gift.
+func (a *Service) newGiftLink(ctx context.Context, q *db.Queries, workspaceID, campaignID, sendID string, now time.Time) error {
 	salt := core.RandomBytes(core.LinkSaltBytes)
 	if err := q.GiftLinkInsert(ctx, db.GiftLinkInsertParams{
 		SendID: sendID, WorkspaceID: workspaceID, CampaignID: campaignID, TokenSalt: salt,
@@ -24,13 +36,7 @@ func (a *Service) CreateGiftLink(ctx context.Context, q *db.Queries, workspaceID
 	}); err != nil {
 		return core.Internal(err)
 	}
-	if err := AddGiftLinkToken(ctx, q, a.Config, sendID, 1, salt); err != nil {
-		return err
-	}
-	if err := q.SendSetLinkGeneration(ctx, db.SendSetLinkGenerationParams{Generation: 1, ID: sendID}); err != nil {
-		return core.Internal(err)
-	}
-	return nil
+	return AddGiftLinkToken(ctx, q, a.Config, sendID, 1, salt)
 }
 
 // AddGiftLinkToken records the hash of generation gen's token of gift

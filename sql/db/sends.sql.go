@@ -248,12 +248,12 @@ INSERT INTO sends (
     id, workspace_id, campaign_id, recipient_id, product_id, status, mode, total_cents, funded_by,
     attribution, outcome, recipient_email, recipient_source_system, recipient_external_id,
     recipient_profile_url, recipient_name, auto_approved, approved_by, recipient, message,
-    customization, prepared_by, decided_by, decided_at, created_at, updated_at
+    customization, prepared_by, decided_by, decided_at, gift_link_generation, created_at, updated_at
 ) VALUES (
     $1, $2, $3, $4, $5, $6, $7, $8, $9,
     $10, $11, $12, $13, $14,
     $15, $16, $17, $18, $19, $20,
-    $21, $22, $23, $24, $25, $25
+    $21, $22, $23, $24, $25, $26, $26
 )
 `
 
@@ -282,6 +282,7 @@ type SendInsertParams struct {
 	PreparedBy            []byte
 	DecidedBy             []byte
 	DecidedAt             *time.Time
+	GiftLinkGeneration    int32
 	CreatedAt             time.Time
 }
 
@@ -311,6 +312,7 @@ func (q *Queries) SendInsert(ctx context.Context, arg SendInsertParams) error {
 		arg.PreparedBy,
 		arg.DecidedBy,
 		arg.DecidedAt,
+		arg.GiftLinkGeneration,
 		arg.CreatedAt,
 	)
 	return err

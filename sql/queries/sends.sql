@@ -3,12 +3,12 @@ INSERT INTO sends (
     id, workspace_id, campaign_id, recipient_id, product_id, status, mode, total_cents, funded_by,
     attribution, outcome, recipient_email, recipient_source_system, recipient_external_id,
     recipient_profile_url, recipient_name, auto_approved, approved_by, recipient, message,
-    customization, prepared_by, decided_by, decided_at, created_at, updated_at
+    customization, prepared_by, decided_by, decided_at, gift_link_generation, created_at, updated_at
 ) VALUES (
     @id, @workspace_id, @campaign_id, @recipient_id, @product_id, @status, @mode, @total_cents, @funded_by,
     @attribution, @outcome, @recipient_email, @recipient_source_system, @recipient_external_id,
     @recipient_profile_url, @recipient_name, @auto_approved, @approved_by, @recipient, @message,
-    @customization, @prepared_by, @decided_by, sqlc.narg(decided_at), @created_at, @created_at
+    @customization, @prepared_by, @decided_by, sqlc.narg(decided_at), @gift_link_generation, @created_at, @created_at
 );
 
 -- name: SendListByCampaign :many
