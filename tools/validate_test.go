@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 	"unicode/utf8"
 
@@ -220,4 +221,32 @@ func TestAnUnresolvableSchemaIsRefusedAtCall(t *testing.T) {
 	var v map[string]any
 	err := decodeArgs(mustResolve("bad", bad), json.RawMessage(`{"x":"a"}`), &v)
 	require.ErrorContains(t, err, "bad: schema does not resolve")
+}
+
+// A validator's tree is resolved once, at the first call, however many
+// calls arrive at that moment, and each call still names its own problems
+// (run with -race).
+func TestAValidatorResolvesOnceUnderConcurrentCalls(t *testing.T) {
+	t.Parallel()
+	s, err := schemaFor[sample]()
+	require.NoError(t, err)
+	val := mustResolve("sample", s)
+	var wg sync.WaitGroup
+	for i := range 8 {
+		wg.Go(func() {
+			var v sample
+			if i%2 == 0 {
+				require.NoError(t, decodeArgs(val, json.RawMessage(`{"name":"ab"}`), &v))
+				require.Equal(t, "ab", v.Name)
+				return
+			}
+			err := decodeArgs(val, json.RawMessage(`{"name":"abcd","limit":0}`), &v)
+			require.ErrorContains(t, err, "name: must be at most 3 characters")
+			require.ErrorContains(t, err, "limit: must be at least 1")
+		})
+	}
+	wg.Wait()
+	root, err := val.resolve()
+	require.NoError(t, err)
+	require.NotNil(t, root)
 }

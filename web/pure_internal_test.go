@@ -3,9 +3,11 @@ package web
 import (
 	"bytes"
 	"errors"
+	"html/template"
 	"log/slog"
 	"net/http/httptest"
 	"net/url"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -206,3 +208,29 @@ func TestProblemForOpenURLCodes(t *testing.T) {
 
 // ptrTo returns a pointer to a copy of v.
 func ptrTo[T any](v T) *T { return &v }
+
+// A page is parsed once, at its first draw, however many requests draw it
+// at that moment: every draw gets the same template (run with -race).
+func TestAPageIsParsedOnceUnderConcurrentDraws(t *testing.T) {
+	t.Parallel()
+	p, err := parsePages(assets)
+	require.NoError(t, err)
+	const draws = 8
+	pages := make(chan *template.Template, draws)
+	var wg sync.WaitGroup
+	for range draws {
+		wg.Go(func() {
+			var buf bytes.Buffer
+			require.NoError(t, p.execute(&buf, "giftlink_end", view{Data: giftLinkData{Title: "T", Text: "X"}}))
+			tmpl, err := p.byName["giftlink_end"].parsed()
+			require.NoError(t, err)
+			pages <- tmpl
+		})
+	}
+	wg.Wait()
+	close(pages)
+	first := <-pages
+	for tmpl := range pages {
+		require.Same(t, first, tmpl)
+	}
+}
