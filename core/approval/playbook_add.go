@@ -148,10 +148,9 @@ func (a *Service) addToPlaybook(ctx context.Context, tx pgx.Tx, p core.Principal
 	}
 	mode := campaign.ModeOf(p)
 	k := campaign.AddIdentityOf(in)
-	// The playbook's lock reads what a new person needs beside it: when
-	// the add decides its person itself, with a try of the balance's lock.
+	// The playbook's lock reads what a new person needs beside it.
 	c, size, err := lockPlaybookForAdd(ctx, q, db.PlaybookLockForAddParams{
-		WorkspaceID: p.WorkspaceID, ID: campaignID, Mode: string(mode), LockBalance: !group,
+		WorkspaceID: p.WorkspaceID, ID: campaignID, Mode: string(mode),
 		Email: k.Email, SourceSystem: k.SourceSystem, ExternalID: k.ExternalID, ProfileUrl: k.Profile,
 	})
 	if isLockNotAvailable(err) {
@@ -238,13 +237,8 @@ func (a *Service) addToPlaybook(ctx context.Context, tx pgx.Tx, p core.Principal
 			return AddPersonResult{}, err
 		}
 	}
-	var tried *balanceTry
-	if c.AutoApprove.On() {
-		// The balance's lock was tried with the playbook's.
-		t := balanceTried(size.BalancePresent, size.BalanceCents)
-		tried = &t
-	}
-	d, err := a.decideAutoWithPrior(ctx, tx, c, product, only[0], mode, false, prior, tried)
+	// The balance's lock is tried now, with every other lock held.
+	d, err := a.decideAutoWithPrior(ctx, tx, c, product, only[0], mode, false, prior)
 	if err != nil {
 		return AddPersonResult{}, err
 	}

@@ -55,8 +55,7 @@ func lockPlaybookShared(ctx context.Context, q *db.Queries, workspaceID, id stri
 // lockPlaybookForAdd locks playbook ask.ID of workspace ask.WorkspaceID
 // FOR SHARE for an add and reads it, with what adding a new person needs
 // (PlaybookLockForAdd: the roster's size and next position, the checkout in
-// progress, the person's prior gift by ask's identities and, with
-// ask.LockBalance, a try of the balance's lock).
+// progress and the person's prior gift by ask's identities).
 func lockPlaybookForAdd(ctx context.Context, q *db.Queries, ask db.PlaybookLockForAddParams) (campaign.Record, db.PlaybookLockForAddRow, error) {
 	row, err := q.PlaybookLockForAdd(ctx, ask)
 	if core.IsNoRows(err) {

@@ -64,13 +64,14 @@ func (a *Service) decideAuto(ctx context.Context, tx pgx.Tx, c campaign.Record, 
 	if err != nil {
 		return autoDecision{}, err
 	}
-	return a.decideAutoWithPrior(ctx, tx, c, product, who, mode, wait, prior, nil)
+	return a.decideAutoWithPrior(ctx, tx, c, product, who, mode, wait, prior)
 }
 
 // decideAutoWithPrior is decideAuto with the person's unapproved prior
-// gift already read ("" for none) and, unless tried is nil, the balance's
-// lock already tried without waiting.
-func (a *Service) decideAutoWithPrior(ctx context.Context, tx pgx.Tx, c campaign.Record, product *catalog.Product, who campaign.Person, mode core.Mode, wait bool, prior string, tried *balanceTry) (autoDecision, error) {
+// gift already read ("" for none). It takes the balance's lock last, once
+// the person's and the identities' are held: the group and the approval
+// job take a person's lock before the balance's.
+func (a *Service) decideAutoWithPrior(ctx context.Context, tx pgx.Tx, c campaign.Record, product *catalog.Product, who campaign.Person, mode core.Mode, wait bool, prior string) (autoDecision, error) {
 	q := db.New(tx)
 	var unit int64
 	if product != nil {
@@ -79,14 +80,8 @@ func (a *Service) decideAutoWithPrior(ctx context.Context, tx pgx.Tx, c campaign
 	if reason := checksWithPrior(c, product, who, prior, mode); reason != "" {
 		return autoDecision{state: campaign.ApprovalWaiting, reason: reason}, nil
 	}
-	var (
-		balance int64
-		locked  bool
-		err     error
-	)
-	if tried != nil {
-		balance, locked = tried.cents, tried.locked
-	} else if balance, locked, err = a.lockBalanceMaybe(ctx, tx, c.WorkspaceID, mode, wait); err != nil {
+	balance, locked, err := a.lockBalanceMaybe(ctx, tx, c.WorkspaceID, mode, wait)
+	if err != nil {
 		return autoDecision{}, err
 	}
 	if !locked {
@@ -174,9 +169,9 @@ type balanceTry struct {
 	locked bool
 }
 
-// balanceTried reads a try of a balance lock (BalanceTryLock's or
-// PlaybookLockForAdd's): whether the row is present, and its cents or -1
-// when another transaction holds it.
+// balanceTried reads a try of a balance lock (BalanceTryLock's): whether
+// the row is present, and its cents or -1 when another transaction holds
+// it.
 func balanceTried(present bool, cents int64) balanceTry {
 	switch {
 	case !present:

@@ -42,7 +42,7 @@ func TestAddLookupsReadByIdentity(t *testing.T) {
 		sql  string
 		args []any
 	}{
-		"PlaybookLockForAdd":     {db.PlaybookLockForAddSQL, []any{"pat@example.com", "crm", "pat-1", "https://www.linkedin.com/in/pat", "test", true, "ws_1", "cmp_1"}},
+		"PlaybookLockForAdd":     {db.PlaybookLockForAddSQL, []any{"pat@example.com", "crm", "pat-1", "https://www.linkedin.com/in/pat", "test", "ws_1", "cmp_1"}},
 		"SendPriorForRecipient":  {db.SendPriorForRecipientSQL, []any{"test", "rcp_1"}},
 		"SendPriorForRecipients": {db.SendPriorForRecipientsSQL, []any{"test", []string{"rcp_1", "rcp_2"}}},
 		"SendPriorForCampaigns":  {db.SendPriorForCampaignsSQL, []any{"test", []string{"cmp_1"}, true}},

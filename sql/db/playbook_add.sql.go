@@ -193,16 +193,11 @@ SELECT
         ) AS m
         WHERE m.campaign_id <> c.id AND m.mode = $5::text AND m.status <> 'cancelled'
         ORDER BY m.created_at DESC, m.id DESC
-        LIMIT 1), '')::text AS prior_send_id,
-    EXISTS (SELECT 1 FROM balances b WHERE $6::boolean AND coalesce((c.auto_approve->>'enabled')::boolean, false)
-                                       AND b.workspace_id = c.workspace_id AND b.mode = $5::text) AS balance_present,
-    coalesce((SELECT l.cents FROM balances l WHERE $6::boolean AND coalesce((c.auto_approve->>'enabled')::boolean, false)
-                                             AND l.workspace_id = c.workspace_id AND l.mode = $5::text
-              FOR UPDATE SKIP LOCKED), -1)::bigint AS balance_cents
+        LIMIT 1), '')::text AS prior_send_id
 FROM campaigns c
 LEFT JOIN checkouts k ON k.workspace_id = c.workspace_id AND k.campaign_id = c.id
                      AND k.state IN ('creating', 'open', 'paid')
-WHERE c.workspace_id = $7 AND c.id = $8
+WHERE c.workspace_id = $6 AND c.id = $7
 FOR SHARE OF c
 `
 
@@ -212,7 +207,6 @@ type PlaybookLockForAddParams struct {
 	ExternalID   string
 	ProfileUrl   string
 	Mode         string
-	LockBalance  bool
 	WorkspaceID  string
 	ID           string
 }
@@ -225,8 +219,6 @@ type PlaybookLockForAddRow struct {
 	CheckoutState     string
 	CheckoutExpiresAt time.Time
 	PriorSendID       string
-	BalancePresent    bool
-	BalanceCents      int64
 }
 
 // Locks playbook id against writes to it (they lock it FOR UPDATE) but not
@@ -239,11 +231,10 @@ type PlaybookLockForAddRow struct {
 // checkout_id ” when none); and the latest gift another campaign of the
 // workspace made in mode to the person's email, sourceSystem+externalId or
 // profile (prior_send_id ” when none; the person is not stored yet).
-// With lock_balance, when the playbook's auto-approve is on, it also takes
-// the lock of the workspace's balance in mode as BalanceTryLock does (the
-// add decides its person itself):
-// balance_cents is -1 when another transaction holds it or there is no
-// balance row, which balance_present tells apart.
+// It takes no balance lock: an add tries that lock only once every lock it
+// may wait for is held (the identities', its person's), as the group and
+// the approval job take a person's lock before the balance's; a balance
+// held while waiting for another lock deadlocked with them.
 func (q *Queries) PlaybookLockForAdd(ctx context.Context, arg PlaybookLockForAddParams) (PlaybookLockForAddRow, error) {
 	row := q.db.QueryRow(ctx, playbookLockForAdd,
 		arg.Email,
@@ -251,7 +242,6 @@ func (q *Queries) PlaybookLockForAdd(ctx context.Context, arg PlaybookLockForAdd
 		arg.ExternalID,
 		arg.ProfileUrl,
 		arg.Mode,
-		arg.LockBalance,
 		arg.WorkspaceID,
 		arg.ID,
 	)
@@ -289,8 +279,6 @@ func (q *Queries) PlaybookLockForAdd(ctx context.Context, arg PlaybookLockForAdd
 		&i.CheckoutState,
 		&i.CheckoutExpiresAt,
 		&i.PriorSendID,
-		&i.BalancePresent,
-		&i.BalanceCents,
 	)
 	return i, err
 }

@@ -20,11 +20,10 @@ FOR SHARE;
 -- checkout_id '' when none); and the latest gift another campaign of the
 -- workspace made in mode to the person's email, sourceSystem+externalId or
 -- profile (prior_send_id '' when none; the person is not stored yet).
--- With lock_balance, when the playbook's auto-approve is on, it also takes
--- the lock of the workspace's balance in mode as BalanceTryLock does (the
--- add decides its person itself):
--- balance_cents is -1 when another transaction holds it or there is no
--- balance row, which balance_present tells apart.
+-- It takes no balance lock: an add tries that lock only once every lock it
+-- may wait for is held (the identities', its person's), as the group and
+-- the approval job take a person's lock before the balance's; a balance
+-- held while waiting for another lock deadlocked with them.
 SELECT
     sqlc.embed(c),
     coalesce((SELECT s.people FROM campaign_roster_sizes s WHERE s.campaign_id = c.id), 0)::int AS people,
@@ -55,12 +54,7 @@ SELECT
         ) AS m
         WHERE m.campaign_id <> c.id AND m.mode = @mode::text AND m.status <> 'cancelled'
         ORDER BY m.created_at DESC, m.id DESC
-        LIMIT 1), '')::text AS prior_send_id,
-    EXISTS (SELECT 1 FROM balances b WHERE @lock_balance::boolean AND coalesce((c.auto_approve->>'enabled')::boolean, false)
-                                       AND b.workspace_id = c.workspace_id AND b.mode = @mode::text) AS balance_present,
-    coalesce((SELECT l.cents FROM balances l WHERE @lock_balance::boolean AND coalesce((c.auto_approve->>'enabled')::boolean, false)
-                                             AND l.workspace_id = c.workspace_id AND l.mode = @mode::text
-              FOR UPDATE SKIP LOCKED), -1)::bigint AS balance_cents
+        LIMIT 1), '')::text AS prior_send_id
 FROM campaigns c
 LEFT JOIN checkouts k ON k.workspace_id = c.workspace_id AND k.campaign_id = c.id
                      AND k.state IN ('creating', 'open', 'paid')
