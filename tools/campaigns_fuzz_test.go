@@ -40,7 +40,7 @@ func FuzzCreateCampaignArgs(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	val := mustResolve("create_campaign", schema)
+	val := newValidator("create_campaign", schema)
 	products, err := catalog.EmbeddedCatalog()
 	if err != nil {
 		f.Fatal(err)
@@ -86,7 +86,7 @@ func FuzzAddRecipientsArgs(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	val := mustResolve("add_recipients", schema)
+	val := newValidator("add_recipients", schema)
 	products, err := catalog.EmbeddedCatalog()
 	if err != nil {
 		f.Fatal(err)

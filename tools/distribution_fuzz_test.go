@@ -28,7 +28,7 @@ func FuzzGiftLinkRecordsArgs(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	val := mustResolve("get_gift_link_records", schema)
+	val := newValidator("get_gift_link_records", schema)
 	f.Fuzz(func(t *testing.T, raw string) {
 		var in GiftLinkRecordsInput
 		if err := decodeArgs(val, json.RawMessage(raw), &in); err != nil {

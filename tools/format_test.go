@@ -25,7 +25,7 @@ func TestFormatsAreAsserted(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, "array", s.Properties["list"].Type, "a list is never null")
 	require.Equal(t, "base64", s.Properties["data"].ContentEncoding)
-	val := mustResolve("formatted", s)
+	val := newValidator("formatted", s)
 	for raw, want := range map[string]string{
 		`{"day":"2026-03-01","at":"2026-03-01T09:30:00.5+02:00","link":"https://a.example/x","data":"aGk=","list":[1]}`: "",
 		`{"day":""}`:                "",

@@ -351,7 +351,7 @@ func RESTForm[In, Out any](description string, h Handler[In, Out]) RouteOption {
 				DataSchema:  data,
 				In:          reflect.TypeFor[In](),
 				Out:         reflect.TypeFor[Out](),
-				Call:        caller(t, mustResolve(t.Name+" (REST form)", in), h),
+				Call:        caller(t, newValidator(t.Name+" (REST form)", in), h),
 			}
 		}
 	}
@@ -394,7 +394,7 @@ func Define[In, Out any](name, description string, scope Scope, action core.Acti
 		panic("tools: " + name + ": " + err.Error())
 	}
 	t.ListedInputSchema = listed
-	t.Call = caller(&t, mustResolve(name, in), h)
+	t.Call = caller(&t, newValidator(name, in), h)
 	if t.Route != nil && t.Route.form != nil {
 		t.Route.Form = t.Route.form(&t)
 	}

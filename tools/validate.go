@@ -70,9 +70,9 @@ type keyword struct {
 	property string
 }
 
-// mustResolve is the validator of the tool called name, whose input schema
-// is s; its tree is resolved at the first call (resolve).
-func mustResolve(name string, s *jsonschema.Schema) *validator {
+// newValidator is the validator of the tool called name, whose input
+// schema is s; its tree is resolved at the first call (resolve).
+func newValidator(name string, s *jsonschema.Schema) *validator {
 	return &validator{name: name, schema: s}
 }
 
@@ -81,7 +81,12 @@ func mustResolve(name string, s *jsonschema.Schema) *validator {
 // call then answers an internal error rather than panicking the server.
 func (val *validator) resolve() (*node, error) {
 	val.once.Do(func() {
-		val.root, val.err = newNode(val.schema)
+		if val.schema != nil {
+			_, val.err = val.schema.Resolve(nil)
+		}
+		if val.err == nil {
+			val.root, val.err = newNode(val.schema)
+		}
 		if val.err != nil {
 			val.err = fmt.Errorf("tools: %s: schema does not resolve: %w", val.name, val.err)
 		}
@@ -89,13 +94,11 @@ func (val *validator) resolve() (*node, error) {
 	return val.root, val.err
 }
 
-// newNode resolves s and its children.
+// newNode builds the node of s and its children; the whole of s was
+// resolved first (resolve), so each node resolves only its local schema.
 func newNode(s *jsonschema.Schema) (*node, error) {
 	if s == nil {
 		return nil, nil
-	}
-	if _, err := s.Resolve(nil); err != nil {
-		return nil, err
 	}
 	n := &node{schema: s, integer: slices.Contains(types(s), "integer"), closed: isFalse(s.AdditionalProperties)}
 	local := n.localSchema()

@@ -34,7 +34,7 @@ func decodeSample(t *testing.T, raw string) (sample, error) {
 	s, err := schemaFor[sample]()
 	require.NoError(t, err)
 	var v sample
-	err = decodeArgs(mustResolve("sample", s), json.RawMessage(raw), &v)
+	err = decodeArgs(newValidator("sample", s), json.RawMessage(raw), &v)
 	return v, err
 }
 
@@ -114,7 +114,7 @@ func FuzzDecodeArgs(f *testing.F) {
 	}
 	s, err := schemaFor[sample]()
 	require.NoError(f, err)
-	val := mustResolve("sample", s)
+	val := newValidator("sample", s)
 	f.Fuzz(func(t *testing.T, raw string) {
 		var v sample
 		err := decodeArgs(val, json.RawMessage(raw), &v)
@@ -147,7 +147,7 @@ func TestDecodeArgsNumbers(t *testing.T) {
 	}
 	s, err := schemaFor[counts]()
 	require.NoError(t, err)
-	val := mustResolve("counts", s)
+	val := newValidator("counts", s)
 	for raw, want := range map[string]string{
 		`{"n":1.0}`:                     "n: must be an integer", // JSON Schema's integer, not a Go int
 		`{"n":1e2}`:                     "n: must be an integer",
@@ -175,7 +175,7 @@ func TestDecodeArgsOtherKeywords(t *testing.T) {
 	s, err := schemaFor[tagged]()
 	require.NoError(t, err)
 	s.Properties["tags"].UniqueItems = true
-	val := mustResolve("tagged", s)
+	val := newValidator("tagged", s)
 	var v tagged
 	err = decodeArgs(val, json.RawMessage(`{"tags":["a","a"]}`), &v)
 	e := core.AsError(err)
@@ -204,10 +204,10 @@ func TestDecodeArgsCapsProblems(t *testing.T) {
 func TestEveryToolResolves(t *testing.T) {
 	t.Parallel()
 	for _, tool := range All(nil) {
-		_, err := mustResolve(tool.Name, tool.InputSchema).resolve()
+		_, err := newValidator(tool.Name, tool.InputSchema).resolve()
 		require.NoError(t, err, tool.Name)
 		if tool.Route != nil && tool.Route.Form != nil {
-			_, err := mustResolve(tool.Name+" (REST form)", tool.Route.Form.InputSchema).resolve()
+			_, err := newValidator(tool.Name+" (REST form)", tool.Route.Form.InputSchema).resolve()
 			require.NoError(t, err, tool.Name+" (REST form)")
 		}
 	}
@@ -219,7 +219,7 @@ func TestAnUnresolvableSchemaIsRefusedAtCall(t *testing.T) {
 	t.Parallel()
 	bad := &jsonschema.Schema{Type: "object", Properties: map[string]*jsonschema.Schema{"x": {Pattern: "("}}}
 	var v map[string]any
-	err := decodeArgs(mustResolve("bad", bad), json.RawMessage(`{"x":"a"}`), &v)
+	err := decodeArgs(newValidator("bad", bad), json.RawMessage(`{"x":"a"}`), &v)
 	require.ErrorContains(t, err, "bad: schema does not resolve")
 }
 
@@ -230,7 +230,7 @@ func TestAValidatorResolvesOnceUnderConcurrentCalls(t *testing.T) {
 	t.Parallel()
 	s, err := schemaFor[sample]()
 	require.NoError(t, err)
-	val := mustResolve("sample", s)
+	val := newValidator("sample", s)
 	var wg sync.WaitGroup
 	for i := range 8 {
 		wg.Go(func() {
