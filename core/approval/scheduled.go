@@ -157,29 +157,13 @@ func (a *Service) lockBalanceMaybe(ctx context.Context, tx pgx.Tx, workspaceID s
 	if err != nil {
 		return 0, false, core.Internal(err)
 	}
-	t := balanceTried(row.Present, row.Cents)
-	return t.cents, t.locked, nil
-}
-
-// balanceTry is a balance lock tried without waiting: the balance, and
-// whether the transaction holds its lock (or there is no balance row, so
-// nothing to lock and nothing to pay with).
-type balanceTry struct {
-	cents  int64
-	locked bool
-}
-
-// balanceTried reads a try of a balance lock (BalanceTryLock's): whether
-// the row is present, and its cents or -1 when another transaction holds
-// it.
-func balanceTried(present bool, cents int64) balanceTry {
 	switch {
-	case !present:
-		return balanceTry{cents: 0, locked: true}
-	case cents < 0:
-		return balanceTry{}
+	case !row.Present:
+		return 0, true, nil // no balance row: nothing to lock, nothing to pay with
+	case row.Cents < 0:
+		return 0, false, nil // another transaction holds it
 	}
-	return balanceTry{cents: cents, locked: true}
+	return row.Cents, true, nil
 }
 
 // finishScheduled is an approval run's last look at playbook campaignID,
