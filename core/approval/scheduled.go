@@ -132,14 +132,14 @@ func unapprovedPrior(ctx context.Context, q *db.Queries, who campaign.Person, mo
 	if who.RepeatApprovedAt != nil {
 		return "", nil
 	}
-	send, err := q.SendPriorForRecipient(ctx, db.SendPriorForRecipientParams{Mode: string(mode), RecipientID: who.ID})
-	if core.IsNoRows(err) {
-		return "", nil
-	}
+	found, err := q.SendPriorForRecipients(ctx, db.SendPriorForRecipientsParams{Mode: string(mode), RecipientIds: []string{who.ID}})
 	if err != nil {
 		return "", core.Internal(err)
 	}
-	return send, nil
+	if len(found) == 0 {
+		return "", nil
+	}
+	return found[0].SendID, nil
 }
 
 // lockBalanceMaybe locks the balance of workspace in mode for tx and

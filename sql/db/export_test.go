@@ -3,7 +3,6 @@ package db
 // The statements TestAddLookupsReadByIdentity explains.
 var (
 	PlaybookLockForAddSQL        = playbookLockForAdd
-	SendPriorForRecipientSQL     = sendPriorForRecipient
 	SendPriorForRecipientsSQL    = sendPriorForRecipients
 	SendPriorForCampaignsSQL     = sendPriorForCampaigns
 	RecipientCandidatesForAddSQL = recipientCandidatesForAdd

@@ -43,7 +43,6 @@ func TestAddLookupsReadByIdentity(t *testing.T) {
 		args []any
 	}{
 		"PlaybookLockForAdd":     {db.PlaybookLockForAddSQL, []any{"pat@example.com", "crm", "pat-1", "https://www.linkedin.com/in/pat", "test", "ws_1", "cmp_1"}},
-		"SendPriorForRecipient":  {db.SendPriorForRecipientSQL, []any{"test", "rcp_1"}},
 		"SendPriorForRecipients": {db.SendPriorForRecipientsSQL, []any{"test", []string{"rcp_1", "rcp_2"}}},
 		"SendPriorForCampaigns":  {db.SendPriorForCampaignsSQL, []any{"test", []string{"cmp_1"}, true}},
 		"RecipientCandidatesForAdd": {db.RecipientCandidatesForAddSQL, []any{"rcp_1", "cmp_1", "crm", "pat-1", "pat@example.com",

@@ -459,48 +459,6 @@ func (q *Queries) SendFirstOfRecipient(ctx context.Context, recipientID string) 
 	return id, err
 }
 
-const sendPriorForRecipient = `-- name: SendPriorForRecipient :one
-SELECT p.id
-FROM recipients r
-CROSS JOIN LATERAL (
-  SELECT m.id
-  FROM (
-    (SELECT s.id, s.created_at, s.campaign_id, s.mode, s.status FROM sends s
-     WHERE r.email <> '' AND s.workspace_id = r.workspace_id AND s.recipient_email = r.email AND s.recipient_email <> '' OFFSET 0)
-    UNION ALL
-    (SELECT s.id, s.created_at, s.campaign_id, s.mode, s.status FROM sends s
-     WHERE r.source_system <> '' AND s.workspace_id = r.workspace_id AND s.recipient_source_system = r.source_system
-       AND s.recipient_external_id = r.external_id AND s.recipient_source_system <> '' OFFSET 0)
-    UNION ALL
-    (SELECT s.id, s.created_at, s.campaign_id, s.mode, s.status FROM sends s
-     WHERE r.profile_url <> '' AND s.workspace_id = r.workspace_id AND s.recipient_profile_url = r.profile_url
-       AND s.recipient_profile_url <> '' OFFSET 0)
-  ) AS m
-  WHERE m.campaign_id <> r.campaign_id AND m.mode = $1::text AND m.status <> 'cancelled'
-  ORDER BY m.created_at DESC, m.id DESC
-  LIMIT 1
-) p
-WHERE r.id = $2
-  AND NOT EXISTS (SELECT 1 FROM sends own WHERE own.recipient_id = r.id)
-`
-
-type SendPriorForRecipientParams struct {
-	Mode        string
-	RecipientID string
-}
-
-// SendPriorForCampaigns for one roster person: the latest gift another
-// campaign of the workspace made in mode to the same email,
-// sourceSystem+externalId or profile, when the person has no gift of their
-// own; each identity looked up through its own index, as
-// SendPriorForRecipients does.
-func (q *Queries) SendPriorForRecipient(ctx context.Context, arg SendPriorForRecipientParams) (string, error) {
-	row := q.db.QueryRow(ctx, sendPriorForRecipient, arg.Mode, arg.RecipientID)
-	var id string
-	err := row.Scan(&id)
-	return id, err
-}
-
 const sendPriorForRecipients = `-- name: SendPriorForRecipients :many
 SELECT r.id AS recipient_id, p.id AS send_id
 FROM recipients r
@@ -536,8 +494,10 @@ type SendPriorForRecipientsRow struct {
 	SendID      string
 }
 
-// SendPriorForRecipient for several roster people at once (a group
-// commit): a row for each person of recipient_ids who has such a gift. Each
+// For roster people without a gift of their own (one, or a group commit's),
+// the latest gift another campaign of the workspace made in mode to the
+// same email, sourceSystem+externalId or profile, as SendPriorForCampaigns
+// finds it: a row for each person of recipient_ids who has one. Each
 // identity is looked up through its own index (sends_workspace_email,
 // _source, _profile); the OFFSET 0 fences keep the other conditions and the
 // LIMIT out of the arms, so that no plan walks the workspace's gifts newest
