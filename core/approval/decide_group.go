@@ -86,7 +86,9 @@ func (a *Service) queueApprovalJobs(ctx context.Context, key groupKey, asks []gr
 // the people (SKIP
 // LOCKED: anyone the approval job holds is left to it), then the balance,
 // once. Each person, in queue order, gets the checks decideAuto runs, the
-// limits read against what the group's earlier gifts spent; those who pass
+// limits read against what the group's earlier gifts spent and a gift the
+// group made for the same person through another playbook counted as
+// their prior gift (groupGifted); those who pass
 // are paid in one write (gift.CreateMany: one debit each, one balance
 // update) and the rest start waiting with their first failing check's
 // reason. It returns the decision of every person decided.
@@ -162,6 +164,7 @@ func (a *Service) decideGroupTx(ctx context.Context, tx pgx.Tx, key groupKey, as
 	decided := map[string]autoDecision{}
 	left := balance
 	names := trailNames{}
+	gifted := groupGifted{}
 	var news []gift.New
 	for _, row := range rows {
 		pb := playbooks[row.CampaignID]
@@ -172,7 +175,11 @@ func (a *Service) decideGroupTx(ctx context.Context, tx pgx.Tx, key groupKey, as
 		if err != nil {
 			return nil, core.Internal(err)
 		}
-		reason := checksWithPrior(pb.c, pb.product, who, priors[who.ID], key.mode)
+		prior := priors[who.ID]
+		if prior == "" && who.RepeatApprovedAt == nil {
+			prior = gifted.priorOf(pb.c.ID, who)
+		}
+		reason := checksWithPrior(pb.c, pb.product, who, prior, key.mode)
 		if reason == "" {
 			pb.spend.BalanceCents = left
 			if ks := campaign.LimitChecks(pb.c, pb.unit, pb.spend); len(ks) > 0 {
@@ -193,6 +200,8 @@ func (a *Service) decideGroupTx(ctx context.Context, tx pgx.Tx, key groupKey, as
 		if err != nil {
 			return nil, err
 		}
+		n.ID = core.NewID(core.PrefixSend)
+		gifted.add(pb.c.ID, who, n.ID)
 		news = append(news, n)
 		pb.spend.BalanceCents = left
 		pb.spend.Take(pb.unit)

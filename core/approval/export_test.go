@@ -6,6 +6,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/giftwell/giftwell/core"
+	"github.com/giftwell/giftwell/core/campaign"
 	"github.com/giftwell/giftwell/core/ledger"
 	"github.com/giftwell/giftwell/sql/db"
 )
@@ -23,4 +24,38 @@ func (a *Service) AdjustForTest(ctx context.Context, workspaceID string, mode co
 		return err
 	})
 	return core.AsCoreError(err)
+}
+
+// DecideAsAnAddForTest decides person recipientID of playbook campaignID
+// as an add that read no prior gift for them does (decideAutoWithPrior
+// with prior "", the balance tried): what an add on another instance
+// decides when the same person's gift through another playbook was paid
+// after its first statement. It returns the decision.
+func (a *Service) DecideAsAnAddForTest(ctx context.Context, p core.Principal, campaignID, recipientID string) (campaign.ApprovalState, campaign.ApprovalReason, error) {
+	var d autoDecision
+	err := pgx.BeginFunc(ctx, a.DB, func(tx pgx.Tx) error {
+		q := db.New(tx)
+		c, err := campaign.LockRecord(ctx, q, p.WorkspaceID, campaignID)
+		if err != nil {
+			return err
+		}
+		product, err := a.Campaigns.StoredProduct(ctx, c.ProductID)
+		if err != nil {
+			return err
+		}
+		row, err := q.RecipientGetForApprovalLocked(ctx, db.RecipientGetForApprovalLockedParams{CampaignID: c.ID, ID: recipientID})
+		if err != nil {
+			return core.Internal(err)
+		}
+		who, err := campaign.PersonFromRow(row)
+		if err != nil {
+			return core.Internal(err)
+		}
+		mode := campaign.ModeOf(p)
+		if d, err = a.decideAutoWithPrior(ctx, tx, c, product, who, mode, false, ""); err != nil {
+			return err
+		}
+		return a.settleDecision(ctx, tx, c, who.ID, campaign.ApprovalState(row.ApprovalState), campaign.ApprovalReason(row.ApprovalReason), d, mode)
+	})
+	return d.state, d.reason, core.AsCoreError(err)
 }

@@ -181,3 +181,86 @@ func TestSweepQueuesTheJobOfPeopleLeftScheduled(t *testing.T) {
 	require.Equal(t, campaign.ApprovalAutoApproved, st)
 	require.Equal(t, 1, w.requireOneDebitPerGift())
 }
+
+// TestGroupCommitGiftsAPersonOnceAcrossPlaybooks races 8 writers, each
+// adding the same 10 people (by email, sourceSystem+externalId) to a
+// playbook of its own, auto-approve on, with funds for all: a group
+// decides people of several playbooks at once, and one of them may be
+// the same person as another the same group just paid for. Each person
+// gets one gift; everyone else waits as a repeat for a person's review.
+func TestGroupCommitGiftsAPersonOnceAcrossPlaybooks(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	w := newPlaybooks(t)
+	app, jobs := w.serverApp()
+
+	const (
+		unit    = 9_000
+		writers = 8
+		people  = 10
+	)
+	var ids []string
+	for range writers {
+		ids = append(ids, w.playbook("gourmet-snack-crate", 1_000_000, 10_000).ID)
+	}
+	w.env.TopUp(t, w.owner, writers*people*unit)
+	start := make(chan struct{})
+	var adds sync.WaitGroup
+	for wr := range writers {
+		adds.Go(func() {
+			<-start
+			for i := range people {
+				_, err := app.Approvals.AddToPlaybook(ctx, w.key, ids[wr], approval.PlaybookPersonAdd{Recipient: newPerson(fmt.Sprint(i))})
+				require.NoError(t, err)
+			}
+		})
+	}
+	close(start)
+	adds.Wait()
+	stopCtx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	require.NoError(t, jobs.Stop(stopCtx))
+	workScheduled(t, app)
+
+	var gifted, twice, repeats int
+	require.NoError(t, app.DB.QueryRow(ctx, `
+		SELECT count(DISTINCT recipient_email),
+		       (SELECT count(*) FROM (SELECT 1 FROM sends WHERE workspace_id = $1 GROUP BY recipient_email HAVING count(*) > 1) d),
+		       (SELECT count(*) FROM recipients WHERE campaign_id = ANY($2) AND approval_state = 'waiting' AND approval_reason = 'repeat_review')
+		FROM sends WHERE workspace_id = $1`, w.env.WorkspaceID, ids).Scan(&gifted, &twice, &repeats))
+	require.Equal(t, people, gifted, "everyone got a gift")
+	require.Zero(t, twice, "nobody got two")
+	require.Equal(t, (writers-1)*people, repeats, "the rest wait as repeats")
+	require.Equal(t, people, w.requireOneDebitPerGift())
+}
+
+// An add decides its person with the balance's lock, taken last; the
+// person's prior gift, read in its first statement, may be older than
+// that: the same person added to another playbook at the same moment, by
+// another instance, was paid for meanwhile. The decision reads it again
+// under the lock, so the person waits as a repeat instead of getting a
+// second gift.
+func TestADecisionReadsThePriorGiftUnderTheBalanceLock(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	w := newPlaybooks(t)
+	first := w.playbook("gourmet-snack-crate", 1_000_000, 10_000).ID
+	second := w.playbook("gourmet-snack-crate", 1_000_000, 10_000).ID
+	w.env.TopUp(t, w.owner, 100_000)
+
+	// Both adds meet the balance held: the person is scheduled on both.
+	hold := w.holdBalance()
+	a, b := w.add(first, "same"), w.add(second, "same")
+	require.Equal(t, campaign.ApprovalScheduled, a.Approval.State)
+	require.Equal(t, campaign.ApprovalScheduled, b.Approval.State)
+	require.NoError(t, hold.Rollback(ctx))
+
+	st, _, err := w.env.App.Approvals.DecideAsAnAddForTest(ctx, w.key, first, a.RecipientID)
+	require.NoError(t, err)
+	require.Equal(t, campaign.ApprovalAutoApproved, st)
+	st, reason, err := w.env.App.Approvals.DecideAsAnAddForTest(ctx, w.key, second, b.RecipientID)
+	require.NoError(t, err)
+	require.Equal(t, campaign.ApprovalWaiting, st, "no second gift")
+	require.Equal(t, campaign.ReasonRepeatReview, reason)
+	require.Equal(t, 1, w.requireOneDebitPerGift())
+}

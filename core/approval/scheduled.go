@@ -89,7 +89,18 @@ func (a *Service) decideAutoWithPrior(ctx context.Context, tx pgx.Tx, c campaign
 	}
 	// Read under the balance lock: every gift is created under it, and adds
 	// to one playbook run side by side (lockPlaybookShared), so commitments
-	// read before it could miss a gift committed meanwhile.
+	// read before it could miss a gift committed meanwhile. So could the
+	// prior gift: the same person added to another playbook (by another
+	// instance, or decided by an approval job) may have been paid for
+	// since prior was read.
+	if prior == "" && who.RepeatApprovedAt == nil {
+		if prior, err = unapprovedPrior(ctx, q, who, mode); err != nil {
+			return autoDecision{}, err
+		}
+		if prior != "" {
+			return autoDecision{state: campaign.ApprovalWaiting, reason: checksWithPrior(c, product, who, prior, mode)}, nil
+		}
+	}
 	com, err := a.Campaigns.LoadCommitments(ctx, q, c.ID)
 	if err != nil {
 		return autoDecision{}, err

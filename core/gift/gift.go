@@ -80,6 +80,10 @@ type Gift struct {
 // caller (the approval, checkout or quote that creates it), which has
 // locked the campaign.
 type New struct {
+	// ID is the gift's ID when the caller chose it (core.NewID with
+	// core.PrefixSend: a group names its gifts before they are stored);
+	// empty draws one.
+	ID          string
 	WorkspaceID string
 	CampaignID  string
 	RecipientID string
@@ -142,8 +146,12 @@ func (a *Service) Create(ctx context.Context, tx pgx.Tx, n New) (Gift, error) {
 // giftOf is the gift n describes, with its ID, first status and creation
 // time, before anything is stored.
 func (a *Service) giftOf(n New) Gift {
+	id := n.ID
+	if id == "" {
+		id = core.NewID(core.PrefixSend)
+	}
 	g := Gift{
-		ID: core.NewID(core.PrefixSend), CampaignID: n.CampaignID, RecipientID: n.RecipientID, ProductID: n.ProductID,
+		ID: id, CampaignID: n.CampaignID, RecipientID: n.RecipientID, ProductID: n.ProductID,
 		Status: n.Status, Mode: n.Mode, TotalCents: n.UnitCents, FundedBy: n.FundedBy, Attribution: n.Attribution,
 		AutoApproved: n.AutoApproved, ApprovedBy: n.ApprovedBy, Outcome: n.Outcome, CreatedAt: a.Clock.Now(),
 		Recipient: n.Recipient,
