@@ -136,6 +136,13 @@ func (a *Service) approveTx(ctx context.Context, tx pgx.Tx, p core.Principal, in
 		if ks := campaign.GiftChecks(c, product, mode); len(ks) > 0 {
 			return a.Campaigns.ApprovalError(ks[0], c.ID, product)
 		}
+		// The balance's lock is taken before the prior gift is read: every
+		// gift is created under it, so a gift another playbook just paid for
+		// the same person is seen.
+		balance, err := a.Ledger.LockBalance(ctx, q, p.WorkspaceID, mode)
+		if err != nil {
+			return err
+		}
 		prior, err := unapprovedPrior(ctx, q, who, mode)
 		if err != nil {
 			return err
@@ -160,13 +167,13 @@ func (a *Service) approveTx(ctx context.Context, tx pgx.Tx, p core.Principal, in
 		if err != nil {
 			return err
 		}
-		// The balance is checked by the debit itself, under its lock.
+		// The balance is checked by the debit itself (402 INSUFFICIENT_BALANCE).
 		spend := campaign.Spend{SentCount: com.SentCount, SpentCents: com.SpentCents, MonthCents: com.MonthCents, BalanceCents: unit}
 		if ks := campaign.LimitChecks(c, unit, spend); len(ks) > 0 {
 			return a.Campaigns.ApprovalError(ks[0], c.ID, product)
 		}
 		out, err = a.createGift(ctx, tx, giftParams{
-			c: c, who: who, unitCents: unit, mode: mode, fundedBy: gift.FundedByBalance, approvedBy: p.UserID,
+			c: c, who: who, unitCents: unit, mode: mode, fundedBy: gift.FundedByBalance, approvedBy: p.UserID, lockedBalance: &balance,
 		})
 		return err
 	}()

@@ -9,6 +9,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/giftwell/giftwell/core"
 	"github.com/giftwell/giftwell/core/approval"
 	"github.com/giftwell/giftwell/core/campaign"
 	"github.com/giftwell/giftwell/internal/apptest"
@@ -262,5 +263,47 @@ func TestADecisionReadsThePriorGiftUnderTheBalanceLock(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, campaign.ApprovalWaiting, st, "no second gift")
 	require.Equal(t, campaign.ReasonRepeatReview, reason)
+	require.Equal(t, 1, w.requireOneDebitPerGift())
+}
+
+// A person's approval takes the balance's lock before it reads their
+// prior gift: a gift for the same person through another playbook,
+// being paid while the approval starts, makes it a repeat to review
+// (REPEAT_REVIEW_REQUIRED), not a second gift.
+func TestAnApprovalReadsThePriorGiftUnderTheBalanceLock(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	w := newPlaybooks(t)
+	first := w.playbook("gourmet-snack-crate", 1_000_000, 10_000).ID
+	second := w.playbook("gourmet-snack-crate", 1_000_000, 10_000).ID
+	w.env.TopUp(t, w.owner, 100_000)
+	hold := w.holdBalance()
+	a, b := w.add(first, "same"), w.add(second, "same")
+	require.NoError(t, hold.Rollback(ctx))
+
+	// The first playbook pays for the person, and holds the balance.
+	paying, err := w.env.App.DB.Begin(ctx)
+	require.NoError(t, err)
+	defer func() { _ = paying.Rollback(ctx) }()
+	st, _, err := w.env.App.Approvals.DecideAsAnAddInTxForTest(ctx, paying, w.key, first, a.RecipientID)
+	require.NoError(t, err)
+	require.Equal(t, campaign.ApprovalAutoApproved, st)
+
+	approved := make(chan error, 1)
+	go func() {
+		_, err := w.env.App.Approvals.ApproveGift(ctx, w.owner, approval.QueueDecision{CampaignID: second, RecipientID: b.RecipientID})
+		approved <- err
+	}()
+	require.Eventually(t, func() bool {
+		var waiting bool
+		require.NoError(t, w.env.App.DB.QueryRow(ctx,
+			`SELECT EXISTS (SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock')`).Scan(&waiting))
+		return waiting
+	}, 10*time.Second, 5*time.Millisecond, "the approval waits for the balance")
+	require.NoError(t, paying.Commit(ctx))
+
+	err = <-approved
+	require.Error(t, err)
+	require.Equal(t, core.CodeRepeatReviewRequired, core.ErrorCode(err))
 	require.Equal(t, 1, w.requireOneDebitPerGift())
 }
