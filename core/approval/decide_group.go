@@ -98,9 +98,11 @@ func (a *Service) decideGroupTx(ctx context.Context, tx pgx.Tx, key groupKey, as
 		return nil, core.Internal(err)
 	}
 	people := make([]string, 0, len(asks))
+	by := make(map[string]campaign.Preparer, len(asks))
 	var campaignIDs []string
 	for _, ask := range asks {
 		people = append(people, ask.recipientID)
+		by[ask.recipientID] = ask.by
 		campaignIDs = append(campaignIDs, ask.campaignID)
 	}
 	slices.Sort(campaignIDs)
@@ -175,6 +177,7 @@ func (a *Service) decideGroupTx(ctx context.Context, tx pgx.Tx, key groupKey, as
 		if err != nil {
 			return nil, core.Internal(err)
 		}
+		who.Prepared = namedPreparer(who.Prepared, by[who.ID])
 		prior := priors[who.ID]
 		if prior == "" && who.RepeatApprovedAt == nil {
 			prior = gifted.priorOf(pb.c.ID, who)
@@ -249,4 +252,16 @@ func priorsOf(ctx context.Context, q *db.Queries, rows []db.Recipient, mode core
 		out[f.RecipientID] = f.SendID
 	}
 	return out, nil
+}
+
+// namedPreparer is stored, who added a person as their row records it,
+// with the names of added, who the add's request says added them, when
+// both are the same credential: the names read when that request was
+// authenticated, so the gift's trail reads none (GiftTrailNames).
+func namedPreparer(stored, added campaign.Preparer) campaign.Preparer {
+	if stored.Names == nil && added.Names != nil &&
+		stored.Via == added.Via && stored.CredentialID == added.CredentialID && stored.UserID == added.UserID {
+		stored.Names = added.Names
+	}
+	return stored
 }

@@ -48,6 +48,9 @@ type groupKey struct {
 type groupAsk struct {
 	campaignID  string
 	recipientID string
+	// by is who added the person, with their credential's names as the
+	// add's request read them: the gift's trail needs no read of them.
+	by campaign.Preparer
 	// answer receives the decision; buffered, so the committer never
 	// waits for an add that gave up.
 	answer chan groupAnswer
@@ -70,12 +73,12 @@ type groupCommitter struct {
 	pending map[groupKey][]groupAsk
 }
 
-// askGroup hands person recipientID of playbook campaignID, committed as
-// scheduled, to the committer of key and waits for its decision, at most
+// askGroup hands person recipientID of playbook campaignID, added by by
+// and committed as scheduled, to the committer of key and waits for its decision, at most
 // groupWait (then, or when ctx ends, decided is false: the person stays
 // scheduled for the group or the approval job).
-func (a *Service) askGroup(ctx context.Context, key groupKey, campaignID, recipientID string) groupAnswer {
-	ask := groupAsk{campaignID: campaignID, recipientID: recipientID, answer: make(chan groupAnswer, 1)}
+func (a *Service) askGroup(ctx context.Context, key groupKey, campaignID, recipientID string, by campaign.Preparer) groupAnswer {
+	ask := groupAsk{campaignID: campaignID, recipientID: recipientID, by: by, answer: make(chan groupAnswer, 1)}
 	g := &a.group
 	g.mu.Lock()
 	if g.pending == nil {

@@ -12,6 +12,7 @@ import (
 	"github.com/giftwell/giftwell/core"
 	"github.com/giftwell/giftwell/core/approval"
 	"github.com/giftwell/giftwell/core/campaign"
+	"github.com/giftwell/giftwell/core/gift"
 	"github.com/giftwell/giftwell/internal/apptest"
 )
 
@@ -77,6 +78,7 @@ func TestGroupCommitRacesEightWritersOverEightPlaybooks(t *testing.T) {
 
 	// Every add was answered, and every person decided.
 	require.Len(t, answers, writers*perWriter)
+	keyName := w.keyName()
 	atOnce := 0
 	for _, a := range answers {
 		require.NoError(t, a.err)
@@ -89,6 +91,7 @@ func TestGroupCommitRacesEightWritersOverEightPlaybooks(t *testing.T) {
 			g, err := app.Gifts.Get(ctx, w.key, a.res.Approval.SendID)
 			require.NoError(t, err)
 			require.Equal(t, a.res.RecipientID, g.RecipientID, "the answer names the person's own gift")
+			require.Equal(t, &gift.PreparedBy{Kind: gift.PreparedByKey, Name: keyName, PersonEmail: w.env.OwnerEmail}, g.PreparedBy, "the trail names who added them")
 		case campaign.ApprovalWaiting:
 			atOnce++
 			require.Equal(t, campaign.ApprovalWaiting, st)

@@ -283,7 +283,7 @@ func (a *Service) addForGroup(ctx context.Context, tx pgx.Tx, p core.Principal, 
 // decision (askGroup) and, for a person who now waits, reads what the
 // answer needs for the next step (explainWaiting).
 func (a *Service) answerFromGroup(ctx context.Context, p core.Principal, campaignID string, out AddPersonResult) (AddPersonResult, error) {
-	ans := a.askGroup(ctx, groupKey{workspaceID: p.WorkspaceID, mode: campaign.ModeOf(p)}, campaignID, out.RecipientID)
+	ans := a.askGroup(ctx, groupKey{workspaceID: p.WorkspaceID, mode: campaign.ModeOf(p)}, campaignID, out.RecipientID, campaign.PreparerOf(p))
 	out.Approval = ans.decision.approval()
 	if out.Approval.State == campaign.ApprovalWaiting {
 		if err := a.explainWaiting(ctx, db.New(a.DB), p, &out); err != nil {
