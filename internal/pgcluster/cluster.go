@@ -46,6 +46,10 @@ type Options struct {
 	MaxConnections int
 }
 
+// autovacuumNaptime is how often autovacuum looks at each database of a
+// private cluster for tables to vacuum or analyze.
+const autovacuumNaptime = "5s"
+
 // Cluster is a PostgreSQL server on a private data directory.
 type Cluster struct {
 	bin       Binaries
@@ -270,6 +274,12 @@ func (c *Cluster) start(ctx context.Context) error {
 		return fmt.Errorf("pgcluster: %w", err)
 	}
 	serverOpts := fmt.Sprintf("-k '%s' -p %d -c listen_addresses=''", c.socketDir, c.port)
+	// Analyze tables soon after they grow (autovacuum_naptime, 60 s by
+	// default): a private cluster's tables start empty and grow fast, and a
+	// prepared statement keeps the generic plan it made while they were
+	// small until an ANALYZE invalidates it (docs/decisions/0121, "Later:
+	// plans made on empty tables").
+	serverOpts += " -c autovacuum_naptime=" + autovacuumNaptime
 	if c.ephemeral {
 		serverOpts += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
 	}

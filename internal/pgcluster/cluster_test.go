@@ -64,6 +64,11 @@ func TestStartStopRestartReuse(t *testing.T) {
 	var n int
 	require.NoError(t, conn.QueryRow(ctx, "SELECT n FROM kept").Scan(&n))
 	require.Equal(t, 42, n)
+	// Autovacuum looks at growing tables every few seconds, so prepared
+	// statements' plans are made again once their tables are analyzed.
+	var naptime string
+	require.NoError(t, conn.QueryRow(ctx, "SHOW autovacuum_naptime").Scan(&naptime))
+	require.Equal(t, "5s", naptime)
 	require.NoError(t, conn.Close(ctx))
 	require.NoError(t, c.Stop(ctx))
 }
