@@ -42,10 +42,7 @@ func (a *Service) DebitMany(ctx context.Context, q *db.Queries, workspaceID stri
 		p.Notes = append(p.Notes, "gift "+d.SendID)
 	}
 	if balance < total {
-		return &core.Error{
-			Code: core.CodeInsufficientBalance, URL: a.Config.BalanceURL(),
-			Message: fmt.Sprintf("the %s balance is %s; the %d gifts cost %s. An owner or admin can add funds", mode, core.Dollars(balance), len(debits), core.Dollars(total)),
-		}
+		return a.insufficient(mode, balance, total, len(debits))
 	}
 	if err := q.LedgerDebitMany(ctx, p); err != nil {
 		if name, ok := core.ViolatedUnique(err); ok && name == "ledger_entries_debit_send" {

@@ -99,10 +99,7 @@ func (a *Service) Debit(ctx context.Context, q *db.Queries, workspaceID string, 
 		return "", core.Internal(err)
 	}
 	if balance < cents {
-		return "", &core.Error{
-			Code: core.CodeInsufficientBalance, URL: a.Config.BalanceURL(),
-			Message: fmt.Sprintf("the %s balance is %s; the gift costs %s. An owner or admin can add funds", mode, core.Dollars(balance), core.Dollars(cents)),
-		}
+		return "", a.insufficient(mode, balance, cents, 1)
 	}
 	return a.MoveBalance(ctx, q, LedgerMove{
 		WorkspaceID: workspaceID, Mode: mode, Kind: LedgerDebit, Cents: -cents,
@@ -147,4 +144,17 @@ func (a *Service) Credit(ctx context.Context, q *db.Queries, workspaceID string,
 		WorkspaceID: workspaceID, Mode: mode, Kind: LedgerCredit, Cents: cents,
 		sendID: sendID, campaignID: campaignID, Note: note,
 	})
+}
+
+// insufficient is 402 INSUFFICIENT_BALANCE for gifts gifts costing cents
+// together, which a balance of mode holding balance cannot pay.
+func (a *Service) insufficient(mode core.Mode, balance, cents int64, gifts int) *core.Error {
+	cost := fmt.Sprintf("the gift costs %s", core.Dollars(cents))
+	if gifts > 1 {
+		cost = fmt.Sprintf("the %d gifts cost %s", gifts, core.Dollars(cents))
+	}
+	return &core.Error{
+		Code: core.CodeInsufficientBalance, URL: a.Config.BalanceURL(),
+		Message: fmt.Sprintf("the %s balance is %s; %s. An owner or admin can add funds", mode, core.Dollars(balance), cost),
+	}
 }
