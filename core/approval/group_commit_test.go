@@ -248,16 +248,7 @@ func TestADecisionReadsThePriorGiftUnderTheBalanceLock(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	w := newPlaybooks(t)
-	first := w.playbook("gourmet-snack-crate", 1_000_000, 10_000).ID
-	second := w.playbook("gourmet-snack-crate", 1_000_000, 10_000).ID
-	w.env.TopUp(t, w.owner, 100_000)
-
-	// Both adds meet the balance held: the person is scheduled on both.
-	hold := w.holdBalance()
-	a, b := w.add(first, "same"), w.add(second, "same")
-	require.Equal(t, campaign.ApprovalScheduled, a.Approval.State)
-	require.Equal(t, campaign.ApprovalScheduled, b.Approval.State)
-	require.NoError(t, hold.Rollback(ctx))
+	first, second, a, b := w.scheduledOnTwoPlaybooks()
 
 	st, _, err := w.env.App.Approvals.DecideAsAnAddForTest(ctx, w.key, first, a.RecipientID)
 	require.NoError(t, err)
@@ -277,12 +268,7 @@ func TestAnApprovalReadsThePriorGiftUnderTheBalanceLock(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	w := newPlaybooks(t)
-	first := w.playbook("gourmet-snack-crate", 1_000_000, 10_000).ID
-	second := w.playbook("gourmet-snack-crate", 1_000_000, 10_000).ID
-	w.env.TopUp(t, w.owner, 100_000)
-	hold := w.holdBalance()
-	a, b := w.add(first, "same"), w.add(second, "same")
-	require.NoError(t, hold.Rollback(ctx))
+	first, second, a, b := w.scheduledOnTwoPlaybooks()
 
 	// The first playbook pays for the person, and holds the balance.
 	paying, err := w.env.App.DB.Begin(ctx)
@@ -309,4 +295,21 @@ func TestAnApprovalReadsThePriorGiftUnderTheBalanceLock(t *testing.T) {
 	require.Error(t, err)
 	require.Equal(t, core.CodeRepeatReviewRequired, core.ErrorCode(err))
 	require.Equal(t, 1, w.requireOneDebitPerGift())
+}
+
+// scheduledOnTwoPlaybooks adds the same person to two auto-approve
+// playbooks, first and second, of a funded workspace while the balance is
+// held, so that both adds leave them scheduled (a and b), and lets the
+// balance go.
+func (w *playbooks) scheduledOnTwoPlaybooks() (first, second string, a, b approval.AddPersonResult) {
+	w.t.Helper()
+	first = w.playbook("gourmet-snack-crate", 1_000_000, 10_000).ID
+	second = w.playbook("gourmet-snack-crate", 1_000_000, 10_000).ID
+	w.env.TopUp(w.t, w.owner, 100_000)
+	hold := w.holdBalance()
+	a, b = w.add(first, "same"), w.add(second, "same")
+	require.Equal(w.t, campaign.ApprovalScheduled, a.Approval.State)
+	require.Equal(w.t, campaign.ApprovalScheduled, b.Approval.State)
+	require.NoError(w.t, hold.Rollback(context.Background()))
+	return first, second, a, b
 }
